@@ -1,0 +1,55 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
+import { ApiExceptionFilter } from './common/http/api-exception.filter';
+import { EnvelopeInterceptor } from './common/http/envelope.interceptor';
+import { FallbackModule } from './common/http/fallback.module';
+import { RequestBodyGuard } from './common/http/request-body.guard';
+import { IdempotencyInterceptor } from './common/idempotency/idempotency.interceptor';
+import { IdempotencyModule } from './common/idempotency/idempotency.module';
+import { LoggingModule } from './common/logging/logging.module';
+import { RateLimitGuard } from './common/rate-limit/rate-limit.guard';
+import { RateLimitModule } from './common/rate-limit/rate-limit.module';
+import { ApiValidationPipe } from './common/validation/api-validation.pipe';
+import { AppConfigModule } from './config/config.module';
+import { DatabaseModule } from './database/database.module';
+import { ApiKeyGuard } from './modules/auth/api-key.guard';
+import { AuthModule } from './modules/auth/auth.module';
+import { ScopeGuard } from './modules/auth/scope.guard';
+import { CallsModule } from './modules/calls/calls.module';
+import { HealthModule } from './modules/health/health.module';
+import { WorkflowsModule } from './modules/workflows/workflows.module';
+
+/**
+ * The request path of ARCHITECTURE.md: guards in the order rate limit → API key → scope → body,
+ * then idempotency (outer) and envelope (inner) interceptors, the validation pipe, and one filter.
+ */
+@Module({})
+export class AppModule {
+  static forRoot(env: Record<string, string | undefined> = process.env): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        AppConfigModule.forRoot(env),
+        LoggingModule,
+        DatabaseModule,
+        RateLimitModule,
+        IdempotencyModule,
+        AuthModule,
+        HealthModule,
+        WorkflowsModule,
+        CallsModule,
+        FallbackModule,
+      ],
+      providers: [
+        { provide: APP_GUARD, useClass: RateLimitGuard },
+        { provide: APP_GUARD, useExisting: ApiKeyGuard },
+        { provide: APP_GUARD, useExisting: ScopeGuard },
+        { provide: APP_GUARD, useClass: RequestBodyGuard },
+        { provide: APP_INTERCEPTOR, useExisting: IdempotencyInterceptor },
+        { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
+        { provide: APP_PIPE, useClass: ApiValidationPipe },
+        { provide: APP_FILTER, useClass: ApiExceptionFilter },
+      ],
+    };
+  }
+}

@@ -1,0 +1,70 @@
+import { INestApplication, RequestMethod } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { NestExpressApplication } from '@nestjs/platform-express';
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { Logger } from 'nestjs-pino';
+import { jsonBody } from './common/http/json-body';
+import { requestIdMiddleware } from './common/http/request-id';
+import { AppConfig } from './config/config.module';
+import { bodyLimitBytes, parseCorsOrigins } from './config/environment';
+import { API_KEY_SECURITY } from './modules/auth/require-scopes.decorator';
+
+export const API_PREFIX = 'api/v1/console';
+
+const EXPOSED_HEADERS = [
+  'X-Request-Id',
+  'X-RateLimit-Limit',
+  'X-RateLimit-Remaining',
+  'X-RateLimit-Reset',
+  'Retry-After',
+  'Idempotent-Replayed',
+];
+
+/** Everything main.ts and the tests both need, so that tests run the application as shipped. */
+export function configureApp(app: NestExpressApplication): INestApplication {
+  const config = app.get<AppConfig>(ConfigService);
+  app.useLogger(app.get(Logger));
+  app.flushLogs();
+  app.disable('x-powered-by');
+  app.set('trust proxy', config.get('TRUST_PROXY', { infer: true }));
+  app.set('etag', false);
+  app.use(requestIdMiddleware);
+  app.use(jsonBody(bodyLimitBytes(config.get('BODY_LIMIT', { infer: true }))));
+  const corsOrigins = parseCorsOrigins(config.get('CORS_ORIGINS', { infer: true }));
+  if (corsOrigins) {
+    app.enableCors({
+      origin: corsOrigins === '*' ? true : corsOrigins,
+      exposedHeaders: EXPOSED_HEADERS,
+      maxAge: 600,
+    });
+  }
+  app.setGlobalPrefix(API_PREFIX, {
+    exclude: [
+      { path: 'healthz', method: RequestMethod.GET },
+      { path: 'readyz', method: RequestMethod.GET },
+    ],
+  });
+  app.enableShutdownHooks();
+  setUpOpenApi(app);
+  return app;
+}
+
+function setUpOpenApi(app: INestApplication): void {
+  const document = SwaggerModule.createDocument(
+    app,
+    new DocumentBuilder()
+      .setTitle('Console API')
+      .setDescription(
+        'Manage AI agents, workflows, conversations and call history. Authenticate with a team ' +
+          'API key as `Authorization: Bearer <key>` or `X-Api-Key: <key>`.',
+      )
+      .setVersion('1')
+      .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'sk_…' })
+      .addApiKey({ type: 'apiKey', in: 'header', name: 'X-Api-Key' }, API_KEY_SECURITY)
+      .build(),
+  );
+  SwaggerModule.setup(`${API_PREFIX}/docs`, app, document, {
+    jsonDocumentUrl: `${API_PREFIX}/openapi.json`,
+    raw: ['json'],
+  });
+}

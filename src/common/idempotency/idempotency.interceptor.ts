@@ -1,0 +1,81 @@
+import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { catchError, defer, from, lastValueFrom, mergeMap, Observable, of } from 'rxjs';
+import { Database } from '@/database/database.service';
+import { Errors, ValidationFailedError } from '../http/api-error';
+import { toErrorResponse } from '../http/error-response';
+import { requestIdOf } from '../http/request-id';
+import { requestFingerprint } from './fingerprint';
+import { IdempotencyStore } from './idempotency.store';
+
+export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
+export const REPLAYED_HEADER = 'Idempotent-Replayed';
+const IDEMPOTENT_METHODS = new Set(['POST', 'PATCH', 'DELETE']);
+const ACCEPTABLE_KEY = /^[\x21-\x7e]{1,255}$/;
+
+/**
+ * API.md §1 idempotency. The first request with a key claims it; its handler runs in one
+ * transaction with the storing of its response, so a crash can never leave work done without
+ * the response that would replay it.
+ */
+@Injectable()
+export class IdempotencyInterceptor implements NestInterceptor {
+  constructor(
+    private readonly store: IdempotencyStore,
+    private readonly db: Database,
+  ) {}
+
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    const req = context.switchToHttp().getRequest<Request>();
+    const res = context.switchToHttp().getResponse<Response>();
+    const key = req.headers[IDEMPOTENCY_KEY_HEADER];
+    if (!IDEMPOTENT_METHODS.has(req.method) || key === undefined || !req.principal) {
+      return next.handle();
+    }
+    if (typeof key !== 'string' || !ACCEPTABLE_KEY.test(key)) {
+      throw Errors.badRequest('Idempotency-Key must be 1 to 255 visible ASCII characters');
+    }
+    const teamId = req.principal.teamId;
+    const fingerprint = requestFingerprint(req.method, req.originalUrl, req.body);
+    return from(this.store.claim(teamId, key, fingerprint)).pipe(
+      mergeMap((claim) => {
+        switch (claim.kind) {
+          case 'replay':
+            res.status(claim.status).setHeader(REPLAYED_HEADER, 'true');
+            return of(JSON.parse(claim.body) as unknown);
+          case 'mismatch':
+            throw Errors.conflict(
+              'This Idempotency-Key was used with a different request (method, path or body)',
+              422,
+            );
+          case 'in_flight':
+            throw Errors.conflict('A request with this Idempotency-Key is still in progress');
+          case 'claimed':
+            return this.runClaimed(claim.id, req, res, next);
+        }
+      }),
+    );
+  }
+
+  private runClaimed(id: string, req: Request, res: Response, next: CallHandler): Observable<unknown> {
+    return defer(() =>
+      this.db.transaction(async () => {
+        const body = await lastValueFrom(next.handle(), { defaultValue: null });
+        await this.store.complete(id, res.statusCode, JSON.stringify(body));
+        return body;
+      }),
+    ).pipe(
+      catchError((error: unknown) => from(this.settleFailure(id, error, req)).pipe(mergeMap(() => { throw error; }))),
+    );
+  }
+
+  /** A refusal by the handler is part of the outcome and replays; anything else frees the key. */
+  private async settleFailure(id: string, error: unknown, req: Request): Promise<void> {
+    const { status, body } = toErrorResponse(error, requestIdOf(req));
+    if (error instanceof ValidationFailedError || status >= 500) {
+      await this.store.release(id);
+    } else {
+      await this.store.complete(id, status, JSON.stringify(body));
+    }
+  }
+}

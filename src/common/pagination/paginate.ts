@@ -1,0 +1,40 @@
+import { ObjectLiteral, SelectQueryBuilder } from 'typeorm';
+import { ListQueryDto } from './list-query.dto';
+import { Page } from './page';
+import { parseSort } from './sort';
+
+export interface PaginateOptions {
+  /** Column expressions searched, case-insensitively, for `search` as a substring. */
+  searchColumns: string[];
+  /** Sortable field name → column expression. */
+  sortColumns: Record<string, string>;
+  defaultSort: string;
+  /** Column used to break ties, so that pages never overlap or skip. */
+  tieBreaker: string;
+}
+
+export function likePattern(term: string): string {
+  return `%${term.toLowerCase().replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+}
+
+/** Applies search, sort and page bounds to `query` and reads one page with its total count. */
+export async function paginate<T extends ObjectLiteral>(
+  query: SelectQueryBuilder<T>,
+  list: ListQueryDto,
+  options: PaginateOptions,
+): Promise<Page<T>> {
+  if (list.search) {
+    const conditions = options.searchColumns
+      .map((column) => `LOWER(${column}) LIKE :search ESCAPE '\\'`)
+      .join(' OR ');
+    query.andWhere(`(${conditions})`, { search: likePattern(list.search) });
+  }
+  const { field, direction } = parseSort<string>(list.sort ?? options.defaultSort);
+  query
+    .orderBy(options.sortColumns[field], direction)
+    .addOrderBy(options.tieBreaker, direction)
+    .offset((list.page - 1) * list.limit)
+    .limit(list.limit);
+  const [items, total] = await query.getManyAndCount();
+  return Page.of(items, total, list.page, list.limit);
+}

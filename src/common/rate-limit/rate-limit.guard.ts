@@ -1,0 +1,59 @@
+import { ExecutionContext, Inject, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import {
+  InjectThrottlerOptions,
+  InjectThrottlerStorage,
+  ThrottlerGuard,
+  ThrottlerModuleOptions,
+  ThrottlerRequest,
+  ThrottlerStorage,
+} from '@nestjs/throttler';
+import type { Request, Response } from 'express';
+import { Errors } from '../http/api-error';
+import { PRINCIPAL_RESOLVER, PrincipalResolver } from './principal-resolver';
+
+/**
+ * The stock guard counts per route and per IP, sends the reset as seconds-to-go and leaves the
+ * headers off a 429. This one keeps one budget per API key (per IP for callers without a valid
+ * key), sends the reset as a Unix time, and sets every header on every response it sees.
+ */
+@Injectable()
+export class RateLimitGuard extends ThrottlerGuard {
+  constructor(
+    @InjectThrottlerOptions() options: ThrottlerModuleOptions,
+    @InjectThrottlerStorage() storage: ThrottlerStorage,
+    reflector: Reflector,
+    @Inject(PRINCIPAL_RESOLVER) private readonly principals: PrincipalResolver,
+  ) {
+    super(options, storage, reflector);
+  }
+
+  protected override async getTracker(req: Request): Promise<string> {
+    const principal = await this.principals.resolvePrincipal(req);
+    return principal ? `key:${principal.keyId}` : `ip:${req.ip ?? req.socket.remoteAddress ?? 'unknown'}`;
+  }
+
+  protected override generateKey(_context: ExecutionContext, tracker: string, name: string): string {
+    return `${name}:${tracker}`;
+  }
+
+  protected override async handleRequest(request: ThrottlerRequest): Promise<boolean> {
+    const { context, limit, ttl, throttler, blockDuration } = request;
+    const req = context.switchToHttp().getRequest<Request>();
+    const res = context.switchToHttp().getResponse<Response>();
+    const tracker = await this.getTracker(req);
+    const key = this.generateKey(context, tracker, throttler.name ?? 'default');
+    const { totalHits, timeToExpire, isBlocked, timeToBlockExpire } =
+      await this.storageService.increment(key, ttl, limit, blockDuration, throttler.name ?? 'default');
+    const nowSeconds = Math.floor(Date.now() / 1000);
+    const secondsLeft = isBlocked ? Math.max(timeToExpire, timeToBlockExpire) : timeToExpire;
+    res.setHeader('X-RateLimit-Limit', limit);
+    res.setHeader('X-RateLimit-Remaining', isBlocked ? 0 : Math.max(0, limit - totalHits));
+    res.setHeader('X-RateLimit-Reset', nowSeconds + Math.max(1, secondsLeft));
+    if (isBlocked) {
+      res.setHeader('Retry-After', Math.max(1, timeToBlockExpire));
+      throw Errors.tooManyRequests(`Rate limit of ${limit} requests per ${ttl / 1000} s exceeded`);
+    }
+    return true;
+  }
+}

@@ -1,0 +1,42 @@
+import {
+  ArgumentMetadata,
+  Injectable,
+  PipeTransform,
+  ValidationError,
+  ValidationPipe,
+  ValidationPipeOptions,
+} from '@nestjs/common';
+import { Errors } from '../http/api-error';
+import { validationMessages } from './validation-messages';
+
+const common: ValidationPipeOptions = {
+  transform: true,
+  whitelist: true,
+  forbidUnknownValues: true,
+  validationError: { target: false, value: false },
+  exceptionFactory: (errors: ValidationError[]) => Errors.validation(validationMessages(errors)),
+};
+
+/**
+ * Bodies are strict (unknown fields are refused, as the contract says); query strings are
+ * whitelisted but lenient, since proxies and browsers add parameters of their own.
+ */
+@Injectable()
+export class ApiValidationPipe implements PipeTransform {
+  private readonly bodies = new ValidationPipe({ ...common, forbidNonWhitelisted: true });
+  private readonly queries = new ValidationPipe({ ...common, forbidNonWhitelisted: false });
+
+  transform(value: unknown, metadata: ArgumentMetadata): unknown {
+    if (metadata.type === 'body') {
+      const expectsObject = typeof metadata.metatype === 'function' && metadata.metatype !== Object;
+      if (expectsObject && value !== undefined && (typeof value !== 'object' || Array.isArray(value) || value === null)) {
+        throw Errors.validation(['body: must be a JSON object']);
+      }
+      return this.bodies.transform(value ?? {}, metadata);
+    }
+    if (metadata.type === 'query') {
+      return this.queries.transform(value, metadata);
+    }
+    return value;
+  }
+}

@@ -1,0 +1,10 @@
+/** Input limits of API.md §1. */
+export const LIMITS = {
+  name: 255,
+  description: 2000,
+  systemPrompt: 50_000,
+  knowledgeContent: 200_000,
+  message: 10_000,
+  array: 500,
+  url: 2048,
+} as const;

@@ -1,0 +1,156 @@
+import { plainToInstance, Transform } from 'class-transformer';
+import {
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  getMetadataStorage,
+  Matches,
+  Max,
+  Min,
+  validateSync,
+} from 'class-validator';
+import bytes from 'bytes';
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+const API_KEY_FORMAT = /^sk_[A-Za-z0-9_-]{32,}$/;
+const DATABASE_URL_FORMAT = /^(sqlite:.+|postgres(ql)?:\/\/.+)$/;
+
+const toInt = ({ value }: { value: unknown }) =>
+  typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : value;
+const toBool = ({ value }: { value: unknown }) =>
+  value === 'true' || value === '1' ? true : value === 'false' || value === '0' ? false : value;
+const emptyToUndefined = ({ value }: { value: unknown }) => (value === '' ? undefined : value);
+
+/** Every setting of the service, read from the environment and validated once at start. */
+export class Environment {
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(65535)
+  PORT = 3000;
+
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsString()
+  HOST?: string;
+
+  @Matches(DATABASE_URL_FORMAT, { message: 'must be sqlite:<path> or postgres://…' })
+  DATABASE_URL = 'sqlite:./data/console.sqlite';
+
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @Matches(/^rediss?:\/\/.+/, { message: 'must be a redis:// or rediss:// URL' })
+  REDIS_URL?: string;
+
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @Matches(API_KEY_FORMAT, { message: 'must be sk_ followed by at least 32 URL-safe characters' })
+  CONSOLE_BOOTSTRAP_KEY?: string;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  RATE_LIMIT_MAX = 600;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  RATE_LIMIT_WINDOW_S = 60;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  IDEMPOTENCY_TTL_S = 86400;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  AGENT_QUOTA = 50;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  STREAM_TICKET_TTL_S = 60;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  STREAM_MAX_PER_SUBJECT = 25;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  STREAM_HEARTBEAT_MS = 20000;
+
+  @Matches(/^\d+(\.\d+)?\s*(b|kb|mb)$/i, { message: 'must be a size such as 1mb or 512kb' })
+  BODY_LIMIT = '1mb';
+
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsString()
+  CORS_ORIGINS?: string;
+
+  @IsIn(LOG_LEVELS)
+  LOG_LEVEL: LogLevel = 'info';
+
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @Matches(/^([0-9a-fA-F]{64}|[A-Za-z0-9+/]{43}=)$/, {
+    message: 'must be 32 bytes, as 64 hex characters or base64',
+  })
+  CONSOLE_SECRET_KEY?: string;
+
+  @Transform(toBool)
+  @IsBoolean()
+  TRUST_PROXY = false;
+}
+
+export class InvalidEnvironmentError extends Error {}
+
+export function bodyLimitBytes(bodyLimit: string): number {
+  return bytes.parse(bodyLimit) ?? 1024 * 1024;
+}
+
+/** `CORS_ORIGINS`: unset disables CORS, `*` allows any origin, else a comma-separated list. */
+export function parseCorsOrigins(value: string | undefined): string[] | '*' | undefined {
+  if (!value) {
+    return undefined;
+  }
+  if (value.trim() === '*') {
+    return '*';
+  }
+  return value
+    .split(',')
+    .map((origin) => origin.trim())
+    .filter(Boolean);
+}
+
+/** Builds the validated settings; the error message names every offending variable. */
+export function validateEnvironment(raw: Record<string, string | undefined>): Environment {
+  const known = new Set(
+    getMetadataStorage()
+      .getTargetValidationMetadatas(Environment, '', true, false)
+      .map((metadata) => metadata.propertyName),
+  );
+  const given = Object.fromEntries(
+    Object.entries(raw).filter(([name, value]) => known.has(name) && value !== undefined),
+  );
+  const environment = plainToInstance(Environment, given);
+  const errors = validateSync(environment, { forbidUnknownValues: true });
+  if (errors.length > 0) {
+    const lines = errors.map(
+      (error) =>
+        `${error.property}=${JSON.stringify(raw[error.property])}: ${Object.values(
+          error.constraints ?? {},
+        )
+          .map((message) => message.replace(`${error.property} `, ''))
+          .join(', ')}`,
+    );
+    throw new InvalidEnvironmentError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
+  }
+  return environment;
+}

@@ -1,0 +1,45 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseDatabaseUrl } from './database-url';
+import { Environment, InvalidEnvironmentError } from './environment';
+
+const KEY_FILE = 'secret.key';
+
+function decodeKey(text: string): Buffer {
+  const trimmed = text.trim();
+  return /^[0-9a-fA-F]{64}$/.test(trimmed)
+    ? Buffer.from(trimmed, 'hex')
+    : Buffer.from(trimmed, 'base64');
+}
+
+/**
+ * The 32-byte key that encrypts stored secrets. Embedded mode keeps a generated key beside the
+ * database so that a plain `npm start` works; cluster mode must be given one, since every
+ * instance has to share it.
+ */
+export function resolveSecretKey(environment: Environment): Buffer {
+  if (environment.CONSOLE_SECRET_KEY) {
+    return decodeKey(environment.CONSOLE_SECRET_KEY);
+  }
+  const target = parseDatabaseUrl(environment.DATABASE_URL);
+  if (target.kind !== 'sqlite') {
+    throw new InvalidEnvironmentError(
+      'Invalid configuration:\n  CONSOLE_SECRET_KEY: is required when DATABASE_URL is PostgreSQL',
+    );
+  }
+  mkdirSync(target.dataDirectory, { recursive: true });
+  const file = join(target.dataDirectory, KEY_FILE);
+  try {
+    writeFileSync(file, randomBytes(32).toString('hex'), { mode: 0o600, flag: 'wx' });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') {
+      throw error;
+    }
+  }
+  const key = decodeKey(readFileSync(file, 'utf8'));
+  if (key.length !== 32) {
+    throw new InvalidEnvironmentError(`Invalid configuration:\n  ${file}: does not hold a 32-byte key`);
+  }
+  return key;
+}

@@ -1,0 +1,30 @@
+import { mkdirSync } from 'node:fs';
+import { DataSourceOptions } from 'typeorm';
+import { parseDatabaseUrl } from '@/config/database-url';
+import { MIGRATIONS } from './migrations';
+
+const SQLITE_BUSY_TIMEOUT_MS = 5000;
+
+export function dataSourceOptions(databaseUrl: string): DataSourceOptions {
+  const target = parseDatabaseUrl(databaseUrl);
+  const common = {
+    migrations: MIGRATIONS,
+    migrationsRun: true,
+    migrationsTransactionMode: 'each' as const,
+    synchronize: false,
+    logging: false,
+  };
+  if (target.kind === 'sqlite') {
+    if (target.path !== ':memory:') {
+      mkdirSync(target.dataDirectory, { recursive: true });
+    }
+    return {
+      ...common,
+      type: 'sqlite',
+      database: target.path,
+      enableWAL: target.path !== ':memory:',
+      busyTimeout: SQLITE_BUSY_TIMEOUT_MS,
+    };
+  }
+  return { ...common, type: 'postgres', url: target.url, extra: { max: 20 } };
+}

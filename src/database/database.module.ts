@@ -1,0 +1,23 @@
+import { Global, Module } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { AppConfig } from '@/config/config.module';
+import { dataSourceOptions } from './data-source-options';
+import { Database } from './database.service';
+
+@Global()
+@Module({
+  imports: [
+    TypeOrmModule.forRootAsync({
+      inject: [ConfigService],
+      useFactory: (config: AppConfig) => ({
+        ...dataSourceOptions(config.get('DATABASE_URL', { infer: true })),
+        autoLoadEntities: true,
+        retryAttempts: 0,
+      }),
+    }),
+  ],
+  providers: [Database],
+  exports: [Database],
+})
+export class DatabaseModule {}

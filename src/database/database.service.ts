@@ -1,0 +1,51 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { Mutex } from 'async-mutex';
+import { DataSource, EntityManager } from 'typeorm';
+
+/**
+ * The one way to the database. `manager` is the current transaction's manager when the caller
+ * runs inside `transaction()`, so a repository joins its caller's transaction without being told.
+ *
+ * TypeORM gives SQLite a single shared connection: two transactions started concurrently would
+ * silently nest as savepoints of each other. On SQLite, transactions therefore take turns behind
+ * a mutex (the database has one writer anyway); PostgreSQL transactions each get a pooled
+ * connection and run side by side.
+ */
+@Injectable()
+export class Database {
+  private readonly current = new AsyncLocalStorage<EntityManager>();
+  private readonly writer: Mutex | null;
+
+  constructor(@InjectDataSource() readonly dataSource: DataSource) {
+    this.writer = dataSource.options.type === 'postgres' ? null : new Mutex();
+  }
+
+  get kind(): 'sqlite' | 'postgres' {
+    return this.dataSource.options.type === 'postgres' ? 'postgres' : 'sqlite';
+  }
+
+  get manager(): EntityManager {
+    return this.current.getStore() ?? this.dataSource.manager;
+  }
+
+  get inTransaction(): boolean {
+    return this.current.getStore() !== undefined;
+  }
+
+  transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    const joined = this.current.getStore();
+    if (joined) {
+      return work(joined);
+    }
+    const run = () =>
+      this.dataSource.transaction((manager) => this.current.run(manager, () => work(manager)));
+    return this.writer ? this.writer.runExclusive(run) : run();
+  }
+
+  /** Runs `work` outside any transaction of the caller, e.g. background work a request starts. */
+  detached<T>(work: () => T): T {
+    return this.current.exit(work);
+  }
+}

@@ -1,0 +1,119 @@
+import { Injectable } from '@nestjs/common';
+import type { Request } from 'express';
+import { ApiError, Errors } from '@/common/http/api-error';
+import { Principal } from '@/common/http/principal';
+import { PrincipalResolver } from '@/common/rate-limit/principal-resolver';
+import { hashApiKey, isApiKeyFormat } from './api-key-secret';
+import { ApiKeysService } from './api-keys.service';
+import { ApiKeyEntity } from './entities/api-key.entity';
+
+export type Authentication =
+  | { principal: Principal; error?: undefined }
+  | { principal?: undefined; error: ApiError };
+
+interface CachedKey {
+  record: ApiKeyEntity | null;
+  loadedAt: number;
+}
+
+/** How long a looked-up key is trusted before the database is asked again; bounds revocation. */
+export const KEY_CACHE_TTL_MS = 5_000;
+const KEY_CACHE_MAX_ENTRIES = 10_000;
+
+/**
+ * Reads the credentials of a request and decides who it is. The answer is kept on the request,
+ * so the rate limiter and the API-key guard share one lookup, and keys are cached for a few
+ * seconds so that not every request reads the database.
+ */
+@Injectable()
+export class ApiKeyAuthenticator implements PrincipalResolver {
+  private readonly byRequest = new WeakMap<Request, Promise<Authentication>>();
+  private readonly cache = new Map<string, CachedKey>();
+
+  constructor(private readonly apiKeys: ApiKeysService) {}
+
+  authenticate(req: Request): Promise<Authentication> {
+    let result = this.byRequest.get(req);
+    if (!result) {
+      result = this.resolve(req);
+      this.byRequest.set(req, result);
+    }
+    return result;
+  }
+
+  async resolvePrincipal(req: Request): Promise<Principal | null> {
+    return (await this.authenticate(req)).principal ?? null;
+  }
+
+  forget(keyHash?: string): void {
+    if (keyHash) {
+      this.cache.delete(keyHash);
+    } else {
+      this.cache.clear();
+    }
+  }
+
+  private async resolve(req: Request): Promise<Authentication> {
+    const presented = presentedKey(req);
+    if (presented instanceof ApiError) {
+      return { error: presented };
+    }
+    if (!isApiKeyFormat(presented)) {
+      return { error: Errors.apiKeyInvalid() };
+    }
+    const keyHash = hashApiKey(presented);
+    const record = await this.lookup(keyHash);
+    if (!record || record.revokedAt) {
+      return { error: Errors.apiKeyInvalid() };
+    }
+    if (record.expiresAt && record.expiresAt.getTime() <= Date.now()) {
+      return { error: Errors.apiKeyExpired() };
+    }
+    this.apiKeys.touch(record.id);
+    return { principal: { keyId: record.id, teamId: record.teamId, scopes: record.scopes } };
+  }
+
+  private async lookup(keyHash: string): Promise<ApiKeyEntity | null> {
+    const now = Date.now();
+    const cached = this.cache.get(keyHash);
+    if (cached && now - cached.loadedAt < KEY_CACHE_TTL_MS) {
+      return cached.record;
+    }
+    const record = await this.apiKeys.findByHash(keyHash);
+    if (this.cache.size >= KEY_CACHE_MAX_ENTRIES) {
+      this.cache.delete(this.cache.keys().next().value!);
+    }
+    this.cache.delete(keyHash);
+    this.cache.set(keyHash, { record, loadedAt: now });
+    return record;
+  }
+}
+
+/** The key a request carries, or the reason it carries no usable one. */
+function presentedKey(req: Request): string | ApiError {
+  const authorization = req.headers.authorization;
+  const apiKeyHeader = req.headers['x-api-key'];
+  if (authorization === undefined && apiKeyHeader === undefined) {
+    return Errors.apiKeyMissing();
+  }
+  let fromAuthorization: string | undefined;
+  if (authorization !== undefined) {
+    const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(authorization);
+    if (!match) {
+      return Errors.unauthorized('The Authorization header must be "Bearer <API key>"');
+    }
+    fromAuthorization = match[1];
+  }
+  let fromHeader: string | undefined;
+  if (apiKeyHeader !== undefined) {
+    const value = Array.isArray(apiKeyHeader) ? apiKeyHeader.join(',') : apiKeyHeader;
+    fromHeader = value.trim();
+    if (!fromHeader || Array.isArray(apiKeyHeader)) {
+      return Errors.unauthorized('The X-Api-Key header must carry one API key');
+    }
+  }
+  if (fromAuthorization !== undefined && fromHeader !== undefined && fromAuthorization !== fromHeader) {
+    return Errors.unauthorized('Authorization and X-Api-Key carry different keys; send one');
+  }
+  return (fromAuthorization ?? fromHeader)!;
+}

@@ -1,0 +1,93 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { IsNull } from 'typeorm';
+import { newId } from '@/common/ids';
+import { Database } from '@/database/database.service';
+import { displayPrefix, generateApiKey, hashApiKey } from './api-key-secret';
+import { ApiKeyEntity } from './entities/api-key.entity';
+import { Scope } from './scopes';
+
+export interface CreatedApiKey {
+  record: ApiKeyEntity;
+  /** The key itself: shown once, never stored. */
+  key: string;
+}
+
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+@Injectable()
+export class ApiKeysService {
+  private readonly logger = new Logger(ApiKeysService.name);
+  private readonly lastTouched = new Map<string, number>();
+
+  constructor(private readonly db: Database) {}
+
+  async create(
+    teamId: string,
+    scopes: Scope[],
+    expiresAt: Date | null = null,
+    key = generateApiKey(),
+  ): Promise<CreatedApiKey> {
+    const record: ApiKeyEntity = {
+      id: newId(),
+      teamId,
+      keyHash: hashApiKey(key),
+      keyPrefix: displayPrefix(key),
+      scopes,
+      expiresAt,
+      revokedAt: null,
+      lastUsedAt: null,
+      createdAt: new Date(),
+    };
+    await this.db.transaction((manager) => manager.insert(ApiKeyEntity, record));
+    return { record, key };
+  }
+
+  listForTeam(teamId: string): Promise<ApiKeyEntity[]> {
+    return this.db.manager.find(ApiKeyEntity, { where: { teamId }, order: { createdAt: 'ASC' } });
+  }
+
+  findByHash(keyHash: string): Promise<ApiKeyEntity | null> {
+    return this.db.manager.findOneBy(ApiKeyEntity, { keyHash });
+  }
+
+  count(): Promise<number> {
+    return this.db.manager.count(ApiKeyEntity);
+  }
+
+  /** Revokes the key; false when no such active key exists. */
+  async revoke(id: string): Promise<boolean> {
+    const result = await this.db.transaction((manager) =>
+      manager.update(ApiKeyEntity, { id, revokedAt: IsNull() }, { revokedAt: new Date() }),
+    );
+    return (result.affected ?? 0) > 0;
+  }
+
+  /** Makes `key` a working key of `teamId` with `scopes`, whatever state it was left in. */
+  async ensureKey(teamId: string, key: string, scopes: Scope[]): Promise<void> {
+    const keyHash = hashApiKey(key);
+    const existing = await this.findByHash(keyHash);
+    if (!existing) {
+      await this.create(teamId, scopes, null, key);
+      return;
+    }
+    await this.db.transaction((manager) =>
+      manager.update(ApiKeyEntity, { id: existing.id }, { teamId, scopes, revokedAt: null, expiresAt: null }),
+    );
+  }
+
+  /** Records use at most once a minute per key, off the request path. */
+  touch(keyId: string, now = Date.now()): void {
+    const previous = this.lastTouched.get(keyId) ?? 0;
+    if (now - previous < LAST_USED_RESOLUTION_MS) {
+      return;
+    }
+    this.lastTouched.set(keyId, now);
+    this.db
+      .detached(() =>
+        this.db.transaction((manager) =>
+          manager.update(ApiKeyEntity, { id: keyId }, { lastUsedAt: new Date(now) }),
+        ),
+      )
+      .catch((error: unknown) => this.logger.warn({ err: error, keyId }, 'Could not record key use'));
+  }
+}

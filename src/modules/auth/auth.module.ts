@@ -1,0 +1,20 @@
+import { Module } from '@nestjs/common';
+import { PRINCIPAL_RESOLVER } from '@/common/rate-limit/principal-resolver';
+import { ApiKeyAuthenticator } from './api-key-authenticator';
+import { ApiKeyGuard } from './api-key.guard';
+import { ApiKeysModule } from './api-keys.module';
+import { BootstrapKeyService } from './bootstrap-key.service';
+import { ScopeGuard } from './scope.guard';
+
+@Module({
+  imports: [ApiKeysModule],
+  providers: [
+    ApiKeyAuthenticator,
+    { provide: PRINCIPAL_RESOLVER, useExisting: ApiKeyAuthenticator },
+    ApiKeyGuard,
+    ScopeGuard,
+    BootstrapKeyService,
+  ],
+  exports: [ApiKeysModule, ApiKeyAuthenticator, PRINCIPAL_RESOLVER, ApiKeyGuard, ScopeGuard],
+})
+export class AuthModule {}

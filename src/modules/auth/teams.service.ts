@@ -1,0 +1,41 @@
+import { Injectable } from '@nestjs/common';
+import { newId } from '@/common/ids';
+import { Database } from '@/database/database.service';
+import { isUniqueViolation } from '@/database/errors';
+import { TeamEntity } from './entities/team.entity';
+
+@Injectable()
+export class TeamsService {
+  constructor(private readonly db: Database) {}
+
+  findByName(name: string): Promise<TeamEntity | null> {
+    return this.db.manager.findOneBy(TeamEntity, { name });
+  }
+
+  findById(id: string): Promise<TeamEntity | null> {
+    return this.db.manager.findOneBy(TeamEntity, { id });
+  }
+
+  /** Creates the team; null when the name is taken. */
+  async create(name: string): Promise<TeamEntity | null> {
+    const team: TeamEntity = { id: newId(), name, createdAt: new Date() };
+    try {
+      await this.db.transaction((manager) => manager.insert(TeamEntity, team));
+      return team;
+    } catch (error) {
+      if (isUniqueViolation(error)) {
+        return null;
+      }
+      throw error;
+    }
+  }
+
+  async ensure(name: string): Promise<TeamEntity> {
+    const existing = await this.findByName(name);
+    if (existing) {
+      return existing;
+    }
+    const created = await this.create(name);
+    return created ?? (await this.findByName(name))!;
+  }
+}

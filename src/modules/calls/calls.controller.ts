@@ -1,0 +1,37 @@
+import { Controller, Get, Param, Post } from '@nestjs/common';
+import { ApiNotImplementedResponse, ApiTags } from '@nestjs/swagger';
+import { Errors } from '@/common/http/api-error';
+import { ErrorBodyDto } from '@/common/http/error-body.dto';
+import { RequireScopes } from '@/modules/auth/require-scopes.decorator';
+
+const NOT_ACTIVE = 'Call history is not active yet';
+
+/** API.md §6: every call endpoint answers 501 once the caller is authenticated and scoped. */
+@ApiTags('calls')
+@ApiNotImplementedResponse({ type: ErrorBodyDto, description: 'not_implemented' })
+@Controller()
+export class CallsController {
+  @Get('calls')
+  @RequireScopes('calls:read')
+  listCalls(): never {
+    throw Errors.notImplemented(NOT_ACTIVE);
+  }
+
+  @Get('agents/:agentId/calls')
+  @RequireScopes('calls:read')
+  listAgentCalls(@Param('agentId') _agentId: string): never {
+    throw Errors.notImplemented(NOT_ACTIVE);
+  }
+
+  @Post('agents/:agentId/calls')
+  @RequireScopes('calls:write')
+  createAgentCall(@Param('agentId') _agentId: string): never {
+    throw Errors.notImplemented(NOT_ACTIVE);
+  }
+
+  @Get('agents/:agentId/calls/:callId')
+  @RequireScopes('calls:read')
+  getAgentCall(@Param('agentId') _agentId: string, @Param('callId') _callId: string): never {
+    throw Errors.notImplemented(NOT_ACTIVE);
+  }
+}

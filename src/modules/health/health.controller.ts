@@ -1,0 +1,41 @@
+import { Controller, Get, HttpException } from '@nestjs/common';
+import { ApiOkResponse, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
+import { HealthCheckResult, HealthCheckService, TypeOrmHealthIndicator } from '@nestjs/terminus';
+import { Errors } from '@/common/http/api-error';
+import { ErrorBodyDto } from '@/common/http/error-body.dto';
+import { Public } from '@/common/http/public.decorator';
+import { RawResponse } from '@/common/http/response-message.decorator';
+
+const PING_TIMEOUT_MS = 1500;
+
+@ApiTags('health')
+@Public()
+@RawResponse()
+@Controller()
+export class HealthController {
+  constructor(
+    private readonly health: HealthCheckService,
+    private readonly database: TypeOrmHealthIndicator,
+  ) {}
+
+  @Get('healthz')
+  @ApiOkResponse({ description: 'The process is up', schema: { example: { status: 'ok' } } })
+  liveness(): { status: 'ok' } {
+    return { status: 'ok' };
+  }
+
+  @Get('readyz')
+  @ApiOkResponse({ description: 'Database (and Redis, when configured) reachable' })
+  @ApiServiceUnavailableResponse({ type: ErrorBodyDto, description: 'A dependency is unreachable' })
+  async readiness(): Promise<HealthCheckResult> {
+    try {
+      return await this.health.check([() => this.database.pingCheck('database', { timeout: PING_TIMEOUT_MS })]);
+    } catch (error) {
+      const failing =
+        error instanceof HttpException
+          ? Object.keys((error.getResponse() as HealthCheckResult).error ?? {})
+          : ['unknown'];
+      throw Errors.unavailable(`Not ready: ${failing.join(', ') || 'unknown'} unreachable`);
+    }
+  }
+}

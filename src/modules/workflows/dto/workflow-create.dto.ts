@@ -1,0 +1,133 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsIn,
+  IsNotEmpty,
+  IsOptional,
+  IsString,
+  MaxLength,
+  ValidateNested,
+} from 'class-validator';
+import { IsPlainObject, IsStringOrObject, OptionalNotNull } from '@/common/validation/decorators';
+import { LIMITS } from '@/common/validation/limits';
+import { JsonObject, WorkflowListItem, WorkflowVisibility } from '../entities/workflow.entity';
+import { FaqDto, FlowDto, GuideDto, RuleDto } from './workflow-parts.dto';
+
+const LIST_ITEM_SCHEMA = { oneOf: [{ type: 'string' }, { type: 'object' }] };
+
+/** Defaults (visibility, empty lists) are applied by the service, not here: see WorkflowUpdateDto. */
+export class WorkflowCreateDto {
+  @ApiProperty({ maxLength: LIMITS.name })
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(LIMITS.name)
+  name: string;
+
+  @ApiPropertyOptional({ maxLength: LIMITS.description, nullable: true })
+  @IsOptional()
+  @IsString()
+  @MaxLength(LIMITS.description)
+  description?: string | null;
+
+  @ApiPropertyOptional({ maxLength: LIMITS.name, nullable: true })
+  @IsOptional()
+  @IsString()
+  @MaxLength(LIMITS.name)
+  category?: string | null;
+
+  @ApiPropertyOptional({ enum: ['private', 'public'], default: 'private' })
+  @OptionalNotNull()
+  @IsIn(['private', 'public'])
+  visibility?: WorkflowVisibility;
+
+  @ApiPropertyOptional({ maxLength: LIMITS.systemPrompt, nullable: true })
+  @IsOptional()
+  @IsString()
+  @MaxLength(LIMITS.systemPrompt)
+  system_prompt?: string | null;
+
+  @ApiPropertyOptional({ type: [RuleDto], maxItems: LIMITS.array })
+  @OptionalNotNull()
+  @IsArray()
+  @ArrayMaxSize(LIMITS.array)
+  @ValidateNested({ each: true })
+  @Type(() => RuleDto)
+  rules?: RuleDto[];
+
+  @ApiPropertyOptional({ type: [FlowDto], maxItems: LIMITS.array })
+  @OptionalNotNull()
+  @IsArray()
+  @ArrayMaxSize(LIMITS.array)
+  @ValidateNested({ each: true })
+  @Type(() => FlowDto)
+  flows?: FlowDto[];
+
+  @ApiPropertyOptional({ type: [String], maxItems: LIMITS.array })
+  @OptionalNotNull()
+  @IsArray()
+  @ArrayMaxSize(LIMITS.array)
+  @IsString({ each: true })
+  @MaxLength(LIMITS.name, { each: true })
+  tags?: string[];
+
+  @ApiPropertyOptional({ type: 'array', items: LIST_ITEM_SCHEMA, maxItems: LIMITS.array })
+  @OptionalNotNull()
+  @IsArray()
+  @ArrayMaxSize(LIMITS.array)
+  @IsStringOrObject({ each: true })
+  integrations?: WorkflowListItem[];
+
+  @ApiPropertyOptional({ type: 'array', items: LIST_ITEM_SCHEMA, maxItems: LIMITS.array })
+  @OptionalNotNull()
+  @IsArray()
+  @ArrayMaxSize(LIMITS.array)
+  @IsStringOrObject({ each: true })
+  channels?: WorkflowListItem[];
+
+  @ApiPropertyOptional({ type: 'array', items: LIST_ITEM_SCHEMA, maxItems: LIMITS.array })
+  @OptionalNotNull()
+  @IsArray()
+  @ArrayMaxSize(LIMITS.array)
+  @IsStringOrObject({ each: true })
+  actions?: WorkflowListItem[];
+
+  @ApiPropertyOptional({ type: GuideDto, nullable: true })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => GuideDto)
+  guide?: GuideDto | null;
+
+  @ApiPropertyOptional({ type: [FaqDto], maxItems: LIMITS.array })
+  @OptionalNotNull()
+  @IsArray()
+  @ArrayMaxSize(LIMITS.array)
+  @ValidateNested({ each: true })
+  @Type(() => FaqDto)
+  faq?: FaqDto[];
+
+  @ApiPropertyOptional({ type: 'array', items: LIST_ITEM_SCHEMA, maxItems: LIMITS.array })
+  @OptionalNotNull()
+  @IsArray()
+  @ArrayMaxSize(LIMITS.array)
+  @IsStringOrObject({ each: true })
+  setup_steps?: WorkflowListItem[];
+
+  @ApiPropertyOptional({ example: '10 minutes', maxLength: LIMITS.name, nullable: true })
+  @IsOptional()
+  @IsString()
+  @MaxLength(LIMITS.name)
+  setup_time?: string | null;
+
+  @ApiPropertyOptional({ maxLength: LIMITS.url, nullable: true })
+  @IsOptional()
+  @IsString()
+  @MaxLength(LIMITS.url)
+  video_url?: string | null;
+
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true, nullable: true })
+  @IsOptional()
+  @IsPlainObject()
+  prompt_config?: JsonObject | null;
+}

@@ -1,0 +1,114 @@
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+
+export type WorkflowVisibility = 'private' | 'public';
+
+export interface WorkflowRule {
+  id: string;
+  name: string | null;
+  trigger: string | null;
+  condition: string | null;
+  response: string | null;
+  action: string | null;
+  enabled: boolean;
+}
+
+export interface FlowTriggerKeyword {
+  keyword: string;
+  weight: 'high' | 'medium' | 'low' | null;
+}
+
+export interface FlowStep {
+  type: string;
+  content: string | null;
+  action: string | null;
+  followup: string | null;
+}
+
+export interface WorkflowFlow {
+  name: string;
+  description: string | null;
+  category: string | null;
+  priority: number | null;
+  is_active: boolean;
+  trigger_keywords: FlowTriggerKeyword[];
+  conversation_steps: FlowStep[];
+}
+
+export interface WorkflowGuide {
+  youtubeUrl: string | null;
+  steps: string[];
+}
+
+export interface WorkflowFaq {
+  question: string;
+  answer: string;
+}
+
+export type JsonObject = Record<string, unknown>;
+export type WorkflowListItem = string | JsonObject;
+
+@Entity('workflows')
+export class WorkflowEntity {
+  @PrimaryColumn({ type: 'varchar', length: 36 })
+  id: string;
+
+  @Column({ name: 'team_id', type: 'varchar', length: 36 })
+  teamId: string;
+
+  @Column({ type: 'varchar', length: 255 })
+  name: string;
+
+  @Column({ type: 'text', nullable: true })
+  description: string | null;
+
+  @Column({ type: 'varchar', length: 255, nullable: true })
+  category: string | null;
+
+  @Column({ type: 'varchar', length: 16 })
+  visibility: WorkflowVisibility;
+
+  @Column({ name: 'system_prompt', type: 'text', nullable: true })
+  systemPrompt: string | null;
+
+  @Column({ type: 'simple-json' })
+  rules: WorkflowRule[];
+
+  @Column({ type: 'simple-json' })
+  flows: WorkflowFlow[];
+
+  @Column({ type: 'simple-json' })
+  tags: string[];
+
+  @Column({ type: 'simple-json' })
+  integrations: WorkflowListItem[];
+
+  @Column({ type: 'simple-json' })
+  channels: WorkflowListItem[];
+
+  @Column({ type: 'simple-json' })
+  actions: WorkflowListItem[];
+
+  @Column({ type: 'simple-json', nullable: true })
+  guide: WorkflowGuide | null;
+
+  @Column({ type: 'simple-json' })
+  faq: WorkflowFaq[];
+
+  @Column({ name: 'setup_steps', type: 'simple-json' })
+  setupSteps: WorkflowListItem[];
+
+  @Column({ name: 'setup_time', type: 'varchar', length: 255, nullable: true })
+  setupTime: string | null;
+
+  @Column({ name: 'video_url', type: 'varchar', length: 2048, nullable: true })
+  videoUrl: string | null;
+
+  @Column({ name: 'prompt_config', type: 'simple-json', nullable: true })
+  promptConfig: JsonObject | null;
+
+  @Column({ name: 'created_at', type: Date })
+  createdAt: Date;
+
+  @Column({ name: 'updated_at', type: Date })
+  updatedAt: Date;
+}

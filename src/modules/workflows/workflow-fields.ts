@@ -1,0 +1,98 @@
+import { newId } from '@/common/ids';
+import { WorkflowCreateDto } from './dto/workflow-create.dto';
+import { FlowDto, RuleDto } from './dto/workflow-parts.dto';
+import { WorkflowEntity, WorkflowFlow, WorkflowRule } from './entities/workflow.entity';
+
+type WorkflowInput = Partial<WorkflowCreateDto>;
+
+function toRule(rule: RuleDto): WorkflowRule {
+  return {
+    id: rule.id ?? newId(),
+    name: rule.name ?? null,
+    trigger: rule.trigger ?? null,
+    condition: rule.condition ?? null,
+    response: rule.response ?? null,
+    action: rule.action ?? null,
+    enabled: rule.enabled ?? true,
+  };
+}
+
+function toFlow(flow: FlowDto): WorkflowFlow {
+  return {
+    name: flow.name,
+    description: flow.description ?? null,
+    category: flow.category ?? null,
+    priority: flow.priority ?? null,
+    is_active: flow.is_active ?? true,
+    trigger_keywords: (flow.trigger_keywords ?? []).map((keyword) => ({
+      keyword: keyword.keyword,
+      weight: keyword.weight ?? null,
+    })),
+    conversation_steps: (flow.conversation_steps ?? []).map((step) => ({
+      type: step.type,
+      content: step.content ?? null,
+      action: step.action ?? null,
+      followup: step.followup ?? null,
+    })),
+  };
+}
+
+/** The entity columns for the fields present in `input`; absent fields are left out. */
+export function workflowChanges(input: WorkflowInput): Partial<WorkflowEntity> {
+  const changes: Partial<WorkflowEntity> = {};
+  const set = <K extends keyof WorkflowEntity>(key: K, value: WorkflowEntity[K] | undefined) => {
+    if (value !== undefined) {
+      changes[key] = value;
+    }
+  };
+  set('name', input.name);
+  set('description', input.description);
+  set('category', input.category);
+  set('visibility', input.visibility);
+  set('systemPrompt', input.system_prompt);
+  set('rules', input.rules?.map(toRule));
+  set('flows', input.flows?.map(toFlow));
+  set('tags', input.tags);
+  set('integrations', input.integrations);
+  set('channels', input.channels);
+  set('actions', input.actions);
+  set(
+    'guide',
+    input.guide === undefined
+      ? undefined
+      : input.guide && { youtubeUrl: input.guide.youtubeUrl ?? null, steps: input.guide.steps },
+  );
+  set('faq', input.faq?.map(({ question, answer }) => ({ question, answer })));
+  set('setupSteps', input.setup_steps);
+  set('setupTime', input.setup_time);
+  set('videoUrl', input.video_url);
+  set('promptConfig', input.prompt_config);
+  return changes;
+}
+
+export function newWorkflow(teamId: string, input: WorkflowCreateDto, now = new Date()): WorkflowEntity {
+  return {
+    id: newId(),
+    teamId,
+    name: input.name,
+    description: null,
+    category: null,
+    visibility: 'private',
+    systemPrompt: null,
+    rules: [],
+    flows: [],
+    tags: [],
+    integrations: [],
+    channels: [],
+    actions: [],
+    guide: null,
+    faq: [],
+    setupSteps: [],
+    setupTime: null,
+    videoUrl: null,
+    promptConfig: null,
+    ...workflowChanges(input),
+    createdAt: now,
+    updatedAt: now,
+  };
+}

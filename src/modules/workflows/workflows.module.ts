@@ -1,0 +1,14 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { WorkflowEntity } from './entities/workflow.entity';
+import { WorkflowsController } from './workflows.controller';
+import { WorkflowsRepository } from './workflows.repository';
+import { WorkflowsService } from './workflows.service';
+
+@Module({
+  imports: [TypeOrmModule.forFeature([WorkflowEntity])],
+  controllers: [WorkflowsController],
+  providers: [WorkflowsRepository, WorkflowsService],
+  exports: [WorkflowsService],
+})
+export class WorkflowsModule {}

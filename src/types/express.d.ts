@@ -1,0 +1,14 @@
+import type { ApiError } from '@/common/http/api-error';
+import type { Principal } from '@/common/http/principal';
+
+declare global {
+  // eslint-disable-next-line @typescript-eslint/no-namespace
+  namespace Express {
+    interface Request {
+      /** Set by the API-key guard once the key is accepted. */
+      principal?: Principal;
+      /** A body that could not be read; reported after authentication (see json-body.ts). */
+      bodyError?: ApiError;
+    }
+  }
+}
