@@ -1,20 +1,16 @@
 /** @type {import('jest').Config} */
 const common = {
+  rootDir: __dirname,
   moduleFileExtensions: ['js', 'json', 'ts'],
-  transform: { '^.+\\.ts$': ['ts-jest', { isolatedModules: true }] },
+  transform: { '^.+\\.ts$': 'ts-jest' },
   moduleNameMapper: { '^@/(.*)$': '<rootDir>/src/$1' },
   testEnvironment: 'node',
 };
 
 module.exports = {
+  testTimeout: 30000,
   projects: [
-    { ...common, displayName: 'unit', rootDir: __dirname, testMatch: ['<rootDir>/src/**/*.spec.ts'] },
-    {
-      ...common,
-      displayName: 'e2e',
-      rootDir: __dirname,
-      testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'],
-      testTimeout: 30000,
-    },
+    { ...common, displayName: 'unit', testMatch: ['<rootDir>/src/**/*.spec.ts'] },
+    { ...common, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'] },
   ],
 };

@@ -1,0 +1,29 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { AppConfigModule } from './config/config.module';
+import { DatabaseModule } from './database/database.module';
+import { ApiKeysModule } from './modules/auth/api-keys.module';
+import {
+  KeysCommand,
+  KeysCreateCommand,
+  KeysListCommand,
+  KeysRevokeCommand,
+} from './modules/auth/cli/keys.command';
+import { TeamsCommand, TeamsCreateCommand } from './modules/auth/cli/teams.command';
+
+@Module({})
+export class CliModule {
+  static forRoot(env: Record<string, string | undefined> = process.env): DynamicModule {
+    return {
+      module: CliModule,
+      imports: [AppConfigModule.forRoot(env), DatabaseModule, ApiKeysModule],
+      providers: [
+        TeamsCommand,
+        TeamsCreateCommand,
+        KeysCommand,
+        KeysCreateCommand,
+        KeysListCommand,
+        KeysRevokeCommand,
+      ],
+    };
+  }
+}

@@ -1,0 +1,165 @@
+import { InvalidArgumentError } from 'commander';
+import { Command, CommandRunner, Option, SubCommand } from 'nest-commander';
+import { isId } from '@/common/ids';
+import { ApiKeysService } from '../api-keys.service';
+import { ApiKeyEntity } from '../entities/api-key.entity';
+import { isScope, Scope, SCOPES } from '../scopes';
+import { TeamsService } from '../teams.service';
+import { cliOutput } from './cli-output';
+
+interface KeysCreateOptions {
+  team: string;
+  scopes: Scope[];
+  expiresAt?: Date;
+  json?: boolean;
+}
+
+interface KeysListOptions {
+  team: string;
+  json?: boolean;
+}
+
+function describeKey(key: ApiKeyEntity) {
+  return {
+    id: key.id,
+    team_id: key.teamId,
+    prefix: key.keyPrefix,
+    scopes: key.scopes,
+    created_at: key.createdAt.toISOString(),
+    expires_at: key.expiresAt?.toISOString() ?? null,
+    revoked_at: key.revokedAt?.toISOString() ?? null,
+    last_used_at: key.lastUsedAt?.toISOString() ?? null,
+  };
+}
+
+@SubCommand({ name: 'create', description: 'Create an API key; the key is printed once' })
+export class KeysCreateCommand extends CommandRunner {
+  constructor(
+    private readonly teams: TeamsService,
+    private readonly apiKeys: ApiKeysService,
+  ) {
+    super();
+  }
+
+  async run(_: string[], options: KeysCreateOptions): Promise<void> {
+    const team = await this.teams.findByName(options.team);
+    if (!team) {
+      cliOutput.fail(`no team named "${options.team}"`);
+      return;
+    }
+    const { record, key } = await this.apiKeys.create(team.id, options.scopes, options.expiresAt ?? null);
+    if (options.json) {
+      cliOutput.json({ id: record.id, key, team_id: team.id, scopes: record.scopes });
+      return;
+    }
+    cliOutput.print(`Created API key ${record.id} for team "${team.name}" with scopes ${record.scopes.join(',')}`);
+    if (record.expiresAt) {
+      cliOutput.print(`It expires at ${record.expiresAt.toISOString()}.`);
+    }
+    cliOutput.print(`The key is shown only this once:\n\n    ${key}\n`);
+  }
+
+  @Option({ flags: '--team <name>', description: 'Team that owns the key', required: true })
+  parseTeam(value: string): string {
+    return value;
+  }
+
+  @Option({
+    flags: '--scopes <list>',
+    description: `Comma-separated scopes: ${SCOPES.join(', ')}`,
+    required: true,
+  })
+  parseScopes(value: string): Scope[] {
+    const scopes = [...new Set(value.split(',').map((scope) => scope.trim()).filter(Boolean))];
+    const unknown = scopes.filter((scope) => !isScope(scope));
+    if (scopes.length === 0 || unknown.length > 0) {
+      throw new InvalidArgumentError(
+        `unknown scope ${unknown.join(', ') || '(none given)'}; choose from ${SCOPES.join(', ')}`,
+      );
+    }
+    return scopes as Scope[];
+  }
+
+  @Option({ flags: '--expires-at <iso>', description: 'Expiry as an ISO-8601 date-time' })
+  parseExpiresAt(value: string): Date {
+    const date = new Date(value);
+    if (!/^\d{4}-\d{2}-\d{2}/.test(value) || Number.isNaN(date.getTime())) {
+      throw new InvalidArgumentError('expected an ISO-8601 date-time such as 2027-01-31T00:00:00Z');
+    }
+    return date;
+  }
+
+  @Option({ flags: '--json', description: 'Print {id, key, team_id, scopes} as JSON' })
+  parseJson(): boolean {
+    return true;
+  }
+}
+
+@SubCommand({ name: 'list', description: "List a team's keys (never the keys themselves)" })
+export class KeysListCommand extends CommandRunner {
+  constructor(
+    private readonly teams: TeamsService,
+    private readonly apiKeys: ApiKeysService,
+  ) {
+    super();
+  }
+
+  async run(_: string[], options: KeysListOptions): Promise<void> {
+    const team = await this.teams.findByName(options.team);
+    if (!team) {
+      cliOutput.fail(`no team named "${options.team}"`);
+      return;
+    }
+    const keys = (await this.apiKeys.listForTeam(team.id)).map(describeKey);
+    if (options.json) {
+      cliOutput.json(keys);
+      return;
+    }
+    if (keys.length === 0) {
+      cliOutput.print(`Team "${team.name}" has no keys.`);
+      return;
+    }
+    for (const key of keys) {
+      const state = key.revoked_at ? `revoked ${key.revoked_at}` : key.expires_at ? `expires ${key.expires_at}` : 'active';
+      cliOutput.print(
+        `${key.id}  ${key.prefix}…  ${key.scopes.join(',')}  ${state}  last used ${key.last_used_at ?? 'never'}`,
+      );
+    }
+  }
+
+  @Option({ flags: '--team <name>', description: 'Team whose keys to list', required: true })
+  parseTeam(value: string): string {
+    return value;
+  }
+
+  @Option({ flags: '--json', description: 'Print the keys as JSON' })
+  parseJson(): boolean {
+    return true;
+  }
+}
+
+@SubCommand({ name: 'revoke', arguments: '<id>', description: 'Revoke a key by its id' })
+export class KeysRevokeCommand extends CommandRunner {
+  constructor(private readonly apiKeys: ApiKeysService) {
+    super();
+  }
+
+  async run([id]: string[]): Promise<void> {
+    if (!isId(id) || !(await this.apiKeys.revoke(id.toLowerCase()))) {
+      cliOutput.fail(`no active key with id ${id}`);
+      return;
+    }
+    cliOutput.print(`Revoked key ${id}`);
+  }
+}
+
+@Command({
+  name: 'keys',
+  description: 'Manage API keys',
+  subCommands: [KeysCreateCommand, KeysListCommand, KeysRevokeCommand],
+})
+export class KeysCommand extends CommandRunner {
+  async run(): Promise<void> {
+    this.command.help();
+  }
+}

@@ -1,0 +1,44 @@
+import { Command, CommandRunner, Option, SubCommand } from 'nest-commander';
+import { TeamsService } from '../teams.service';
+import { cliOutput } from './cli-output';
+
+interface JsonFlag {
+  json?: boolean;
+}
+
+@SubCommand({ name: 'create', arguments: '<name>', description: 'Create a team' })
+export class TeamsCreateCommand extends CommandRunner {
+  constructor(private readonly teams: TeamsService) {
+    super();
+  }
+
+  async run([name]: string[], options: JsonFlag): Promise<void> {
+    const trimmed = name.trim();
+    if (!trimmed || trimmed.length > 255) {
+      cliOutput.fail('a team name must be 1 to 255 characters');
+      return;
+    }
+    const team = await this.teams.create(trimmed);
+    if (!team) {
+      cliOutput.fail(`a team named "${trimmed}" already exists`);
+      return;
+    }
+    if (options.json) {
+      cliOutput.json({ id: team.id, name: team.name });
+    } else {
+      cliOutput.print(`Created team "${team.name}" (${team.id})`);
+    }
+  }
+
+  @Option({ flags: '--json', description: 'Print the result as JSON' })
+  parseJson(): boolean {
+    return true;
+  }
+}
+
+@Command({ name: 'teams', description: 'Manage teams', subCommands: [TeamsCreateCommand] })
+export class TeamsCommand extends CommandRunner {
+  async run(): Promise<void> {
+    this.command.help();
+  }
+}

@@ -1,0 +1,278 @@
+import { API, startTestApp, TestApp } from '../factories/test-app';
+import { bearer } from '../support/bearer';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+function expectErrorBody(body: Record<string, unknown>, status: number, code: string, requestId: string) {
+  expect(body).toEqual({
+    message: expect.anything(),
+    error: expect.any(String),
+    code,
+    statusCode: status,
+    request_id: requestId,
+  });
+}
+
+function expectRateLimitHeaders(headers: Record<string, string>) {
+  expect(Number(headers['x-ratelimit-limit'])).toBeGreaterThan(0);
+  expect(Number(headers['x-ratelimit-remaining'])).toBeGreaterThanOrEqual(0);
+  const reset = Number(headers['x-ratelimit-reset']);
+  const now = Math.floor(Date.now() / 1000);
+  // A Unix time in seconds, within the 60 s window, not a count of seconds to go.
+  expect(reset).toBeGreaterThanOrEqual(now);
+  expect(reset).toBeLessThanOrEqual(now + 61);
+}
+
+describe('request path', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(() => t.close());
+
+  describe('X-Request-Id', () => {
+    it('echoes a well-formed request id', async () => {
+      const res = await t.http().get(`${API}/workflows`).set(bearer(t.key)).set('X-Request-Id', 'abc-123');
+      expect(res.headers['x-request-id']).toBe('abc-123');
+    });
+
+    it('replaces an over-long or non-visible request id with a UUID', async () => {
+      const long = await t.http().get(`${API}/workflows`).set(bearer(t.key)).set('X-Request-Id', 'x'.repeat(129));
+      expect(long.headers['x-request-id']).toMatch(UUID);
+      const spaced = await t.http().get(`${API}/workflows`).set(bearer(t.key)).set('X-Request-Id', 'a b');
+      expect(spaced.headers['x-request-id']).toMatch(UUID);
+    });
+
+    it('generates one when none is sent and repeats it in the error body', async () => {
+      const res = await t.http().get(`${API}/workflows`);
+      expect(res.headers['x-request-id']).toMatch(UUID);
+      expect(res.body.request_id).toBe(res.headers['x-request-id']);
+    });
+  });
+
+  describe('headers on every kind of response', () => {
+    it('on success', async () => {
+      const res = await t.http().get(`${API}/workflows`).set(bearer(t.key)).expect(200);
+      expectRateLimitHeaders(res.headers);
+      expect(res.headers['x-request-id']).toBeDefined();
+    });
+
+    it('on 401', async () => {
+      const res = await t.http().get(`${API}/workflows`).expect(401);
+      expectRateLimitHeaders(res.headers);
+    });
+
+    it('on 404 for an unknown route, with or without a key', async () => {
+      const withKey = await t.http().get(`${API}/no-such-thing`).set(bearer(t.key)).expect(404);
+      expectRateLimitHeaders(withKey.headers);
+      expectErrorBody(withKey.body, 404, 'not_found', withKey.headers['x-request-id']);
+      const withoutKey = await t.http().delete(`${API}/no/such/thing`).expect(404);
+      expectRateLimitHeaders(withoutKey.headers);
+      expect(withoutKey.body.code).toBe('not_found');
+    });
+
+    it('on 404 for a known path with an unsupported method', async () => {
+      const res = await t.http().put(`${API}/workflows`).set(bearer(t.key)).send({}).expect(404);
+      expect(res.body.code).toBe('not_found');
+      expectRateLimitHeaders(res.headers);
+    });
+
+    it('on 501 for the call endpoints', async () => {
+      const res = await t.http().get(`${API}/calls`).set(bearer(t.key)).expect(501);
+      expectRateLimitHeaders(res.headers);
+      expectErrorBody(res.body, 501, 'not_implemented', res.headers['x-request-id']);
+    });
+  });
+
+  describe('bodies', () => {
+    it('refuses malformed JSON with 400 bad_request', async () => {
+      const res = await t
+        .http()
+        .post(`${API}/workflows`)
+        .set(bearer(t.key))
+        .set('Content-Type', 'application/json')
+        .send('{"name": ')
+        .expect(400);
+      expectErrorBody(res.body, 400, 'bad_request', res.headers['x-request-id']);
+      expectRateLimitHeaders(res.headers);
+    });
+
+    it('refuses a non-JSON content type with 415 bad_request', async () => {
+      const res = await t
+        .http()
+        .post(`${API}/workflows`)
+        .set(bearer(t.key))
+        .set('Content-Type', 'text/plain')
+        .send('name=x')
+        .expect(415);
+      expectErrorBody(res.body, 415, 'bad_request', res.headers['x-request-id']);
+    });
+
+    it('refuses a body over the size limit with 413 bad_request', async () => {
+      const res = await t
+        .http()
+        .post(`${API}/workflows`)
+        .set(bearer(t.key))
+        .send({ name: 'big', system_prompt: 'x'.repeat(1024 * 1024 + 10) })
+        .expect(413);
+      expectErrorBody(res.body, 413, 'bad_request', res.headers['x-request-id']);
+      expectRateLimitHeaders(res.headers);
+    });
+
+    it('refuses JSON nested too deeply', async () => {
+      const deep = '{"a":'.repeat(200) + '1' + '}'.repeat(200);
+      const res = await t
+        .http()
+        .post(`${API}/workflows`)
+        .set(bearer(t.key))
+        .set('Content-Type', 'application/json')
+        .send(`{"name":"n","prompt_config":${deep}}`)
+        .expect(400);
+      expect(res.body.code).toBe('bad_request');
+    });
+
+    it('refuses a JSON array or scalar where an object is expected', async () => {
+      const array = await t.http().post(`${API}/workflows`).set(bearer(t.key)).send([{ name: 'x' }]).expect(400);
+      expect(array.body.code).toBe('validation_error');
+      expect(array.body.message).toEqual(['body: must be a JSON object']);
+      const scalar = await t
+        .http()
+        .post(`${API}/workflows`)
+        .set(bearer(t.key))
+        .set('Content-Type', 'application/json')
+        .send('"name"')
+        .expect(400);
+      expect(scalar.body.code).toBe('bad_request');
+    });
+
+    it('checks the key before it looks at the body', async () => {
+      const res = await t
+        .http()
+        .post(`${API}/workflows`)
+        .set('Content-Type', 'application/json')
+        .send('{broken')
+        .expect(401);
+      expect(res.body.code).toBe('api_key_missing');
+    });
+  });
+
+  describe('validation messages', () => {
+    it('lists "<field path>: <problem>" for nested fields, unknown fields and types', async () => {
+      const res = await t
+        .http()
+        .post(`${API}/workflows`)
+        .set(bearer(t.key))
+        .send({
+          name: '',
+          rules: [{ enabled: 'yes' }],
+          flows: [{ name: 'f', trigger_keywords: [{ keyword: 'k', weight: 'huge' }] }],
+          unexpected: 1,
+        })
+        .expect(400);
+      expectErrorBody(res.body, 400, 'validation_error', res.headers['x-request-id']);
+      expect(res.body.message).toEqual(
+        expect.arrayContaining([
+          'name: must not be empty',
+          'rules.0.enabled: must be a boolean value',
+          'flows.0.trigger_keywords.0.weight: must be one of the following values: high, medium, low',
+          'unexpected: is not allowed',
+        ]),
+      );
+      for (const line of res.body.message as string[]) {
+        expect(line).toMatch(/^[\w.]+: \S/);
+      }
+    });
+
+    it('refuses an unknown sort field and out-of-range paging instead of clamping', async () => {
+      for (const query of ['sort=password', 'limit=101', 'limit=0', 'page=0', 'page=abc', 'limit=1.5']) {
+        const res = await t.http().get(`${API}/workflows?${query}`).set(bearer(t.key)).expect(400);
+        expect(res.body.code).toBe('validation_error');
+        expect(res.body.message[0]).toMatch(/^(sort|limit|page): /);
+      }
+    });
+  });
+
+  describe('unexpected failures', () => {
+    it('answers 500 internal_error without internals, with the usual headers', async () => {
+      const other = await startTestApp();
+      try {
+        await other.dataSource().query('DROP TABLE workflows');
+        const res = await other.http().get(`${API}/workflows`).set(bearer(other.key)).expect(500);
+        expectErrorBody(res.body, 500, 'internal_error', res.headers['x-request-id']);
+        expect(res.body.message).toBe('Internal server error');
+        expect(JSON.stringify(res.body)).not.toMatch(/SELECT|workflows|sqlite|at \w+ \(/i);
+        expectRateLimitHeaders(res.headers);
+      } finally {
+        await other.close();
+      }
+    });
+  });
+
+  describe('health and documents', () => {
+    it('serves /healthz and /readyz without a key', async () => {
+      expect((await t.http().get('/healthz').expect(200)).body).toEqual({ status: 'ok' });
+      const ready = await t.http().get('/readyz').expect(200);
+      expect(ready.body.status).toBe('ok');
+      expect(ready.body.details.database.status).toBe('up');
+    });
+
+    it('answers /readyz 503 when the database is gone', async () => {
+      const other = await startTestApp();
+      try {
+        await other.dataSource().destroy();
+        const res = await other.http().get('/readyz').expect(503);
+        expect(res.body.code).toBe('internal_error');
+        expect(res.body.message).toMatch(/database/);
+      } finally {
+        await other.app.close().catch(() => undefined);
+      }
+    });
+
+    it('serves the OpenAPI document and its UI without a key', async () => {
+      const doc = await t.http().get(`${API}/openapi.json`).expect(200);
+      expect(doc.body.openapi).toMatch(/^3\./);
+      expect(doc.body.paths[`/${API.slice(1)}/workflows`]).toBeDefined();
+      const ui = await t.http().get(`${API}/docs`).redirects(1).expect(200);
+      expect(ui.text).toMatch(/swagger/i);
+    });
+  });
+});
+
+describe('rate limiting', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await startTestApp({ RATE_LIMIT_MAX: '5', RATE_LIMIT_WINDOW_S: '60' });
+  });
+  afterAll(() => t.close());
+
+  it('keeps one budget per key across routes and answers 429 with Retry-After', async () => {
+    const remaining: number[] = [];
+    for (const path of ['/workflows', '/calls', '/workflows', '/no-route', '/workflows']) {
+      const res = await t.http().get(`${API}${path}`).set(bearer(t.key));
+      expect(res.headers['x-ratelimit-limit']).toBe('5');
+      remaining.push(Number(res.headers['x-ratelimit-remaining']));
+    }
+    expect(remaining).toEqual([4, 3, 2, 1, 0]);
+    const limited = await t.http().get(`${API}/workflows`).set(bearer(t.key)).expect(429);
+    expectErrorBody(limited.body, 429, 'too_many_requests', limited.headers['x-request-id']);
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    expect(limited.headers['x-ratelimit-remaining']).toBe('0');
+    expectRateLimitHeaders(limited.headers);
+  });
+
+  it('counts another key separately', async () => {
+    const other = await t.createKey('default', ['workflows:read']);
+    const res = await t.http().get(`${API}/workflows`).set(bearer(other.key)).expect(200);
+    expect(res.headers['x-ratelimit-remaining']).toBe('4');
+  });
+
+  it('counts callers without a valid key by IP', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      statuses.push((await t.http().get(`${API}/workflows`).set(bearer('sk_invalid_' + 'x'.repeat(32)))).status);
+    }
+    expect(statuses).toEqual([401, 401, 401, 401, 401, 429]);
+  });
+});

@@ -1,0 +1,74 @@
+import { randomBytes } from 'node:crypto';
+import { AddressInfo } from 'node:net';
+import { NestFactory } from '@nestjs/core';
+import { NestExpressApplication } from '@nestjs/platform-express';
+import request from 'supertest';
+import { DataSource } from 'typeorm';
+import { AppModule } from '@/app.module';
+import { configureApp } from '@/app.setup';
+import { ApiKeysService } from '@/modules/auth/api-keys.service';
+import { Scope } from '@/modules/auth/scopes';
+import { TeamsService } from '@/modules/auth/teams.service';
+import { createTestDatabase, TestDatabase } from './test-database';
+
+export const API = '/api/v1/console';
+
+export interface TeamKey {
+  teamId: string;
+  keyId: string;
+  key: string;
+}
+
+export interface TestApp {
+  app: NestExpressApplication;
+  url: string;
+  /** The bootstrap key: scope `*` in team `default`. */
+  key: string;
+  env: Record<string, string>;
+  http(): ReturnType<typeof request>;
+  /** A new key, in `team` (created when missing). */
+  createKey(team: string, scopes: Scope[], expiresAt?: Date | null): Promise<TeamKey>;
+  dataSource(): DataSource;
+  close(): Promise<void>;
+}
+
+export function randomApiKey(): string {
+  return `sk_test_${randomBytes(24).toString('base64url')}`;
+}
+
+/** The application as shipped (same module, same setup), on a fresh database, over real HTTP. */
+export async function startTestApp(overrides: Record<string, string> = {}): Promise<TestApp> {
+  const database: TestDatabase = await createTestDatabase();
+  const env: Record<string, string> = {
+    DATABASE_URL: database.url,
+    CONSOLE_BOOTSTRAP_KEY: randomApiKey(),
+    CONSOLE_SECRET_KEY: randomBytes(32).toString('hex'),
+    LOG_LEVEL: 'silent',
+    ...overrides,
+  };
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(env), {
+    bodyParser: false,
+    logger: false,
+  });
+  configureApp(app);
+  await app.listen(0, '127.0.0.1');
+  const { port } = app.getHttpServer().address() as AddressInfo;
+  const url = `http://127.0.0.1:${port}`;
+  return {
+    app,
+    url,
+    key: env.CONSOLE_BOOTSTRAP_KEY,
+    env,
+    http: () => request(url),
+    async createKey(team, scopes, expiresAt = null) {
+      const teamRecord = await app.get(TeamsService).ensure(team);
+      const { record, key } = await app.get(ApiKeysService).create(teamRecord.id, scopes, expiresAt);
+      return { teamId: teamRecord.id, keyId: record.id, key };
+    },
+    dataSource: () => app.get(DataSource),
+    async close() {
+      await app.close();
+      await database.drop();
+    },
+  };
+}

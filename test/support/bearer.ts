@@ -1,0 +1,3 @@
+export function bearer(key: string): Record<string, string> {
+  return { Authorization: `Bearer ${key}` };
+}
