@@ -29,6 +29,9 @@ export interface TestApp {
   /** A new key, in `team` (created when missing). */
   createKey(team: string, scopes: Scope[], expiresAt?: Date | null): Promise<TeamKey>;
   dataSource(): DataSource;
+  /** Stops the application and keeps its database. */
+  stop(): Promise<void>;
+  /** Stops the application and drops its database. */
   close(): Promise<void>;
 }
 
@@ -38,7 +41,9 @@ export function randomApiKey(): string {
 
 /** The application as shipped (same module, same setup), on a fresh database, over real HTTP. */
 export async function startTestApp(overrides: Record<string, string> = {}): Promise<TestApp> {
-  const database: TestDatabase = await createTestDatabase();
+  const database: TestDatabase = overrides.DATABASE_URL
+    ? { url: overrides.DATABASE_URL, drop: async () => undefined }
+    : await createTestDatabase();
   const env: Record<string, string> = {
     DATABASE_URL: database.url,
     CONSOLE_BOOTSTRAP_KEY: randomApiKey(),
@@ -66,6 +71,7 @@ export async function startTestApp(overrides: Record<string, string> = {}): Prom
       return { teamId: teamRecord.id, keyId: record.id, key };
     },
     dataSource: () => app.get(DataSource),
+    stop: () => app.close(),
     async close() {
       await app.close();
       await database.drop();

@@ -1,0 +1,159 @@
+import { ApiKeyAuthenticator, KEY_CACHE_TTL_MS } from '@/modules/auth/api-key-authenticator';
+import { ApiKeysService } from '@/modules/auth/api-keys.service';
+import { API, startTestApp, TestApp } from '../factories/test-app';
+import { bearer } from '../support/bearer';
+
+async function expectCode(res: { status: number; body: { code: string } }, status: number, code: string) {
+  expect({ status: res.status, code: res.body.code }).toEqual({ status, code });
+}
+
+describe('authentication and scopes', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('accepts the key as a Bearer token or as X-Api-Key', async () => {
+    await t.http().get(`${API}/workflows`).set('Authorization', `Bearer ${t.key}`).expect(200);
+    await t.http().get(`${API}/workflows`).set('Authorization', `bearer ${t.key}`).expect(200);
+    await t.http().get(`${API}/workflows`).set('X-Api-Key', t.key).expect(200);
+    await t.http().get(`${API}/workflows`).set('X-Api-Key', t.key).set(bearer(t.key)).expect(200);
+  });
+
+  it('answers api_key_missing when neither header is sent', async () => {
+    const res = await t.http().get(`${API}/workflows`);
+    await expectCode(res, 401, 'api_key_missing');
+  });
+
+  it('answers unauthorized for a header that carries no usable credential', async () => {
+    const cases: Array<Record<string, string>> = [
+      { Authorization: `Basic ${Buffer.from('a:b').toString('base64')}` },
+      { Authorization: 'Bearer' },
+      { Authorization: '' },
+      { 'X-Api-Key': '' },
+      { Authorization: `Token ${t.key}` },
+    ];
+    for (const headers of cases) {
+      await expectCode(await t.http().get(`${API}/workflows`).set(headers), 401, 'unauthorized');
+    }
+  });
+
+  it('answers unauthorized when both headers carry different keys', async () => {
+    const other = await t.createKey('default', ['*']);
+    const res = await t.http().get(`${API}/workflows`).set(bearer(t.key)).set('X-Api-Key', other.key);
+    await expectCode(res, 401, 'unauthorized');
+  });
+
+  it('answers api_key_invalid for unknown keys and keys not of the sk_ form', async () => {
+    for (const key of ['sk_' + 'z'.repeat(40), 'pk_' + 'z'.repeat(40), 'sk_short', 'nonsense']) {
+      await expectCode(await t.http().get(`${API}/workflows`).set(bearer(key)), 401, 'api_key_invalid');
+    }
+  });
+
+  it('answers api_key_expired for a key past its expiry', async () => {
+    const expired = await t.createKey('default', ['*'], new Date(Date.now() - 1000));
+    await expectCode(await t.http().get(`${API}/workflows`).set(bearer(expired.key)), 401, 'api_key_expired');
+  });
+
+  it('stops accepting a key that expires while it is cached', async () => {
+    const soon = await t.createKey('default', ['*'], new Date(Date.now() + 600));
+    await t.http().get(`${API}/workflows`).set(bearer(soon.key)).expect(200);
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    await expectCode(await t.http().get(`${API}/workflows`).set(bearer(soon.key)), 401, 'api_key_expired');
+  });
+
+  it('refuses a revoked key within the cache lifetime', async () => {
+    const victim = await t.createKey('default', ['*']);
+    await t.http().get(`${API}/workflows`).set(bearer(victim.key)).expect(200);
+    expect(await t.app.get(ApiKeysService).revoke(victim.keyId)).toBe(true);
+    const started = Date.now();
+    let status = 200;
+    while (status === 200 && Date.now() - started < KEY_CACHE_TTL_MS + 2000) {
+      status = (await t.http().get(`${API}/workflows`).set(bearer(victim.key))).status;
+      if (status === 200) {
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+    }
+    expect(status).toBe(401);
+    expect(Date.now() - started).toBeLessThanOrEqual(KEY_CACHE_TTL_MS + 500);
+    await expectCode(await t.http().get(`${API}/workflows`).set(bearer(victim.key)), 401, 'api_key_invalid');
+  });
+
+  it('answers insufficient_scope naming the scope needed', async () => {
+    const reader = await t.createKey('default', ['workflows:read']);
+    await t.http().get(`${API}/workflows`).set(bearer(reader.key)).expect(200);
+    const res = await t.http().post(`${API}/workflows`).set(bearer(reader.key)).send({ name: 'x' });
+    await expectCode(res, 403, 'insufficient_scope');
+    expect(res.body.message).toContain('workflows:write');
+    const calls = await t.http().get(`${API}/calls`).set(bearer(reader.key));
+    await expectCode(calls, 403, 'insufficient_scope');
+    expect(calls.body.message).toContain('calls:read');
+  });
+
+  it('checks scope before validation', async () => {
+    const reader = await t.createKey('default', ['workflows:read']);
+    const res = await t.http().post(`${API}/workflows`).set(bearer(reader.key)).send({ name: 42 });
+    await expectCode(res, 403, 'insufficient_scope');
+  });
+
+  it('checks the key and scope of the call endpoints before answering 501', async () => {
+    await expectCode(await t.http().post(`${API}/agents/x/calls`), 401, 'api_key_missing');
+    const reader = await t.createKey('default', ['calls:read']);
+    await expectCode(await t.http().post(`${API}/agents/x/calls`).set(bearer(reader.key)), 403, 'insufficient_scope');
+    for (const path of ['/calls', '/agents/x/calls', '/agents/x/calls/y']) {
+      await expectCode(await t.http().get(`${API}${path}`).set(bearer(reader.key)), 501, 'not_implemented');
+    }
+    const writer = await t.createKey('default', ['calls:write']);
+    await expectCode(await t.http().post(`${API}/agents/x/calls`).set(bearer(writer.key)), 501, 'not_implemented');
+  });
+
+  it('records last use at most once a minute per key', async () => {
+    const key = await t.createKey('default', ['*']);
+    const keys = t.app.get(ApiKeysService);
+    await t.http().get(`${API}/workflows`).set(bearer(key.key)).expect(200);
+    let record = (await keys.listForTeam(key.teamId)).find((k) => k.id === key.keyId)!;
+    for (let i = 0; i < 20 && !record.lastUsedAt; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 25));
+      record = (await keys.listForTeam(key.teamId)).find((k) => k.id === key.keyId)!;
+    }
+    const first = record.lastUsedAt!;
+    expect(first).toBeInstanceOf(Date);
+    t.app.get(ApiKeyAuthenticator).forget();
+    await t.http().get(`${API}/workflows`).set(bearer(key.key)).expect(200);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    record = (await keys.listForTeam(key.teamId)).find((k) => k.id === key.keyId)!;
+    expect(record.lastUsedAt!.getTime()).toBe(first.getTime());
+  });
+
+  it('stores only a hash of each key', async () => {
+    const key = await t.createKey('default', ['*']);
+    const rows: Array<Record<string, unknown>> = await t.dataSource().query('SELECT * FROM api_keys');
+    expect(JSON.stringify(rows)).not.toContain(key.key);
+    expect(JSON.stringify(rows)).not.toContain(t.key);
+  });
+});
+
+describe('the bootstrap key', () => {
+  it('makes CONSOLE_BOOTSTRAP_KEY a * key of team default, restoring it after a revocation', async () => {
+    const first = await startTestApp();
+    let second: TestApp | undefined;
+    try {
+      await first.http().get(`${API}/workflows`).set(bearer(first.key)).expect(200);
+      const rows: Array<{ id: string; scopes: string }> = await first
+        .dataSource()
+        .query("SELECT k.id, k.scopes FROM api_keys k JOIN teams t ON t.id = k.team_id WHERE t.name = 'default'");
+      expect(rows).toHaveLength(1);
+      expect(JSON.parse(rows[0].scopes)).toEqual(['*']);
+      await first.app.get(ApiKeysService).revoke(rows[0].id);
+      await first.stop();
+
+      second = await startTestApp({ DATABASE_URL: first.env.DATABASE_URL, CONSOLE_BOOTSTRAP_KEY: first.key });
+      await second.http().get(`${API}/workflows`).set(bearer(first.key)).expect(200);
+    } finally {
+      await second?.stop();
+      await first.close().catch(() => undefined);
+    }
+  });
+});
