@@ -44,7 +44,6 @@ export function configureApp(app: NestExpressApplication): INestApplication {
       { path: 'readyz', method: RequestMethod.GET },
     ],
   });
-  app.enableShutdownHooks();
   setUpOpenApi(app);
   return app;
 }

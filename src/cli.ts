@@ -20,7 +20,9 @@ async function main(): Promise<void> {
 
 main().catch((error: unknown) => {
   process.stderr.write(
-    error instanceof InvalidEnvironmentError ? `${error.message}\n` : `error: ${String((error as Error)?.stack ?? error)}\n`,
+    error instanceof InvalidEnvironmentError
+      ? `${error.message}\n`
+      : `error: ${String((error as Error)?.stack ?? error)}\n`,
   );
   process.exit(1);
 });

@@ -1,5 +1,7 @@
 import 'reflect-metadata';
+import { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import { Logger } from 'nestjs-pino';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { AppModule } from './app.module';
 import { configureApp } from './app.setup';
@@ -13,12 +15,34 @@ async function bootstrap(): Promise<void> {
     abortOnError: false,
   });
   configureApp(app);
+  closeOnSignals(app);
   await app.listen(environment.PORT, environment.HOST ?? '0.0.0.0');
+}
+
+const SHUTDOWN_DEADLINE_MS = 10_000;
+
+/**
+ * SIGTERM/SIGINT close the application (HTTP server first, so in-flight requests finish, then
+ * every module's shutdown hook) and exit 0; a shutdown that hangs is cut off at the deadline.
+ */
+function closeOnSignals(app: INestApplication): void {
+  const shutdown = (signal: NodeJS.Signals) => {
+    app.get(Logger).log(`${signal} received, shutting down`);
+    setTimeout(() => process.exit(1), SHUTDOWN_DEADLINE_MS).unref();
+    app.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.once('SIGTERM', shutdown);
+  process.once('SIGINT', shutdown);
 }
 
 bootstrap().catch((error: unknown) => {
   process.stderr.write(
-    error instanceof InvalidEnvironmentError ? `${error.message}\n` : `Could not start: ${String((error as Error)?.stack ?? error)}\n`,
+    error instanceof InvalidEnvironmentError
+      ? `${error.message}\n`
+      : `Could not start: ${String((error as Error)?.stack ?? error)}\n`,
   );
   process.exit(1);
 });

@@ -1,8 +1,7 @@
 import { dirname, resolve } from 'node:path';
 
 export type DatabaseTarget =
-  | { kind: 'sqlite'; path: string; dataDirectory: string }
-  | { kind: 'postgres'; url: string };
+  { kind: 'sqlite'; path: string; dataDirectory: string } | { kind: 'postgres'; url: string };
 
 export function parseDatabaseUrl(databaseUrl: string): DatabaseTarget {
   if (databaseUrl.startsWith('sqlite:')) {

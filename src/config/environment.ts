@@ -19,6 +19,8 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 const API_KEY_FORMAT = /^sk_[A-Za-z0-9_-]{32,}$/;
 const DATABASE_URL_FORMAT = /^(sqlite:.+|postgres(ql)?:\/\/.+)$/;
 
+const SECRET_VARIABLES = new Set(['CONSOLE_BOOTSTRAP_KEY', 'CONSOLE_SECRET_KEY']);
+
 const toInt = ({ value }: { value: unknown }) =>
   typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : value;
 const toBool = ({ value }: { value: unknown }) =>
@@ -141,15 +143,21 @@ export function validateEnvironment(raw: Record<string, string | undefined>): En
   );
   const environment = plainToInstance(Environment, given);
   const errors = validateSync(environment, { forbidUnknownValues: true });
-  if (errors.length > 0) {
-    const lines = errors.map(
-      (error) =>
-        `${error.property}=${JSON.stringify(raw[error.property])}: ${Object.values(
-          error.constraints ?? {},
-        )
-          .map((message) => message.replace(`${error.property} `, ''))
-          .join(', ')}`,
+  const lines = errors.map((error) => {
+    const problems = Object.values(error.constraints ?? {})
+      .map((message) => message.replace(`${error.property} `, ''))
+      .join(', ');
+    const shown = SECRET_VARIABLES.has(error.property)
+      ? ''
+      : `=${JSON.stringify(raw[error.property])}`;
+    return `${error.property}${shown}: ${problems}`;
+  });
+  if (/^postgres/.test(environment.DATABASE_URL) && !environment.CONSOLE_SECRET_KEY) {
+    lines.push(
+      'CONSOLE_SECRET_KEY: is required when DATABASE_URL is PostgreSQL (every instance must share it)',
     );
+  }
+  if (lines.length > 0) {
     throw new InvalidEnvironmentError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
   }
   return environment;

@@ -13,7 +13,8 @@ export function isUniqueViolation(error: unknown): boolean {
   const driverError = error.driverError as DriverError;
   return (
     driverError.code === '23505' ||
-    (driverError.code === 'SQLITE_CONSTRAINT' && /UNIQUE|PRIMARY KEY/.test(driverError.message ?? ''))
+    (driverError.code === 'SQLITE_CONSTRAINT' &&
+      /UNIQUE|PRIMARY KEY/.test(driverError.message ?? ''))
   );
 }
 

@@ -2,7 +2,6 @@ import type { ApiError } from '@/common/http/api-error';
 import type { Principal } from '@/common/http/principal';
 
 declare global {
-  // eslint-disable-next-line @typescript-eslint/no-namespace
   namespace Express {
     interface Request {
       /** Set by the API-key guard once the key is accepted. */

@@ -3,7 +3,11 @@ import { ApiKeysService } from '@/modules/auth/api-keys.service';
 import { API, startTestApp, TestApp } from '../factories/test-app';
 import { bearer } from '../support/bearer';
 
-async function expectCode(res: { status: number; body: { code: string } }, status: number, code: string) {
+async function expectCode(
+  res: { status: number; body: { code: string } },
+  status: number,
+  code: string,
+) {
   expect({ status: res.status, code: res.body.code }).toEqual({ status, code });
 }
 
@@ -42,26 +46,42 @@ describe('authentication and scopes', () => {
 
   it('answers unauthorized when both headers carry different keys', async () => {
     const other = await t.createKey('default', ['*']);
-    const res = await t.http().get(`${API}/workflows`).set(bearer(t.key)).set('X-Api-Key', other.key);
+    const res = await t
+      .http()
+      .get(`${API}/workflows`)
+      .set(bearer(t.key))
+      .set('X-Api-Key', other.key);
     await expectCode(res, 401, 'unauthorized');
   });
 
   it('answers api_key_invalid for unknown keys and keys not of the sk_ form', async () => {
     for (const key of ['sk_' + 'z'.repeat(40), 'pk_' + 'z'.repeat(40), 'sk_short', 'nonsense']) {
-      await expectCode(await t.http().get(`${API}/workflows`).set(bearer(key)), 401, 'api_key_invalid');
+      await expectCode(
+        await t.http().get(`${API}/workflows`).set(bearer(key)),
+        401,
+        'api_key_invalid',
+      );
     }
   });
 
   it('answers api_key_expired for a key past its expiry', async () => {
     const expired = await t.createKey('default', ['*'], new Date(Date.now() - 1000));
-    await expectCode(await t.http().get(`${API}/workflows`).set(bearer(expired.key)), 401, 'api_key_expired');
+    await expectCode(
+      await t.http().get(`${API}/workflows`).set(bearer(expired.key)),
+      401,
+      'api_key_expired',
+    );
   });
 
   it('stops accepting a key that expires while it is cached', async () => {
     const soon = await t.createKey('default', ['*'], new Date(Date.now() + 600));
     await t.http().get(`${API}/workflows`).set(bearer(soon.key)).expect(200);
     await new Promise((resolve) => setTimeout(resolve, 700));
-    await expectCode(await t.http().get(`${API}/workflows`).set(bearer(soon.key)), 401, 'api_key_expired');
+    await expectCode(
+      await t.http().get(`${API}/workflows`).set(bearer(soon.key)),
+      401,
+      'api_key_expired',
+    );
   });
 
   it('refuses a revoked key within the cache lifetime', async () => {
@@ -78,7 +98,11 @@ describe('authentication and scopes', () => {
     }
     expect(status).toBe(401);
     expect(Date.now() - started).toBeLessThanOrEqual(KEY_CACHE_TTL_MS + 500);
-    await expectCode(await t.http().get(`${API}/workflows`).set(bearer(victim.key)), 401, 'api_key_invalid');
+    await expectCode(
+      await t.http().get(`${API}/workflows`).set(bearer(victim.key)),
+      401,
+      'api_key_invalid',
+    );
   });
 
   it('answers insufficient_scope naming the scope needed', async () => {
@@ -101,12 +125,24 @@ describe('authentication and scopes', () => {
   it('checks the key and scope of the call endpoints before answering 501', async () => {
     await expectCode(await t.http().post(`${API}/agents/x/calls`), 401, 'api_key_missing');
     const reader = await t.createKey('default', ['calls:read']);
-    await expectCode(await t.http().post(`${API}/agents/x/calls`).set(bearer(reader.key)), 403, 'insufficient_scope');
+    await expectCode(
+      await t.http().post(`${API}/agents/x/calls`).set(bearer(reader.key)),
+      403,
+      'insufficient_scope',
+    );
     for (const path of ['/calls', '/agents/x/calls', '/agents/x/calls/y']) {
-      await expectCode(await t.http().get(`${API}${path}`).set(bearer(reader.key)), 501, 'not_implemented');
+      await expectCode(
+        await t.http().get(`${API}${path}`).set(bearer(reader.key)),
+        501,
+        'not_implemented',
+      );
     }
     const writer = await t.createKey('default', ['calls:write']);
-    await expectCode(await t.http().post(`${API}/agents/x/calls`).set(bearer(writer.key)), 501, 'not_implemented');
+    await expectCode(
+      await t.http().post(`${API}/agents/x/calls`).set(bearer(writer.key)),
+      501,
+      'not_implemented',
+    );
   });
 
   it('records last use at most once a minute per key', async () => {
@@ -129,7 +165,9 @@ describe('authentication and scopes', () => {
 
   it('stores only a hash of each key', async () => {
     const key = await t.createKey('default', ['*']);
-    const rows: Array<Record<string, unknown>> = await t.dataSource().query('SELECT * FROM api_keys');
+    const rows: Array<Record<string, unknown>> = await t
+      .dataSource()
+      .query('SELECT * FROM api_keys');
     expect(JSON.stringify(rows)).not.toContain(key.key);
     expect(JSON.stringify(rows)).not.toContain(t.key);
   });
@@ -143,13 +181,18 @@ describe('the bootstrap key', () => {
       await first.http().get(`${API}/workflows`).set(bearer(first.key)).expect(200);
       const rows: Array<{ id: string; scopes: string }> = await first
         .dataSource()
-        .query("SELECT k.id, k.scopes FROM api_keys k JOIN teams t ON t.id = k.team_id WHERE t.name = 'default'");
+        .query(
+          "SELECT k.id, k.scopes FROM api_keys k JOIN teams t ON t.id = k.team_id WHERE t.name = 'default'",
+        );
       expect(rows).toHaveLength(1);
       expect(JSON.parse(rows[0].scopes)).toEqual(['*']);
       await first.app.get(ApiKeysService).revoke(rows[0].id);
       await first.stop();
 
-      second = await startTestApp({ DATABASE_URL: first.env.DATABASE_URL, CONSOLE_BOOTSTRAP_KEY: first.key });
+      second = await startTestApp({
+        DATABASE_URL: first.env.DATABASE_URL,
+        CONSOLE_BOOTSTRAP_KEY: first.key,
+      });
       await second.http().get(`${API}/workflows`).set(bearer(first.key)).expect(200);
     } finally {
       await second?.stop();

@@ -1,6 +1,9 @@
 import { requestFingerprint } from '@/common/idempotency/fingerprint';
 import { IdempotencyRecordEntity } from '@/common/idempotency/idempotency-record.entity';
-import { IDEMPOTENCY_LOCK_TIMEOUT_MS, IdempotencyStore } from '@/common/idempotency/idempotency.store';
+import {
+  IDEMPOTENCY_LOCK_TIMEOUT_MS,
+  IdempotencyStore,
+} from '@/common/idempotency/idempotency.store';
 import { WorkflowEntity } from '@/modules/workflows/entities/workflow.entity';
 import { API, startTestApp, TestApp } from '../factories/test-app';
 import { createWorkflow } from '../factories/workflows';
@@ -14,11 +17,17 @@ describe('idempotency', () => {
   });
   afterAll(() => t.close());
 
-  const countWorkflows = (name: string) => t.dataSource().getRepository(WorkflowEntity).countBy({ name });
+  const countWorkflows = (name: string) =>
+    t.dataSource().getRepository(WorkflowEntity).countBy({ name });
 
   it('replays the first response byte for byte, with Idempotent-Replayed, and runs nothing again', async () => {
     const send = () =>
-      t.http().post(`${API}/workflows`).set(bearer(t.key)).set('Idempotency-Key', 'create-1').send({ name: 'Once', tags: ['a'] });
+      t
+        .http()
+        .post(`${API}/workflows`)
+        .set(bearer(t.key))
+        .set('Idempotency-Key', 'create-1')
+        .send({ name: 'Once', tags: ['a'] });
     const first = await send().expect(201);
     expect(first.headers['idempotent-replayed']).toBeUndefined();
     const second = await send().expect(201);
@@ -29,7 +38,13 @@ describe('idempotency', () => {
   });
 
   it('treats the same body with keys in another order as the same request', async () => {
-    await t.http().post(`${API}/workflows`).set(bearer(t.key)).set('Idempotency-Key', 'order-1').send({ name: 'Ordered', category: 'c' }).expect(201);
+    await t
+      .http()
+      .post(`${API}/workflows`)
+      .set(bearer(t.key))
+      .set('Idempotency-Key', 'order-1')
+      .send({ name: 'Ordered', category: 'c' })
+      .expect(201);
     const again = await t
       .http()
       .post(`${API}/workflows`)
@@ -42,17 +57,51 @@ describe('idempotency', () => {
   });
 
   it('answers 422 conflict when the key is reused with another body, path or method', async () => {
-    await t.http().post(`${API}/workflows`).set(bearer(t.key)).set('Idempotency-Key', 'mismatch').send({ name: 'M1' }).expect(201);
-    const otherBody = await t.http().post(`${API}/workflows`).set(bearer(t.key)).set('Idempotency-Key', 'mismatch').send({ name: 'M2' }).expect(422);
-    expect(otherBody.body).toMatchObject({ code: 'conflict', statusCode: 422, error: 'Unprocessable Entity' });
-    await t.http().post(`${API}/workflows/clone`).set(bearer(t.key)).set('Idempotency-Key', 'mismatch').send({ name: 'M1' }).expect(422);
+    await t
+      .http()
+      .post(`${API}/workflows`)
+      .set(bearer(t.key))
+      .set('Idempotency-Key', 'mismatch')
+      .send({ name: 'M1' })
+      .expect(201);
+    const otherBody = await t
+      .http()
+      .post(`${API}/workflows`)
+      .set(bearer(t.key))
+      .set('Idempotency-Key', 'mismatch')
+      .send({ name: 'M2' })
+      .expect(422);
+    expect(otherBody.body).toMatchObject({
+      code: 'conflict',
+      statusCode: 422,
+      error: 'Unprocessable Entity',
+    });
+    await t
+      .http()
+      .post(`${API}/workflows/clone`)
+      .set(bearer(t.key))
+      .set('Idempotency-Key', 'mismatch')
+      .send({ name: 'M1' })
+      .expect(422);
     expect(await countWorkflows('M2')).toBe(0);
   });
 
   it('scopes keys to the team', async () => {
     const other = await t.createKey('idem-other', ['*']);
-    await t.http().post(`${API}/workflows`).set(bearer(t.key)).set('Idempotency-Key', 'shared').send({ name: 'Team A' }).expect(201);
-    const theirs = await t.http().post(`${API}/workflows`).set(bearer(other.key)).set('Idempotency-Key', 'shared').send({ name: 'Team B' }).expect(201);
+    await t
+      .http()
+      .post(`${API}/workflows`)
+      .set(bearer(t.key))
+      .set('Idempotency-Key', 'shared')
+      .send({ name: 'Team A' })
+      .expect(201);
+    const theirs = await t
+      .http()
+      .post(`${API}/workflows`)
+      .set(bearer(other.key))
+      .set('Idempotency-Key', 'shared')
+      .send({ name: 'Team B' })
+      .expect(201);
     expect(theirs.headers['idempotent-replayed']).toBeUndefined();
     expect(theirs.body.data.name).toBe('Team B');
   });
@@ -60,7 +109,12 @@ describe('idempotency', () => {
   it('creates exactly one record from 25 concurrent identical requests', async () => {
     const responses = await Promise.all(
       Array.from({ length: 25 }, () =>
-        t.http().post(`${API}/workflows`).set(bearer(t.key)).set('Idempotency-Key', 'burst').send({ name: 'Burst' }),
+        t
+          .http()
+          .post(`${API}/workflows`)
+          .set(bearer(t.key))
+          .set('Idempotency-Key', 'burst')
+          .send({ name: 'Burst' }),
       ),
     );
     const statuses = responses.map((res) => res.status);
@@ -70,7 +124,9 @@ describe('idempotency', () => {
       expect(res.body.code).toBe('conflict');
     }
     expect(await countWorkflows('Burst')).toBe(1);
-    const created = responses.filter((res) => res.status === 201 && !res.headers['idempotent-replayed']);
+    const created = responses.filter(
+      (res) => res.status === 201 && !res.headers['idempotent-replayed'],
+    );
     expect(created).toHaveLength(1);
   });
 
@@ -78,14 +134,27 @@ describe('idempotency', () => {
     const store = t.app.get(IdempotencyStore);
     const caller = await t.createKey('in-flight', ['*']);
     const body = { name: 'Held' };
-    const claim = await store.claim(caller.teamId, 'held', requestFingerprint('POST', `${API}/workflows`, body));
+    const claim = await store.claim(
+      caller.teamId,
+      'held',
+      requestFingerprint('POST', `${API}/workflows`, body),
+    );
     expect(claim.kind).toBe('claimed');
-    const send = () => t.http().post(`${API}/workflows`).set(bearer(caller.key)).set('Idempotency-Key', 'held').send(body);
+    const send = () =>
+      t
+        .http()
+        .post(`${API}/workflows`)
+        .set(bearer(caller.key))
+        .set('Idempotency-Key', 'held')
+        .send(body);
     const busy = await send().expect(409);
     expect(busy.body.code).toBe('conflict');
 
     const stale = new Date(Date.now() - IDEMPOTENCY_LOCK_TIMEOUT_MS - 1000);
-    await t.dataSource().getRepository(IdempotencyRecordEntity).update({ teamId: caller.teamId, key: 'held' }, { lockedAt: stale });
+    await t
+      .dataSource()
+      .getRepository(IdempotencyRecordEntity)
+      .update({ teamId: caller.teamId, key: 'held' }, { lockedAt: stale });
     const taken = await send().expect(201);
     expect(taken.headers['idempotent-replayed']).toBeUndefined();
     expect((await send().expect(201)).headers['idempotent-replayed']).toBe('true');
@@ -107,17 +176,51 @@ describe('idempotency', () => {
 
   it('stores nothing for requests refused before the handler ran, so they can be retried', async () => {
     const reader = await t.createKey('default', ['workflows:read']);
-    await t.http().post(`${API}/workflows`).set(bearer(reader.key)).set('Idempotency-Key', 'early').send({ name: 'Early' }).expect(403);
-    await t.http().post(`${API}/workflows`).set(bearer(t.key)).set('Idempotency-Key', 'early').send({ name: '' }).expect(400);
-    await t.http().post(`${API}/workflows`).set('Idempotency-Key', 'early').send({ name: 'Early' }).expect(401);
-    const ok = await t.http().post(`${API}/workflows`).set(bearer(t.key)).set('Idempotency-Key', 'early').send({ name: '' }).expect(400);
+    await t
+      .http()
+      .post(`${API}/workflows`)
+      .set(bearer(reader.key))
+      .set('Idempotency-Key', 'early')
+      .send({ name: 'Early' })
+      .expect(403);
+    await t
+      .http()
+      .post(`${API}/workflows`)
+      .set(bearer(t.key))
+      .set('Idempotency-Key', 'early')
+      .send({ name: '' })
+      .expect(400);
+    await t
+      .http()
+      .post(`${API}/workflows`)
+      .set('Idempotency-Key', 'early')
+      .send({ name: 'Early' })
+      .expect(401);
+    const ok = await t
+      .http()
+      .post(`${API}/workflows`)
+      .set(bearer(t.key))
+      .set('Idempotency-Key', 'early')
+      .send({ name: '' })
+      .expect(400);
     expect(ok.headers['idempotent-replayed']).toBeUndefined();
-    const created = await t.http().post(`${API}/workflows`).set(bearer(t.key)).set('Idempotency-Key', 'early').send({ name: 'Early' }).expect(201);
+    const created = await t
+      .http()
+      .post(`${API}/workflows`)
+      .set(bearer(t.key))
+      .set('Idempotency-Key', 'early')
+      .send({ name: 'Early' })
+      .expect(201);
     expect(created.headers['idempotent-replayed']).toBeUndefined();
   });
 
   it('stores nothing for a 5xx response', async () => {
-    const call = () => t.http().post(`${API}/agents/a/calls`).set(bearer(t.key)).set('Idempotency-Key', 'five-oh-one');
+    const call = () =>
+      t
+        .http()
+        .post(`${API}/agents/a/calls`)
+        .set(bearer(t.key))
+        .set('Idempotency-Key', 'five-oh-one');
     await call().expect(501);
     const again = await call().expect(501);
     expect(again.headers['idempotent-replayed']).toBeUndefined();
@@ -126,12 +229,27 @@ describe('idempotency', () => {
   it('covers PATCH and DELETE too', async () => {
     const workflow = await createWorkflow(t, { name: 'Patch me' });
     const patch = () =>
-      t.http().patch(`${API}/workflows/${workflow.id}`).set(bearer(t.key)).set('Idempotency-Key', 'patch-1').send({ name: 'Patched' });
+      t
+        .http()
+        .patch(`${API}/workflows/${workflow.id}`)
+        .set(bearer(t.key))
+        .set('Idempotency-Key', 'patch-1')
+        .send({ name: 'Patched' });
     const first = await patch().expect(200);
-    await t.http().patch(`${API}/workflows/${workflow.id}`).set(bearer(t.key)).send({ name: 'Changed since' }).expect(200);
+    await t
+      .http()
+      .patch(`${API}/workflows/${workflow.id}`)
+      .set(bearer(t.key))
+      .send({ name: 'Changed since' })
+      .expect(200);
     const replay = await patch().expect(200);
     expect(replay.text).toBe(first.text);
-    const del = () => t.http().delete(`${API}/workflows/${workflow.id}`).set(bearer(t.key)).set('Idempotency-Key', 'delete-1');
+    const del = () =>
+      t
+        .http()
+        .delete(`${API}/workflows/${workflow.id}`)
+        .set(bearer(t.key))
+        .set('Idempotency-Key', 'delete-1');
     const deleted = await del().expect(200);
     const replayedDelete = await del().expect(200);
     expect(replayedDelete.text).toBe(deleted.text);
@@ -139,13 +257,24 @@ describe('idempotency', () => {
   });
 
   it('ignores the header on GET', async () => {
-    const res = await t.http().get(`${API}/workflows`).set(bearer(t.key)).set('Idempotency-Key', 'get').expect(200);
+    const res = await t
+      .http()
+      .get(`${API}/workflows`)
+      .set(bearer(t.key))
+      .set('Idempotency-Key', 'get')
+      .expect(200);
     expect(res.headers['idempotent-replayed']).toBeUndefined();
   });
 
   it('refuses a malformed key with 400 bad_request', async () => {
     for (const key of ['x'.repeat(256), 'has space', 'tab\there']) {
-      const res = await t.http().post(`${API}/workflows`).set(bearer(t.key)).set('Idempotency-Key', key).send({ name: 'k' }).expect(400);
+      const res = await t
+        .http()
+        .post(`${API}/workflows`)
+        .set(bearer(t.key))
+        .set('Idempotency-Key', key)
+        .send({ name: 'k' })
+        .expect(400);
       expect(res.body.code).toBe('bad_request');
     }
   });
@@ -154,7 +283,12 @@ describe('idempotency', () => {
     const short = await startTestApp({ IDEMPOTENCY_TTL_S: '1' });
     try {
       const send = () =>
-        short.http().post(`${API}/workflows`).set(bearer(short.key)).set('Idempotency-Key', 'ttl').send({ name: 'TTL' });
+        short
+          .http()
+          .post(`${API}/workflows`)
+          .set(bearer(short.key))
+          .set('Idempotency-Key', 'ttl')
+          .send({ name: 'TTL' });
       await send().expect(201);
       await new Promise((resolve) => setTimeout(resolve, 1100));
       const fresh = await send().expect(201);

@@ -3,7 +3,12 @@ import { bearer } from '../support/bearer';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-function expectErrorBody(body: Record<string, unknown>, status: number, code: string, requestId: string) {
+function expectErrorBody(
+  body: Record<string, unknown>,
+  status: number,
+  code: string,
+  requestId: string,
+) {
   expect(body).toEqual({
     message: expect.anything(),
     error: expect.any(String),
@@ -33,14 +38,26 @@ describe('request path', () => {
 
   describe('X-Request-Id', () => {
     it('echoes a well-formed request id', async () => {
-      const res = await t.http().get(`${API}/workflows`).set(bearer(t.key)).set('X-Request-Id', 'abc-123');
+      const res = await t
+        .http()
+        .get(`${API}/workflows`)
+        .set(bearer(t.key))
+        .set('X-Request-Id', 'abc-123');
       expect(res.headers['x-request-id']).toBe('abc-123');
     });
 
     it('replaces an over-long or non-visible request id with a UUID', async () => {
-      const long = await t.http().get(`${API}/workflows`).set(bearer(t.key)).set('X-Request-Id', 'x'.repeat(129));
+      const long = await t
+        .http()
+        .get(`${API}/workflows`)
+        .set(bearer(t.key))
+        .set('X-Request-Id', 'x'.repeat(129));
       expect(long.headers['x-request-id']).toMatch(UUID);
-      const spaced = await t.http().get(`${API}/workflows`).set(bearer(t.key)).set('X-Request-Id', 'a b');
+      const spaced = await t
+        .http()
+        .get(`${API}/workflows`)
+        .set(bearer(t.key))
+        .set('X-Request-Id', 'a b');
       expect(spaced.headers['x-request-id']).toMatch(UUID);
     });
 
@@ -133,7 +150,12 @@ describe('request path', () => {
     });
 
     it('refuses a JSON array or scalar where an object is expected', async () => {
-      const array = await t.http().post(`${API}/workflows`).set(bearer(t.key)).send([{ name: 'x' }]).expect(400);
+      const array = await t
+        .http()
+        .post(`${API}/workflows`)
+        .set(bearer(t.key))
+        .send([{ name: 'x' }])
+        .expect(400);
       expect(array.body.code).toBe('validation_error');
       expect(array.body.message).toEqual(['body: must be a JSON object']);
       const scalar = await t
@@ -185,7 +207,14 @@ describe('request path', () => {
     });
 
     it('refuses an unknown sort field and out-of-range paging instead of clamping', async () => {
-      for (const query of ['sort=password', 'limit=101', 'limit=0', 'page=0', 'page=abc', 'limit=1.5']) {
+      for (const query of [
+        'sort=password',
+        'limit=101',
+        'limit=0',
+        'page=0',
+        'page=abc',
+        'limit=1.5',
+      ]) {
         const res = await t.http().get(`${API}/workflows?${query}`).set(bearer(t.key)).expect(400);
         expect(res.body.code).toBe('validation_error');
         expect(res.body.message[0]).toMatch(/^(sort|limit|page): /);
@@ -225,7 +254,7 @@ describe('request path', () => {
         expect(res.body.code).toBe('internal_error');
         expect(res.body.message).toMatch(/database/);
       } finally {
-        await other.app.close().catch(() => undefined);
+        await other.close().catch(() => undefined);
       }
     });
 
@@ -271,7 +300,14 @@ describe('rate limiting', () => {
   it('counts callers without a valid key by IP', async () => {
     const statuses: number[] = [];
     for (let i = 0; i < 6; i++) {
-      statuses.push((await t.http().get(`${API}/workflows`).set(bearer('sk_invalid_' + 'x'.repeat(32)))).status);
+      statuses.push(
+        (
+          await t
+            .http()
+            .get(`${API}/workflows`)
+            .set(bearer('sk_invalid_' + 'x'.repeat(32)))
+        ).status,
+      );
     }
     expect(statuses).toEqual([401, 401, 401, 401, 401, 429]);
   });

@@ -4,9 +4,27 @@ import { bearer } from '../support/bearer';
 
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const WORKFLOW_FIELDS = [
-  'id', 'name', 'description', 'category', 'visibility', 'is_owner', 'system_prompt', 'rules', 'flows',
-  'tags', 'integrations', 'channels', 'actions', 'guide', 'faq', 'setup_steps', 'setup_time', 'video_url',
-  'prompt_config', 'created_at', 'updated_at',
+  'id',
+  'name',
+  'description',
+  'category',
+  'visibility',
+  'is_owner',
+  'system_prompt',
+  'rules',
+  'flows',
+  'tags',
+  'integrations',
+  'channels',
+  'actions',
+  'guide',
+  'faq',
+  'setup_steps',
+  'setup_time',
+  'video_url',
+  'prompt_config',
+  'created_at',
+  'updated_at',
 ].sort();
 
 describe('workflows', () => {
@@ -21,7 +39,12 @@ describe('workflows', () => {
 
   describe('POST /workflows', () => {
     it('creates a workflow with every field stored and returned', async () => {
-      const res = await t.http().post(`${API}/workflows`).set(bearer(t.key)).send(FULL_WORKFLOW).expect(201);
+      const res = await t
+        .http()
+        .post(`${API}/workflows`)
+        .set(bearer(t.key))
+        .send(FULL_WORKFLOW)
+        .expect(201);
       expect(res.body.message).toBe('Workflow created successfully');
       const data = res.body.data;
       expect(Object.keys(data).sort()).toEqual(WORKFLOW_FIELDS);
@@ -47,8 +70,24 @@ describe('workflows', () => {
       expect(data.created_at).toMatch(ISO_MS);
       expect(data.updated_at).toBe(data.created_at);
       expect(data.rules).toEqual([
-        { id: expect.any(String), name: 'Greeting', trigger: 'hello, hi', condition: 'always', response: 'Hello from {{agent.name}}!', action: 'reply', enabled: true },
-        { id: 'rule-fixed', name: 'Escalate', trigger: 'human', condition: null, response: 'Connecting you', action: 'escalate', enabled: false },
+        {
+          id: expect.any(String),
+          name: 'Greeting',
+          trigger: 'hello, hi',
+          condition: 'always',
+          response: 'Hello from {{agent.name}}!',
+          action: 'reply',
+          enabled: true,
+        },
+        {
+          id: 'rule-fixed',
+          name: 'Escalate',
+          trigger: 'human',
+          condition: null,
+          response: 'Connecting you',
+          action: 'escalate',
+          enabled: false,
+        },
       ]);
       expect(data.flows).toEqual([
         {
@@ -57,10 +96,23 @@ describe('workflows', () => {
           category: 'billing',
           priority: 2,
           is_active: true,
-          trigger_keywords: [{ keyword: 'refund', weight: 'high' }, { keyword: 'money back', weight: null }],
+          trigger_keywords: [
+            { keyword: 'refund', weight: 'high' },
+            { keyword: 'money back', weight: null },
+          ],
           conversation_steps: [
-            { type: 'message', content: 'Sorry to hear that. What is your order number?', action: null, followup: null },
-            { type: 'message', content: 'Thanks, a refund is on its way.', action: 'refund', followup: 'Anything else?' },
+            {
+              type: 'message',
+              content: 'Sorry to hear that. What is your order number?',
+              action: null,
+              followup: null,
+            },
+            {
+              type: 'message',
+              content: 'Thanks, a refund is on its way.',
+              action: 'refund',
+              followup: 'Anything else?',
+            },
           ],
         },
       ]);
@@ -100,21 +152,44 @@ describe('workflows', () => {
         [{}, 'name: must not be empty'],
         [{ name: null }, 'name: must be a string'],
         [{ name: 'x'.repeat(256) }, 'name: must be shorter than or equal to 255 characters'],
-        [{ name: 'n', description: 'x'.repeat(2001) }, 'description: must be shorter than or equal to 2000 characters'],
-        [{ name: 'n', system_prompt: 'x'.repeat(50_001) }, 'system_prompt: must be shorter than or equal to 50000 characters'],
-        [{ name: 'n', tags: Array.from({ length: 501 }, (_, i) => `t${i}`) }, 'tags: must contain no more than 500 elements'],
-        [{ name: 'n', visibility: 'secret' }, 'visibility: must be one of the following values: private, public'],
+        [
+          { name: 'n', description: 'x'.repeat(2001) },
+          'description: must be shorter than or equal to 2000 characters',
+        ],
+        [
+          { name: 'n', system_prompt: 'x'.repeat(50_001) },
+          'system_prompt: must be shorter than or equal to 50000 characters',
+        ],
+        [
+          { name: 'n', tags: Array.from({ length: 501 }, (_, i) => `t${i}`) },
+          'tags: must contain no more than 500 elements',
+        ],
+        [
+          { name: 'n', visibility: 'secret' },
+          'visibility: must be one of the following values: private, public',
+        ],
         [{ name: 'n', rules: 'none' }, 'rules: must be an array'],
         [{ name: 'n', rules: null }, 'rules: must be an array'],
         [{ name: 'n', flows: [{}] }, 'flows.0.name: must not be empty'],
-        [{ name: 'n', flows: [{ name: 'f', priority: 2 ** 60 }] }, 'flows.0.priority: must not be greater than 1000000'],
+        [
+          { name: 'n', flows: [{ name: 'f', priority: 2 ** 60 }] },
+          'flows.0.priority: must not be greater than 1000000',
+        ],
         [{ name: 'n', guide: { steps: 'x' } }, 'guide.steps: must be an array'],
         [{ name: 'n', prompt_config: [1] }, 'prompt_config: must be a JSON object'],
-        [{ name: 'n', channels: [1] }, 'channels: each value must be a string of at most 2000 characters or an object'],
+        [
+          { name: 'n', channels: [1] },
+          'channels: each value must be a string of at most 2000 characters or an object',
+        ],
         [{ name: 'n', faq: [{ question: 'q' }] }, 'faq.0.answer: must be a string'],
       ];
       for (const [body, message] of cases) {
-        const res = await t.http().post(`${API}/workflows`).set(bearer(t.key)).send(body).expect(400);
+        const res = await t
+          .http()
+          .post(`${API}/workflows`)
+          .set(bearer(t.key))
+          .send(body)
+          .expect(400);
         expect(res.body.code).toBe('validation_error');
         expect(res.body.message).toContain(message);
       }
@@ -133,22 +208,41 @@ describe('workflows', () => {
     it("hides another team's private workflow everywhere (404, never 403)", async () => {
       const as = bearer(other.key);
       await t.http().get(`${API}/workflows/${privateOne.id}`).set(as).expect(404);
-      await t.http().patch(`${API}/workflows/${privateOne.id}`).set(as).send({ name: 'x' }).expect(404);
+      await t
+        .http()
+        .patch(`${API}/workflows/${privateOne.id}`)
+        .set(as)
+        .send({ name: 'x' })
+        .expect(404);
       await t.http().delete(`${API}/workflows/${privateOne.id}`).set(as).expect(404);
-      await t.http().post(`${API}/workflows/clone`).set(as).send({ source_workflow_id: privateOne.id }).expect(404);
+      await t
+        .http()
+        .post(`${API}/workflows/clone`)
+        .set(as)
+        .send({ source_workflow_id: privateOne.id })
+        .expect(404);
       const list = await t.http().get(`${API}/workflows?limit=100`).set(as).expect(200);
       expect(list.body.data.map((w: { id: string }) => w.id)).not.toContain(privateOne.id);
     });
 
-    it("lets another team read a public workflow but not change it", async () => {
+    it('lets another team read a public workflow but not change it', async () => {
       const as = bearer(other.key);
       const read = await t.http().get(`${API}/workflows/${publicOne.id}`).set(as).expect(200);
       expect(read.body.data.is_owner).toBe(false);
-      const patch = await t.http().patch(`${API}/workflows/${publicOne.id}`).set(as).send({ name: 'taken' }).expect(403);
+      const patch = await t
+        .http()
+        .patch(`${API}/workflows/${publicOne.id}`)
+        .set(as)
+        .send({ name: 'taken' })
+        .expect(403);
       expect(patch.body.code).toBe('forbidden');
       const del = await t.http().delete(`${API}/workflows/${publicOne.id}`).set(as).expect(403);
       expect(del.body.code).toBe('forbidden');
-      const still = await t.http().get(`${API}/workflows/${publicOne.id}`).set(bearer(t.key)).expect(200);
+      const still = await t
+        .http()
+        .get(`${API}/workflows/${publicOne.id}`)
+        .set(bearer(t.key))
+        .expect(200);
       expect(still.body.data.name).toBe('Team A public');
     });
 
@@ -156,7 +250,11 @@ describe('workflows', () => {
       const theirs = await createWorkflow(t, { name: 'Team B own' }, other.key);
       const ids = async (scope?: string) => {
         const query = scope ? `?scope=${scope}&limit=100` : '?limit=100';
-        const res = await t.http().get(`${API}/workflows${query}`).set(bearer(other.key)).expect(200);
+        const res = await t
+          .http()
+          .get(`${API}/workflows${query}`)
+          .set(bearer(other.key))
+          .expect(200);
         return res.body.data.map((w: { id: string }) => w.id) as string[];
       };
       expect(await ids('owned')).toEqual([theirs.id]);
@@ -172,7 +270,11 @@ describe('workflows', () => {
 
     it('answers 404 for a malformed or unknown id', async () => {
       for (const id of ['not-an-id', '00000000-0000-7000-8000-000000000000', "1' OR '1'='1"]) {
-        const res = await t.http().get(`${API}/workflows/${encodeURIComponent(id)}`).set(bearer(t.key)).expect(404);
+        const res = await t
+          .http()
+          .get(`${API}/workflows/${encodeURIComponent(id)}`)
+          .set(bearer(t.key))
+          .expect(404);
         expect(res.body.code).toBe('not_found');
       }
     });
@@ -186,13 +288,31 @@ describe('workflows', () => {
         .http()
         .patch(`${API}/workflows/${created.id}`)
         .set(bearer(t.key))
-        .send({ name: 'Renamed', description: null, visibility: 'public', rules: [{ name: 'Only', trigger: 'bye' }] })
+        .send({
+          name: 'Renamed',
+          description: null,
+          visibility: 'public',
+          rules: [{ name: 'Only', trigger: 'bye' }],
+        })
         .expect(200);
       expect(res.body.message).toBe('Workflow updated successfully');
       const data = res.body.data;
-      expect(data).toMatchObject({ name: 'Renamed', description: null, visibility: 'public', category: 'support' });
+      expect(data).toMatchObject({
+        name: 'Renamed',
+        description: null,
+        visibility: 'public',
+        category: 'support',
+      });
       expect(data.rules).toEqual([
-        { id: expect.any(String), name: 'Only', trigger: 'bye', condition: null, response: null, action: null, enabled: true },
+        {
+          id: expect.any(String),
+          name: 'Only',
+          trigger: 'bye',
+          condition: null,
+          response: null,
+          action: null,
+          enabled: true,
+        },
       ]);
       expect(data.flows).toEqual(created.flows);
       expect(data.created_at).toBe(created.created_at);
@@ -201,8 +321,15 @@ describe('workflows', () => {
 
     it('refuses null for a required field and unknown fields', async () => {
       const created = await createWorkflow(t);
-      const res = await t.http().patch(`${API}/workflows/${created.id}`).set(bearer(t.key)).send({ name: null, id: 'x' }).expect(400);
-      expect(res.body.message).toEqual(expect.arrayContaining(['name: must be a string', 'id: is not allowed']));
+      const res = await t
+        .http()
+        .patch(`${API}/workflows/${created.id}`)
+        .set(bearer(t.key))
+        .send({ name: null, id: 'x' })
+        .expect(400);
+      expect(res.body.message).toEqual(
+        expect.arrayContaining(['name: must be a string', 'id: is not allowed']),
+      );
     });
 
     it('keeps one of two concurrent full updates, never a mix', async () => {
@@ -212,10 +339,22 @@ describe('workflows', () => {
         { name: 'B', description: 'from B', category: 'b' },
       ];
       await Promise.all(
-        bodies.map((body) => t.http().patch(`${API}/workflows/${created.id}`).set(bearer(t.key)).send(body).expect(200)),
+        bodies.map((body) =>
+          t
+            .http()
+            .patch(`${API}/workflows/${created.id}`)
+            .set(bearer(t.key))
+            .send(body)
+            .expect(200),
+        ),
       );
-      const final = (await t.http().get(`${API}/workflows/${created.id}`).set(bearer(t.key))).body.data;
-      expect(bodies).toContainEqual({ name: final.name, description: final.description, category: final.category });
+      const final = (await t.http().get(`${API}/workflows/${created.id}`).set(bearer(t.key))).body
+        .data;
+      expect(bodies).toContainEqual({
+        name: final.name,
+        description: final.description,
+        category: final.category,
+      });
     });
   });
 
@@ -231,16 +370,46 @@ describe('workflows', () => {
       const copy = res.body.data;
       expect(res.body.message).toBe('Workflow cloned successfully');
       expect(copy.id).not.toBe(source.id);
-      expect(copy).toMatchObject({ name: 'Support desk (copy)', visibility: 'private', is_owner: true });
-      const { id: _a, name: _b, visibility: _c, is_owner: _d, created_at: _e, updated_at: _f, ...rest } = copy;
-      const { id: _g, name: _h, visibility: _i, is_owner: _j, created_at: _k, updated_at: _l, ...sourceRest } = source;
+      expect(copy).toMatchObject({
+        name: 'Support desk (copy)',
+        visibility: 'private',
+        is_owner: true,
+      });
+      const {
+        id: _a,
+        name: _b,
+        visibility: _c,
+        is_owner: _d,
+        created_at: _e,
+        updated_at: _f,
+        ...rest
+      } = copy;
+      const {
+        id: _g,
+        name: _h,
+        visibility: _i,
+        is_owner: _j,
+        created_at: _k,
+        updated_at: _l,
+        ...sourceRest
+      } = source;
       expect(rest).toEqual(sourceRest);
-      await t.http().patch(`${API}/workflows/${copy.id}`).set(bearer(other.key)).send({ name: 'Mine' }).expect(200);
+      await t
+        .http()
+        .patch(`${API}/workflows/${copy.id}`)
+        .set(bearer(other.key))
+        .send({ name: 'Mine' })
+        .expect(200);
     });
 
     it('keeps a long name within 255 characters', async () => {
       const source = await createWorkflow(t, { name: 'n'.repeat(255) });
-      const res = await t.http().post(`${API}/workflows/clone`).set(bearer(t.key)).send({ source_workflow_id: source.id }).expect(201);
+      const res = await t
+        .http()
+        .post(`${API}/workflows/clone`)
+        .set(bearer(t.key))
+        .send({ source_workflow_id: source.id })
+        .expect(201);
       expect(res.body.data.name).toHaveLength(255);
       expect(res.body.data.name.endsWith(' (copy)')).toBe(true);
     });
@@ -259,7 +428,11 @@ describe('workflows', () => {
   describe('DELETE /workflows/{id}', () => {
     it('answers 200 with data null, then the workflow is gone', async () => {
       const created = await createWorkflow(t);
-      const res = await t.http().delete(`${API}/workflows/${created.id}`).set(bearer(t.key)).expect(200);
+      const res = await t
+        .http()
+        .delete(`${API}/workflows/${created.id}`)
+        .set(bearer(t.key))
+        .expect(200);
       expect(res.body).toEqual({ message: 'Workflow deleted successfully', data: null });
       await t.http().get(`${API}/workflows/${created.id}`).set(bearer(t.key)).expect(404);
       await t.http().delete(`${API}/workflows/${created.id}`).set(bearer(t.key)).expect(404);
@@ -300,7 +473,11 @@ describe('workflow lists', () => {
     });
     const last = await list('limit=3&page=3');
     expect(last.data.map((w: { name: string }) => w.name)).toEqual(['Alpha']);
-    expect(last.meta).toMatchObject({ current_page: 3, has_next_page: false, has_previous_page: true });
+    expect(last.meta).toMatchObject({
+      current_page: 3,
+      has_next_page: false,
+      has_previous_page: true,
+    });
   });
 
   it('returns an empty page past the end with correct meta', async () => {
@@ -320,18 +497,31 @@ describe('workflow lists', () => {
     const byCreated = await list('sort=created_at');
     expect(byCreated.data.map((w: { name: string }) => w.name)).toEqual(names);
     const byCategory = await list('sort=-category&limit=100');
-    expect(byCategory.data.slice(0, 3).every((w: { category: string }) => w.category === 'odd')).toBe(true);
+    expect(
+      byCategory.data.slice(0, 3).every((w: { category: string }) => w.category === 'odd'),
+    ).toBe(true);
   });
 
   it('searches name, description, category and tags case-insensitively, with wildcards taken literally', async () => {
-    expect((await list('search=ALPHA')).data.map((w: { name: string }) => w.name)).toEqual(['Alpha']);
-    expect((await list('search=match_ME')).data.map((w: { name: string }) => w.name)).toEqual(['delta']);
-    expect((await list('search=100%25')).data.map((w: { name: string }) => w.name)).toEqual(['delta']);
-    expect((await list('search=special-tag')).data.map((w: { name: string }) => w.name)).toEqual(['foxtrot']);
+    expect((await list('search=ALPHA')).data.map((w: { name: string }) => w.name)).toEqual([
+      'Alpha',
+    ]);
+    expect((await list('search=match_ME')).data.map((w: { name: string }) => w.name)).toEqual([
+      'delta',
+    ]);
+    expect((await list('search=100%25')).data.map((w: { name: string }) => w.name)).toEqual([
+      'delta',
+    ]);
+    expect((await list('search=special-tag')).data.map((w: { name: string }) => w.name)).toEqual([
+      'foxtrot',
+    ]);
     expect((await list('search=%25')).meta.total_count).toBe(1);
     expect((await list('search=_')).meta.total_count).toBe(1);
     expect((await list('search=ODD')).meta.total_count).toBe(3);
     const empty = await list('search=nothing-like-this');
-    expect(empty).toMatchObject({ data: [], meta: { total_count: 0, page_count: 0, has_next_page: false } });
+    expect(empty).toMatchObject({
+      data: [],
+      meta: { total_count: 0, page_count: 0, has_next_page: false },
+    });
   });
 });

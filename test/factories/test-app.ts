@@ -67,14 +67,19 @@ export async function startTestApp(overrides: Record<string, string> = {}): Prom
     http: () => request(url),
     async createKey(team, scopes, expiresAt = null) {
       const teamRecord = await app.get(TeamsService).ensure(team);
-      const { record, key } = await app.get(ApiKeysService).create(teamRecord.id, scopes, expiresAt);
+      const { record, key } = await app
+        .get(ApiKeysService)
+        .create(teamRecord.id, scopes, expiresAt);
       return { teamId: teamRecord.id, keyId: record.id, key };
     },
     dataSource: () => app.get(DataSource),
     stop: () => app.close(),
     async close() {
-      await app.close();
-      await database.drop();
+      try {
+        await app.close();
+      } finally {
+        await database.drop();
+      }
     },
   };
 }

@@ -16,7 +16,14 @@ export const FULL_WORKFLOW = {
       action: 'reply',
       enabled: true,
     },
-    { id: 'rule-fixed', name: 'Escalate', trigger: 'human', response: 'Connecting you', action: 'escalate', enabled: false },
+    {
+      id: 'rule-fixed',
+      name: 'Escalate',
+      trigger: 'human',
+      response: 'Connecting you',
+      action: 'escalate',
+      enabled: false,
+    },
   ],
   flows: [
     {
@@ -28,7 +35,12 @@ export const FULL_WORKFLOW = {
       trigger_keywords: [{ keyword: 'refund', weight: 'high' }, { keyword: 'money back' }],
       conversation_steps: [
         { type: 'message', content: 'Sorry to hear that. What is your order number?' },
-        { type: 'message', content: 'Thanks, a refund is on its way.', action: 'refund', followup: 'Anything else?' },
+        {
+          type: 'message',
+          content: 'Thanks, a refund is on its way.',
+          action: 'refund',
+          followup: 'Anything else?',
+        },
       ],
     },
   ],

@@ -34,7 +34,7 @@ export function ApiEnvelope(model: Type<unknown> | null, options: EnvelopeOption
     : { type: 'null', nullable: true };
   const properties: Record<string, SchemaObject | ReferenceObject> = {
     message: { type: 'string' },
-    data: data as SchemaObject | ReferenceObject,
+    data,
   };
   const required = ['message', 'data'];
   if (options.paginated) {
@@ -59,7 +59,8 @@ const ERROR_DOCS: Record<ErrorStatus, () => MethodDecorator & ClassDecorator> = 
       type: ErrorBodyDto,
       description: 'validation_error, or bad_request (malformed JSON, bad Idempotency-Key)',
     }),
-  403: () => ApiForbiddenResponse({ type: ErrorBodyDto, description: 'insufficient_scope or forbidden' }),
+  403: () =>
+    ApiForbiddenResponse({ type: ErrorBodyDto, description: 'insufficient_scope or forbidden' }),
   404: () => ApiNotFoundResponse({ type: ErrorBodyDto, description: 'not_found' }),
   409: () => ApiConflictResponse({ type: ErrorBodyDto, description: 'conflict' }),
   422: () =>

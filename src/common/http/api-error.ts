@@ -51,8 +51,13 @@ export const Errors = {
   badRequest: (message: string, status = 400) => new ApiError(status, 'bad_request', message),
   unauthorized: (message: string) => new ApiError(401, 'unauthorized', message),
   apiKeyMissing: () =>
-    new ApiError(401, 'api_key_missing', 'An API key is required: send Authorization: Bearer <key> or X-Api-Key'),
-  apiKeyInvalid: () => new ApiError(401, 'api_key_invalid', 'The API key is invalid or has been revoked'),
+    new ApiError(
+      401,
+      'api_key_missing',
+      'An API key is required: send Authorization: Bearer <key> or X-Api-Key',
+    ),
+  apiKeyInvalid: () =>
+    new ApiError(401, 'api_key_invalid', 'The API key is invalid or has been revoked'),
   apiKeyExpired: () => new ApiError(401, 'api_key_expired', 'The API key has expired'),
   insufficientScope: (scope: string) =>
     new ApiError(403, 'insufficient_scope', `This API key lacks the required scope: ${scope}`),

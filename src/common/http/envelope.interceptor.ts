@@ -25,8 +25,7 @@ export class EnvelopeInterceptor implements NestInterceptor {
     ) {
       return next.handle();
     }
-    const message =
-      this.reflector.get<string | undefined>(RESPONSE_MESSAGE, handler) ?? 'Success';
+    const message = this.reflector.get<string | undefined>(RESPONSE_MESSAGE, handler) ?? 'Success';
     return next.handle().pipe(
       map((result): Envelope => {
         if (result instanceof Page) {

@@ -38,7 +38,11 @@ const GENERIC_MESSAGES: Partial<Record<ErrorCode, string>> = {
   internal_error: 'Internal server error',
 };
 
-function describe(exception: unknown): { status: number; code: ErrorCode; message: string | string[] } {
+function describe(exception: unknown): {
+  status: number;
+  code: ErrorCode;
+  message: string | string[];
+} {
   if (exception instanceof ApiError) {
     return { status: exception.getStatus(), code: exception.code, message: exception.messages };
   }
@@ -48,8 +52,7 @@ function describe(exception: unknown): { status: number; code: ErrorCode; messag
   if (exception instanceof HttpException) {
     const status = exception.getStatus();
     const code = CODE_BY_STATUS[status] ?? (status < 500 ? 'bad_request' : 'internal_error');
-    const message =
-      status < 500 ? exception.message : (GENERIC_MESSAGES.internal_error as string);
+    const message = status < 500 ? exception.message : (GENERIC_MESSAGES.internal_error as string);
     return { status: status === 405 ? 404 : status, code, message };
   }
   return { status: 500, code: 'internal_error', message: GENERIC_MESSAGES.internal_error! };

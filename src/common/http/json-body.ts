@@ -38,18 +38,20 @@ function depthOf(value: unknown): number {
   return deepest;
 }
 
+const BODY_ERRORS: Record<string, () => ApiError> = {
+  'entity.too.large': () => Errors.badRequest('Request body is larger than the size limit', 413),
+  'charset.unsupported': () => Errors.badRequest('Unsupported body charset', 415),
+  'encoding.unsupported': () => Errors.badRequest('Unsupported body encoding', 415),
+  'entity.parse.failed': () => Errors.badRequest('Request body is not valid JSON'),
+};
+
 function toApiError(error: BodyParserError): ApiError {
-  switch (error.type) {
-    case 'entity.too.large':
-      return Errors.badRequest('Request body is larger than the size limit', 413);
-    case 'charset.unsupported':
-    case 'encoding.unsupported':
-      return Errors.badRequest('Unsupported body encoding or charset', 415);
-    case 'entity.parse.failed':
-      return Errors.badRequest('Request body is not valid JSON');
-    default:
-      return Errors.badRequest('Request body could not be read', error.status ?? 400);
+  const known = error.type ? BODY_ERRORS[error.type] : undefined;
+  if (known) {
+    return known();
   }
+  const status = error.status && error.status >= 400 && error.status < 500 ? error.status : 400;
+  return Errors.badRequest('Request body could not be read', status);
 }
 
 /**
@@ -70,12 +72,14 @@ export function jsonBody(limitBytes: number): RequestHandler {
       next();
       return;
     }
-    parse(req, res, (error?: unknown) => {
+    parse(req, res, (error?: BodyParserError) => {
       if (error) {
-        req.bodyError = toApiError(error as BodyParserError);
+        req.bodyError = toApiError(error);
         req.body = undefined;
       } else if (depthOf(req.body) > MAX_JSON_DEPTH) {
-        req.bodyError = Errors.badRequest(`Request body is nested deeper than ${MAX_JSON_DEPTH} levels`);
+        req.bodyError = Errors.badRequest(
+          `Request body is nested deeper than ${MAX_JSON_DEPTH} levels`,
+        );
         req.body = undefined;
       }
       next();

@@ -14,5 +14,5 @@ export function requestIdMiddleware(req: Request, res: Response, next: NextFunct
 }
 
 export function requestIdOf(req: Request): string {
-  return typeof req.id === 'string' ? req.id : String(req.id ?? '');
+  return typeof req.id === 'string' ? req.id : '';
 }

@@ -57,15 +57,26 @@ export class IdempotencyInterceptor implements NestInterceptor {
     );
   }
 
-  private runClaimed(id: string, req: Request, res: Response, next: CallHandler): Observable<unknown> {
+  private runClaimed(
+    id: string,
+    req: Request,
+    res: Response,
+    next: CallHandler,
+  ): Observable<unknown> {
     return defer(() =>
       this.db.transaction(async () => {
-        const body = await lastValueFrom(next.handle(), { defaultValue: null });
+        const body: unknown = await lastValueFrom(next.handle(), { defaultValue: null });
         await this.store.complete(id, res.statusCode, JSON.stringify(body));
         return body;
       }),
     ).pipe(
-      catchError((error: unknown) => from(this.settleFailure(id, error, req)).pipe(mergeMap(() => { throw error; }))),
+      catchError((error: unknown) =>
+        from(this.settleFailure(id, error, req)).pipe(
+          mergeMap(() => {
+            throw error;
+          }),
+        ),
+      ),
     );
   }
 

@@ -72,7 +72,10 @@ export class IdempotencyStore implements OnModuleInit, OnModuleDestroy {
       }
       if (existing.expiresAt <= now) {
         await this.db.transaction((manager) =>
-          manager.delete(IdempotencyRecordEntity, { id: existing.id, expiresAt: LessThanOrEqual(now) }),
+          manager.delete(IdempotencyRecordEntity, {
+            id: existing.id,
+            expiresAt: LessThanOrEqual(now),
+          }),
         );
         continue;
       }

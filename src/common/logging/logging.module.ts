@@ -42,7 +42,8 @@ function pathOf(url: string): string {
           },
           customSuccessMessage: (req, res) =>
             `${req.method} ${pathOf(req.url ?? '')} ${res.statusCode}`,
-          customErrorMessage: (req, res) => `${req.method} ${pathOf(req.url ?? '')} ${res.statusCode}`,
+          customErrorMessage: (req, res) =>
+            `${req.method} ${pathOf(req.url ?? '')} ${res.statusCode}`,
         },
       }),
     }),

@@ -30,10 +30,16 @@ export class RateLimitGuard extends ThrottlerGuard {
 
   protected override async getTracker(req: Request): Promise<string> {
     const principal = await this.principals.resolvePrincipal(req);
-    return principal ? `key:${principal.keyId}` : `ip:${req.ip ?? req.socket.remoteAddress ?? 'unknown'}`;
+    return principal
+      ? `key:${principal.keyId}`
+      : `ip:${req.ip ?? req.socket.remoteAddress ?? 'unknown'}`;
   }
 
-  protected override generateKey(_context: ExecutionContext, tracker: string, name: string): string {
+  protected override generateKey(
+    _context: ExecutionContext,
+    tracker: string,
+    name: string,
+  ): string {
     return `${name}:${tracker}`;
   }
 
@@ -44,7 +50,13 @@ export class RateLimitGuard extends ThrottlerGuard {
     const tracker = await this.getTracker(req);
     const key = this.generateKey(context, tracker, throttler.name ?? 'default');
     const { totalHits, timeToExpire, isBlocked, timeToBlockExpire } =
-      await this.storageService.increment(key, ttl, limit, blockDuration, throttler.name ?? 'default');
+      await this.storageService.increment(
+        key,
+        ttl,
+        limit,
+        blockDuration,
+        throttler.name ?? 'default',
+      );
     const nowSeconds = Math.floor(Date.now() / 1000);
     const secondsLeft = isBlocked ? Math.max(timeToExpire, timeToBlockExpire) : timeToExpire;
     res.setHeader('X-RateLimit-Limit', limit);

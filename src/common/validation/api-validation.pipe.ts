@@ -29,7 +29,11 @@ export class ApiValidationPipe implements PipeTransform {
   transform(value: unknown, metadata: ArgumentMetadata): unknown {
     if (metadata.type === 'body') {
       const expectsObject = typeof metadata.metatype === 'function' && metadata.metatype !== Object;
-      if (expectsObject && value !== undefined && (typeof value !== 'object' || Array.isArray(value) || value === null)) {
+      if (
+        expectsObject &&
+        value !== undefined &&
+        (typeof value !== 'object' || Array.isArray(value) || value === null)
+      ) {
         throw Errors.validation(['body: must be a JSON object']);
       }
       return this.bodies.transform(value ?? {}, metadata);

@@ -81,7 +81,10 @@ export class Platform1732262400000 implements MigrationInterface {
         ],
         foreignKeys: [teamForeignKey()],
         indices: [
-          new TableIndex({ name: 'ix_workflows_team_created', columnNames: ['team_id', 'created_at'] }),
+          new TableIndex({
+            name: 'ix_workflows_team_created',
+            columnNames: ['team_id', 'created_at'],
+          }),
           new TableIndex({
             name: 'ix_workflows_visibility_created',
             columnNames: ['visibility', 'created_at'],
@@ -109,7 +112,9 @@ export class Platform1732262400000 implements MigrationInterface {
           { name: 'uq_idempotency_keys_team_key', columnNames: ['team_id', 'idempotency_key'] },
         ],
         foreignKeys: [teamForeignKey()],
-        indices: [new TableIndex({ name: 'ix_idempotency_keys_expires', columnNames: ['expires_at'] })],
+        indices: [
+          new TableIndex({ name: 'ix_idempotency_keys_expires', columnNames: ['expires_at'] }),
+        ],
       }),
     );
   }

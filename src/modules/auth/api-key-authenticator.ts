@@ -8,8 +8,7 @@ import { ApiKeysService } from './api-keys.service';
 import { ApiKeyEntity } from './entities/api-key.entity';
 
 export type Authentication =
-  | { principal: Principal; error?: undefined }
-  | { principal?: undefined; error: ApiError };
+  { principal: Principal; error?: undefined } | { principal?: undefined; error: ApiError };
 
 interface CachedKey {
   record: ApiKeyEntity | null;
@@ -112,7 +111,11 @@ function presentedKey(req: Request): string | ApiError {
       return Errors.unauthorized('The X-Api-Key header must carry one API key');
     }
   }
-  if (fromAuthorization !== undefined && fromHeader !== undefined && fromAuthorization !== fromHeader) {
+  if (
+    fromAuthorization !== undefined &&
+    fromHeader !== undefined &&
+    fromAuthorization !== fromHeader
+  ) {
     return Errors.unauthorized('Authorization and X-Api-Key carry different keys; send one');
   }
   return (fromAuthorization ?? fromHeader)!;

@@ -71,7 +71,11 @@ export class ApiKeysService {
       return;
     }
     await this.db.transaction((manager) =>
-      manager.update(ApiKeyEntity, { id: existing.id }, { teamId, scopes, revokedAt: null, expiresAt: null }),
+      manager.update(
+        ApiKeyEntity,
+        { id: existing.id },
+        { teamId, scopes, revokedAt: null, expiresAt: null },
+      ),
     );
   }
 
@@ -88,6 +92,8 @@ export class ApiKeysService {
           manager.update(ApiKeyEntity, { id: keyId }, { lastUsedAt: new Date(now) }),
         ),
       )
-      .catch((error: unknown) => this.logger.warn({ err: error, keyId }, 'Could not record key use'));
+      .catch((error: unknown) =>
+        this.logger.warn({ err: error, keyId }, 'Could not record key use'),
+      );
   }
 }

@@ -22,6 +22,9 @@ export const RequireScopes = (...scopes: [Exclude<Scope, '*'>, ...Exclude<Scope,
       type: ErrorBodyDto,
       description: 'api_key_missing, unauthorized, api_key_invalid or api_key_expired',
     }),
-    ApiForbiddenResponse({ type: ErrorBodyDto, description: `insufficient_scope: needs ${scopes.join(', ')}` }),
+    ApiForbiddenResponse({
+      type: ErrorBodyDto,
+      description: `insufficient_scope: needs ${scopes.join(', ')}`,
+    }),
     ApiTooManyRequestsResponse({ type: ErrorBodyDto, description: 'too_many_requests' }),
   );

@@ -18,9 +18,14 @@ export class ScopeGuard implements CanActivate {
     if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets)) {
       return true;
     }
-    const required = this.reflector.getAllAndOverride<Scope[] | undefined>(REQUIRED_SCOPES, targets);
+    const required = this.reflector.getAllAndOverride<Scope[] | undefined>(
+      REQUIRED_SCOPES,
+      targets,
+    );
     if (!required?.length) {
-      this.logger.error(`${context.getClass().name}.${context.getHandler().name} declares no scope`);
+      this.logger.error(
+        `${context.getClass().name}.${context.getHandler().name} declares no scope`,
+      );
       throw Errors.forbidden('This route is not available to API keys');
     }
     const principal = context.switchToHttp().getRequest<Request>().principal;

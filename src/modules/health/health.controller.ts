@@ -29,7 +29,9 @@ export class HealthController {
   @ApiServiceUnavailableResponse({ type: ErrorBodyDto, description: 'A dependency is unreachable' })
   async readiness(): Promise<HealthCheckResult> {
     try {
-      return await this.health.check([() => this.database.pingCheck('database', { timeout: PING_TIMEOUT_MS })]);
+      return await this.health.check([
+        () => this.database.pingCheck('database', { timeout: PING_TIMEOUT_MS }),
+      ]);
     } catch (error) {
       const failing =
         error instanceof HttpException

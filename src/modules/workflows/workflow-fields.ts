@@ -62,7 +62,10 @@ export function workflowChanges(input: WorkflowInput): Partial<WorkflowEntity> {
       ? undefined
       : input.guide && { youtubeUrl: input.guide.youtubeUrl ?? null, steps: input.guide.steps },
   );
-  set('faq', input.faq?.map(({ question, answer }) => ({ question, answer })));
+  set(
+    'faq',
+    input.faq?.map(({ question, answer }) => ({ question, answer })),
+  );
   set('setupSteps', input.setup_steps);
   set('setupTime', input.setup_time);
   set('videoUrl', input.video_url);
@@ -70,7 +73,11 @@ export function workflowChanges(input: WorkflowInput): Partial<WorkflowEntity> {
   return changes;
 }
 
-export function newWorkflow(teamId: string, input: WorkflowCreateDto, now = new Date()): WorkflowEntity {
+export function newWorkflow(
+  teamId: string,
+  input: WorkflowCreateDto,
+  now = new Date(),
+): WorkflowEntity {
   return {
     id: newId(),
     teamId,

@@ -48,7 +48,12 @@ export class WorkflowsRepository {
 
   list(teamId: string, list: WorkflowListQueryDto): Promise<Page<WorkflowEntity>> {
     return paginate(this.visibleTo(teamId, list.scope ?? 'accessible'), list, {
-      searchColumns: ['workflow.name', 'workflow.description', 'workflow.category', 'workflow.tags'],
+      searchColumns: [
+        'workflow.name',
+        'workflow.description',
+        'workflow.category',
+        'workflow.tags',
+      ],
       sortColumns: SORT_COLUMNS,
       defaultSort: '-created_at',
       tieBreaker: 'workflow.id',
@@ -56,19 +61,27 @@ export class WorkflowsRepository {
   }
 
   async insert(workflow: WorkflowEntity): Promise<void> {
-    await this.db.transaction((manager) => manager.insert(WorkflowEntity, workflow as QueryDeepPartialEntity<WorkflowEntity>));
+    await this.db.transaction((manager) =>
+      manager.insert(WorkflowEntity, workflow as QueryDeepPartialEntity<WorkflowEntity>),
+    );
   }
 
   /** Applies `changes` to a workflow the team owns; false when it owns no such workflow. */
   async update(teamId: string, id: string, changes: Partial<WorkflowEntity>): Promise<boolean> {
     const result = await this.db.transaction((manager) =>
-      manager.update(WorkflowEntity, { id, teamId }, changes as QueryDeepPartialEntity<WorkflowEntity>),
+      manager.update(
+        WorkflowEntity,
+        { id, teamId },
+        changes as QueryDeepPartialEntity<WorkflowEntity>,
+      ),
     );
     return (result.affected ?? 0) > 0;
   }
 
   async delete(teamId: string, id: string): Promise<boolean> {
-    const result = await this.db.transaction((manager) => manager.delete(WorkflowEntity, { id, teamId }));
+    const result = await this.db.transaction((manager) =>
+      manager.delete(WorkflowEntity, { id, teamId }),
+    );
     return (result.affected ?? 0) > 0;
   }
 }

@@ -80,7 +80,7 @@ export class WorkflowsService {
   private async requireOwned(teamId: string, id: string): Promise<WorkflowEntity> {
     const workflow = await this.get(teamId, id);
     if (workflow.teamId !== teamId) {
-      throw Errors.forbidden("Only the owning team can change this workflow");
+      throw Errors.forbidden('Only the owning team can change this workflow');
     }
     return workflow;
   }

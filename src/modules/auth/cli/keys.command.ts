@@ -47,12 +47,18 @@ export class KeysCreateCommand extends CommandRunner {
       cliOutput.fail(`no team named "${options.team}"`);
       return;
     }
-    const { record, key } = await this.apiKeys.create(team.id, options.scopes, options.expiresAt ?? null);
+    const { record, key } = await this.apiKeys.create(
+      team.id,
+      options.scopes,
+      options.expiresAt ?? null,
+    );
     if (options.json) {
       cliOutput.json({ id: record.id, key, team_id: team.id, scopes: record.scopes });
       return;
     }
-    cliOutput.print(`Created API key ${record.id} for team "${team.name}" with scopes ${record.scopes.join(',')}`);
+    cliOutput.print(
+      `Created API key ${record.id} for team "${team.name}" with scopes ${record.scopes.join(',')}`,
+    );
     if (record.expiresAt) {
       cliOutput.print(`It expires at ${record.expiresAt.toISOString()}.`);
     }
@@ -70,7 +76,14 @@ export class KeysCreateCommand extends CommandRunner {
     required: true,
   })
   parseScopes(value: string): Scope[] {
-    const scopes = [...new Set(value.split(',').map((scope) => scope.trim()).filter(Boolean))];
+    const scopes = [
+      ...new Set(
+        value
+          .split(',')
+          .map((scope) => scope.trim())
+          .filter(Boolean),
+      ),
+    ];
     const unknown = scopes.filter((scope) => !isScope(scope));
     if (scopes.length === 0 || unknown.length > 0) {
       throw new InvalidArgumentError(
@@ -120,7 +133,11 @@ export class KeysListCommand extends CommandRunner {
       return;
     }
     for (const key of keys) {
-      const state = key.revoked_at ? `revoked ${key.revoked_at}` : key.expires_at ? `expires ${key.expires_at}` : 'active';
+      const state = key.revoked_at
+        ? `revoked ${key.revoked_at}`
+        : key.expires_at
+          ? `expires ${key.expires_at}`
+          : 'active';
       cliOutput.print(
         `${key.id}  ${key.prefix}…  ${key.scopes.join(',')}  ${state}  last used ${key.last_used_at ?? 'never'}`,
       );

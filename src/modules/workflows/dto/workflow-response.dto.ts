@@ -38,7 +38,10 @@ export class WorkflowResponseDto {
   @ApiProperty({ example: '2026-11-22T10:15:30.123Z' }) updated_at: string;
 }
 
-export function toWorkflowResponse(workflow: WorkflowEntity, callerTeamId: string): WorkflowResponseDto {
+export function toWorkflowResponse(
+  workflow: WorkflowEntity,
+  callerTeamId: string,
+): WorkflowResponseDto {
   return {
     id: workflow.id,
     name: workflow.name,
