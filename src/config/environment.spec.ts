@@ -1,0 +1,72 @@
+import { InvalidEnvironmentError, parseCorsOrigins, validateEnvironment } from './environment';
+
+describe('validateEnvironment', () => {
+  it('applies the documented defaults', () => {
+    const env = validateEnvironment({});
+    expect(env).toMatchObject({
+      PORT: 3000,
+      DATABASE_URL: 'sqlite:./data/console.sqlite',
+      RATE_LIMIT_MAX: 600,
+      RATE_LIMIT_WINDOW_S: 60,
+      IDEMPOTENCY_TTL_S: 86400,
+      AGENT_QUOTA: 50,
+      STREAM_TICKET_TTL_S: 60,
+      STREAM_MAX_PER_SUBJECT: 25,
+      STREAM_HEARTBEAT_MS: 20000,
+      BODY_LIMIT: '1mb',
+      LOG_LEVEL: 'info',
+    });
+  });
+
+  it('converts numbers and ignores unrelated variables', () => {
+    const env = validateEnvironment({ PORT: '8080', RATE_LIMIT_MAX: '5', UNRELATED: 'x' });
+    expect(env.PORT).toBe(8080);
+    expect(env.RATE_LIMIT_MAX).toBe(5);
+  });
+
+  it('names every bad variable, and never echoes a secret', () => {
+    expect(() =>
+      validateEnvironment({
+        PORT: 'http',
+        LOG_LEVEL: 'loud',
+        CONSOLE_BOOTSTRAP_KEY: 'hunter2',
+        DATABASE_URL: 'mysql://x',
+      }),
+    ).toThrow(InvalidEnvironmentError);
+    try {
+      validateEnvironment({
+        PORT: 'http',
+        LOG_LEVEL: 'loud',
+        CONSOLE_BOOTSTRAP_KEY: 'hunter2',
+        DATABASE_URL: 'mysql://x',
+      });
+    } catch (error) {
+      const message = (error as Error).message;
+      for (const name of ['PORT', 'LOG_LEVEL', 'CONSOLE_BOOTSTRAP_KEY', 'DATABASE_URL']) {
+        expect(message).toContain(name);
+      }
+      expect(message).not.toContain('hunter2');
+    }
+  });
+
+  it('requires a shared secret key on PostgreSQL', () => {
+    expect(() => validateEnvironment({ DATABASE_URL: 'postgres://db/console' })).toThrow(
+      /CONSOLE_SECRET_KEY/,
+    );
+    expect(
+      validateEnvironment({
+        DATABASE_URL: 'postgres://db/console',
+        CONSOLE_SECRET_KEY: 'a'.repeat(64),
+      }).DATABASE_URL,
+    ).toBe('postgres://db/console');
+  });
+
+  it('reads CORS origins as off, any, or a list', () => {
+    expect(parseCorsOrigins(undefined)).toBeUndefined();
+    expect(parseCorsOrigins('*')).toBe('*');
+    expect(parseCorsOrigins('https://a.example, https://b.example')).toEqual([
+      'https://a.example',
+      'https://b.example',
+    ]);
+  });
+});

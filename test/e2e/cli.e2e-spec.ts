@@ -1,0 +1,113 @@
+import { API, startTestApp, TestApp } from '../factories/test-app';
+import { bearer } from '../support/bearer';
+import { runCli } from '../support/processes';
+
+describe('admin CLI', () => {
+  let t: TestApp;
+  let env: Record<string, string>;
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    env = { DATABASE_URL: t.env.DATABASE_URL, CONSOLE_SECRET_KEY: t.env.CONSOLE_SECRET_KEY };
+  });
+  afterAll(() => t.close());
+
+  it('creates a team, and refuses a second team of the same name', async () => {
+    const created = await runCli(['teams', 'create', 'acme', '--json'], env);
+    expect(created.code).toBe(0);
+    expect(JSON.parse(created.stdout)).toEqual({ id: expect.any(String), name: 'acme' });
+    const again = await runCli(['teams', 'create', 'acme'], env);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toMatch(/already exists/);
+  });
+
+  it('creates a key that works against the API with exactly its scopes, printed once', async () => {
+    const result = await runCli(
+      ['keys', 'create', '--team', 'acme', '--scopes', 'workflows:read', '--json'],
+      env,
+    );
+    expect(result.code).toBe(0);
+    const created = JSON.parse(result.stdout) as {
+      id: string;
+      key: string;
+      team_id: string;
+      scopes: string[];
+    };
+    expect(created).toEqual({
+      id: expect.any(String),
+      key: expect.stringMatching(/^sk_[A-Za-z0-9_-]{32,}$/),
+      team_id: expect.any(String),
+      scopes: ['workflows:read'],
+    });
+    await t.http().get(`${API}/workflows`).set(bearer(created.key)).expect(200);
+    const write = await t
+      .http()
+      .post(`${API}/workflows`)
+      .set(bearer(created.key))
+      .send({ name: 'x' })
+      .expect(403);
+    expect(write.body.code).toBe('insufficient_scope');
+
+    const listed = await runCli(['keys', 'list', '--team', 'acme'], env);
+    expect(listed.code).toBe(0);
+    expect(listed.stdout).toContain(created.id);
+    expect(listed.stdout).not.toContain(created.key);
+    const listedJson = await runCli(['keys', 'list', '--team', 'acme', '--json'], env);
+    const keys = JSON.parse(listedJson.stdout) as Array<Record<string, unknown>>;
+    expect(keys).toEqual([
+      expect.objectContaining({
+        id: created.id,
+        scopes: ['workflows:read'],
+        revoked_at: null,
+        expires_at: null,
+      }),
+    ]);
+    expect(listedJson.stdout).not.toContain(created.key);
+  });
+
+  it('prints a readable key once without --json, and honours --expires-at', async () => {
+    const result = await runCli(
+      ['keys', 'create', '--team', 'acme', '--scopes', '*', '--expires-at', '2099-01-01T00:00:00Z'],
+      env,
+    );
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/shown only this once/);
+    expect(result.stdout).toMatch(/2099-01-01T00:00:00.000Z/);
+    const key = /(sk_[A-Za-z0-9_-]+)/.exec(result.stdout)![1];
+    await t.http().get(`${API}/workflows`).set(bearer(key)).expect(200);
+  });
+
+  it('revokes a key, which the running server then refuses', async () => {
+    const created = JSON.parse(
+      (await runCli(['keys', 'create', '--team', 'acme', '--scopes', '*', '--json'], env)).stdout,
+    ) as { id: string; key: string };
+    await t.http().get(`${API}/workflows`).set(bearer(created.key)).expect(200);
+    const revoked = await runCli(['keys', 'revoke', created.id], env);
+    expect(revoked.code).toBe(0);
+    expect(revoked.stdout).toMatch(/Revoked/);
+    const deadline = Date.now() + 6000;
+    let status = 200;
+    while (status === 200 && Date.now() < deadline) {
+      status = (await t.http().get(`${API}/workflows`).set(bearer(created.key))).status;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    expect(status).toBe(401);
+    const twice = await runCli(['keys', 'revoke', created.id], env);
+    expect(twice.code).toBe(1);
+  });
+
+  it('refuses unknown scopes, unknown teams and bad dates with a message', async () => {
+    const badScope = await runCli(['keys', 'create', '--team', 'acme', '--scopes', 'root'], env);
+    expect(badScope.code).toBe(1);
+    expect(badScope.stderr).toMatch(/unknown scope root/);
+    const noTeam = await runCli(['keys', 'create', '--team', 'nobody', '--scopes', '*'], env);
+    expect(noTeam.code).toBe(1);
+    expect(noTeam.stderr).toMatch(/no team named "nobody"/);
+    const badDate = await runCli(
+      ['keys', 'create', '--team', 'acme', '--scopes', '*', '--expires-at', 'soon'],
+      env,
+    );
+    expect(badDate.code).toBe(1);
+    expect(badDate.stderr).toMatch(/ISO-8601/);
+  });
+});
