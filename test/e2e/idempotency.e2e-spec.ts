@@ -17,17 +17,19 @@ describe('idempotency', () => {
   });
   afterAll(() => t.close());
 
+  const postWithKey = (path: string, idempotencyKey: string, body: unknown, apiKey = t.key) =>
+    t
+      .http()
+      .post(path)
+      .set(bearer(apiKey))
+      .set('Idempotency-Key', idempotencyKey)
+      .send(body as object);
+
   const countWorkflows = (name: string) =>
     t.dataSource().getRepository(WorkflowEntity).countBy({ name });
 
   it('replays the first response byte for byte, with Idempotent-Replayed, and runs nothing again', async () => {
-    const send = () =>
-      t
-        .http()
-        .post(`${API}/workflows`)
-        .set(bearer(t.key))
-        .set('Idempotency-Key', 'create-1')
-        .send({ name: 'Once', tags: ['a'] });
+    const send = () => postWithKey(`${API}/workflows`, 'create-1', { name: 'Once', tags: ['a'] });
     const first = await send().expect(201);
     expect(first.headers['idempotent-replayed']).toBeUndefined();
     const second = await send().expect(201);
@@ -38,13 +40,9 @@ describe('idempotency', () => {
   });
 
   it('treats the same body with keys in another order as the same request', async () => {
-    await t
-      .http()
-      .post(`${API}/workflows`)
-      .set(bearer(t.key))
-      .set('Idempotency-Key', 'order-1')
-      .send({ name: 'Ordered', category: 'c' })
-      .expect(201);
+    await postWithKey(`${API}/workflows`, 'order-1', { name: 'Ordered', category: 'c' }).expect(
+      201,
+    );
     const again = await t
       .http()
       .post(`${API}/workflows`)
@@ -57,65 +55,33 @@ describe('idempotency', () => {
   });
 
   it('answers 422 conflict when the key is reused with another body, path or method', async () => {
-    await t
-      .http()
-      .post(`${API}/workflows`)
-      .set(bearer(t.key))
-      .set('Idempotency-Key', 'mismatch')
-      .send({ name: 'M1' })
-      .expect(201);
-    const otherBody = await t
-      .http()
-      .post(`${API}/workflows`)
-      .set(bearer(t.key))
-      .set('Idempotency-Key', 'mismatch')
-      .send({ name: 'M2' })
-      .expect(422);
+    await postWithKey(`${API}/workflows`, 'mismatch', { name: 'M1' }).expect(201);
+    const otherBody = await postWithKey(`${API}/workflows`, 'mismatch', { name: 'M2' }).expect(422);
     expect(otherBody.body).toMatchObject({
       code: 'conflict',
       statusCode: 422,
       error: 'Unprocessable Entity',
     });
-    await t
-      .http()
-      .post(`${API}/workflows/clone`)
-      .set(bearer(t.key))
-      .set('Idempotency-Key', 'mismatch')
-      .send({ name: 'M1' })
-      .expect(422);
+    await postWithKey(`${API}/workflows/clone`, 'mismatch', { name: 'M1' }).expect(422);
     expect(await countWorkflows('M2')).toBe(0);
   });
 
   it('scopes keys to the team', async () => {
     const other = await t.createKey('idem-other', ['*']);
-    await t
-      .http()
-      .post(`${API}/workflows`)
-      .set(bearer(t.key))
-      .set('Idempotency-Key', 'shared')
-      .send({ name: 'Team A' })
-      .expect(201);
-    const theirs = await t
-      .http()
-      .post(`${API}/workflows`)
-      .set(bearer(other.key))
-      .set('Idempotency-Key', 'shared')
-      .send({ name: 'Team B' })
-      .expect(201);
+    await postWithKey(`${API}/workflows`, 'shared', { name: 'Team A' }).expect(201);
+    const theirs = await postWithKey(
+      `${API}/workflows`,
+      'shared',
+      { name: 'Team B' },
+      other.key,
+    ).expect(201);
     expect(theirs.headers['idempotent-replayed']).toBeUndefined();
     expect(theirs.body.data.name).toBe('Team B');
   });
 
   it('creates exactly one record from 25 concurrent identical requests', async () => {
     const responses = await Promise.all(
-      Array.from({ length: 25 }, () =>
-        t
-          .http()
-          .post(`${API}/workflows`)
-          .set(bearer(t.key))
-          .set('Idempotency-Key', 'burst')
-          .send({ name: 'Burst' }),
-      ),
+      Array.from({ length: 25 }, () => postWithKey(`${API}/workflows`, 'burst', { name: 'Burst' })),
     );
     const statuses = responses.map((res) => res.status);
     expect(statuses.every((status) => status === 201 || status === 409)).toBe(true);
@@ -140,13 +106,7 @@ describe('idempotency', () => {
       requestFingerprint('POST', `${API}/workflows`, body),
     );
     expect(claim.kind).toBe('claimed');
-    const send = () =>
-      t
-        .http()
-        .post(`${API}/workflows`)
-        .set(bearer(caller.key))
-        .set('Idempotency-Key', 'held')
-        .send(body);
+    const send = () => postWithKey(`${API}/workflows`, 'held', body, caller.key);
     const busy = await send().expect(409);
     expect(busy.body.code).toBe('conflict');
 
@@ -162,12 +122,9 @@ describe('idempotency', () => {
 
   it('replays a refusal by the handler (404) as it was', async () => {
     const send = () =>
-      t
-        .http()
-        .post(`${API}/workflows/clone`)
-        .set(bearer(t.key))
-        .set('Idempotency-Key', 'clone-missing')
-        .send({ source_workflow_id: '00000000-0000-7000-8000-000000000000' });
+      postWithKey(`${API}/workflows/clone`, 'clone-missing', {
+        source_workflow_id: '00000000-0000-7000-8000-000000000000',
+      });
     const first = await send().expect(404);
     const second = await send().expect(404);
     expect(second.headers['idempotent-replayed']).toBe('true');
@@ -176,41 +133,17 @@ describe('idempotency', () => {
 
   it('stores nothing for requests refused before the handler ran, so they can be retried', async () => {
     const reader = await t.createKey('default', ['workflows:read']);
-    await t
-      .http()
-      .post(`${API}/workflows`)
-      .set(bearer(reader.key))
-      .set('Idempotency-Key', 'early')
-      .send({ name: 'Early' })
-      .expect(403);
-    await t
-      .http()
-      .post(`${API}/workflows`)
-      .set(bearer(t.key))
-      .set('Idempotency-Key', 'early')
-      .send({ name: '' })
-      .expect(400);
+    await postWithKey(`${API}/workflows`, 'early', { name: 'Early' }, reader.key).expect(403);
+    await postWithKey(`${API}/workflows`, 'early', { name: '' }).expect(400);
     await t
       .http()
       .post(`${API}/workflows`)
       .set('Idempotency-Key', 'early')
       .send({ name: 'Early' })
       .expect(401);
-    const ok = await t
-      .http()
-      .post(`${API}/workflows`)
-      .set(bearer(t.key))
-      .set('Idempotency-Key', 'early')
-      .send({ name: '' })
-      .expect(400);
+    const ok = await postWithKey(`${API}/workflows`, 'early', { name: '' }).expect(400);
     expect(ok.headers['idempotent-replayed']).toBeUndefined();
-    const created = await t
-      .http()
-      .post(`${API}/workflows`)
-      .set(bearer(t.key))
-      .set('Idempotency-Key', 'early')
-      .send({ name: 'Early' })
-      .expect(201);
+    const created = await postWithKey(`${API}/workflows`, 'early', { name: 'Early' }).expect(201);
     expect(created.headers['idempotent-replayed']).toBeUndefined();
   });
 
@@ -268,13 +201,7 @@ describe('idempotency', () => {
 
   it('refuses a malformed key with 400 bad_request', async () => {
     for (const key of ['x'.repeat(256), 'has space', 'tab\there']) {
-      const res = await t
-        .http()
-        .post(`${API}/workflows`)
-        .set(bearer(t.key))
-        .set('Idempotency-Key', key)
-        .send({ name: 'k' })
-        .expect(400);
+      const res = await postWithKey(`${API}/workflows`, key, { name: 'k' }).expect(400);
       expect(res.body.code).toBe('bad_request');
     }
   });

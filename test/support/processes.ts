@@ -4,6 +4,7 @@ import { join } from 'node:path';
 
 const ROOT = join(__dirname, '..', '..');
 const TS_NODE = ['-r', 'ts-node/register/transpile-only', '-r', 'tsconfig-paths/register'];
+const RUN_TIMEOUT_MS = 30_000;
 
 export interface RunResult {
   code: number | null;
@@ -22,36 +23,58 @@ export function freePort(): Promise<number> {
   });
 }
 
-function baseEnv(env: Record<string, string>): NodeJS.ProcessEnv {
-  return {
-    PATH: process.env.PATH,
-    HOME: process.env.HOME,
-    TS_NODE_PROJECT: join(ROOT, 'tsconfig.json'),
-    ...env,
-  };
+interface SourceProcess {
+  child: ChildProcess;
+  output(): { stdout: string; stderr: string };
+  exited: Promise<number | null>;
+}
+
+/** Runs a TypeScript entry point of src/ with a clean environment, as `npm run` would. */
+function spawnSource(entry: string, args: string[], env: Record<string, string>): SourceProcess {
+  const child = spawn(process.execPath, [...TS_NODE, join(ROOT, 'src', entry), ...args], {
+    cwd: ROOT,
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      TS_NODE_PROJECT: join(ROOT, 'tsconfig.json'),
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) =>
+    child.on('close', (code) => resolve(code)),
+  );
+  return { child, exited, output: () => ({ stdout, stderr }) };
+}
+
+async function runToEnd(
+  entry: string,
+  args: string[],
+  env: Record<string, string>,
+): Promise<RunResult> {
+  const run = spawnSource(entry, args, env);
+  const timer = setTimeout(() => run.child.kill('SIGKILL'), RUN_TIMEOUT_MS);
+  const code = await run.exited;
+  clearTimeout(timer);
+  return { code, ...run.output() };
 }
 
 /** Runs the admin CLI from source, as `npm run cli` does, and waits for it to finish. */
 export function runCli(args: string[], env: Record<string, string>): Promise<RunResult> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [...TS_NODE, join(ROOT, 'src/cli.ts'), ...args], {
-      cwd: ROOT,
-      env: baseEnv(env),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+  return runToEnd('cli.ts', args, env);
 }
 
-export interface ServerProcess {
+/** Starts the server expecting it to refuse to start; resolves with what it printed. */
+export function runServerExpectingFailure(env: Record<string, string>): Promise<RunResult> {
+  return runToEnd('main.ts', [], env);
+}
+
+export interface ServerProcess extends SourceProcess {
   url: string;
-  child: ChildProcess;
-  output(): { stdout: string; stderr: string };
-  exited: Promise<number | null>;
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
@@ -61,61 +84,32 @@ export async function startServer(
   timeoutMs = 20_000,
 ): Promise<ServerProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, [...TS_NODE, join(ROOT, 'src/main.ts')], {
-    cwd: ROOT,
-    env: baseEnv({ PORT: String(port), HOST: '127.0.0.1', ...env }),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const run = spawnSource('main.ts', [], { PORT: String(port), HOST: '127.0.0.1', ...env });
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + timeoutMs;
   let exitCode: number | null | undefined;
-  void exited.then((code) => (exitCode = code));
-  while (Date.now() < deadline && exitCode === undefined) {
-    try {
-      if ((await fetch(`${url}/healthz`)).ok) {
-        break;
-      }
-    } catch {
+  void run.exited.then((code) => (exitCode = code));
+  const deadline = Date.now() + timeoutMs;
+  let ready = false;
+  while (!ready && Date.now() < deadline && exitCode === undefined) {
+    ready = await fetch(`${url}/healthz`).then(
+      (res) => res.ok,
+      () => false,
+    );
+    if (!ready) {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   }
-  if (exitCode !== undefined || Date.now() >= deadline) {
-    child.kill('SIGKILL');
+  if (!ready) {
+    run.child.kill('SIGKILL');
+    const { stdout, stderr } = run.output();
     throw new Error(`server did not start (exit ${exitCode}):\n${stdout}\n${stderr}`);
   }
   return {
+    ...run,
     url,
-    child,
-    exited,
-    output: () => ({ stdout, stderr }),
     stop: (signal = 'SIGTERM') => {
-      child.kill(signal);
-      return exited;
+      run.child.kill(signal);
+      return run.exited;
     },
   };
-}
-
-/** Starts src/main.ts expecting it to refuse to start; resolves with what it printed. */
-export function runServerExpectingFailure(env: Record<string, string>): Promise<RunResult> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [...TS_NODE, join(ROOT, 'src/main.ts')], {
-      cwd: ROOT,
-      env: baseEnv(env),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
 }
