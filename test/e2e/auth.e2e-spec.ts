@@ -2,6 +2,7 @@ import { ApiKeyAuthenticator, KEY_CACHE_TTL_MS } from '@/modules/auth/api-key-au
 import { ApiKeysService } from '@/modules/auth/api-keys.service';
 import { API, startTestApp, TestApp } from '../factories/test-app';
 import { bearer } from '../support/bearer';
+import { pollUntil } from '../support/wait';
 
 async function expectCode(
   res: { status: number; body: { code: string } },
@@ -88,16 +89,14 @@ describe('authentication and scopes', () => {
     const victim = await t.createKey('default', ['*']);
     await t.http().get(`${API}/workflows`).set(bearer(victim.key)).expect(200);
     expect(await t.app.get(ApiKeysService).revoke(victim.keyId)).toBe(true);
-    const started = Date.now();
-    let status = 200;
-    while (status === 200 && Date.now() - started < KEY_CACHE_TTL_MS + 2000) {
-      status = (await t.http().get(`${API}/workflows`).set(bearer(victim.key))).status;
-      if (status === 200) {
-        await new Promise((resolve) => setTimeout(resolve, 200));
-      }
-    }
+    const { value: status, elapsedMs } = await pollUntil(
+      async () => (await t.http().get(`${API}/workflows`).set(bearer(victim.key))).status,
+      (code) => code !== 200,
+      KEY_CACHE_TTL_MS + 2000,
+      200,
+    );
     expect(status).toBe(401);
-    expect(Date.now() - started).toBeLessThanOrEqual(KEY_CACHE_TTL_MS + 500);
+    expect(elapsedMs).toBeLessThanOrEqual(KEY_CACHE_TTL_MS + 500);
     await expectCode(
       await t.http().get(`${API}/workflows`).set(bearer(victim.key)),
       401,
@@ -149,18 +148,15 @@ describe('authentication and scopes', () => {
     const key = await t.createKey('default', ['*']);
     const keys = t.app.get(ApiKeysService);
     await t.http().get(`${API}/workflows`).set(bearer(key.key)).expect(200);
-    let record = (await keys.listForTeam(key.teamId)).find((k) => k.id === key.keyId)!;
-    for (let i = 0; i < 20 && !record.lastUsedAt; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 25));
-      record = (await keys.listForTeam(key.teamId)).find((k) => k.id === key.keyId)!;
-    }
-    const first = record.lastUsedAt!;
+    const recordOf = async () =>
+      (await keys.listForTeam(key.teamId)).find((k) => k.id === key.keyId)!;
+    const first = (await pollUntil(recordOf, (record) => record.lastUsedAt !== null, 1000, 25))
+      .value.lastUsedAt!;
     expect(first).toBeInstanceOf(Date);
     t.app.get(ApiKeyAuthenticator).forget();
     await t.http().get(`${API}/workflows`).set(bearer(key.key)).expect(200);
     await new Promise((resolve) => setTimeout(resolve, 100));
-    record = (await keys.listForTeam(key.teamId)).find((k) => k.id === key.keyId)!;
-    expect(record.lastUsedAt!.getTime()).toBe(first.getTime());
+    expect((await recordOf()).lastUsedAt!.getTime()).toBe(first.getTime());
   });
 
   it('stores only a hash of each key', async () => {

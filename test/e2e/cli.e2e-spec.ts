@@ -1,6 +1,7 @@
 import { API, startTestApp, TestApp } from '../factories/test-app';
 import { bearer } from '../support/bearer';
 import { runCli } from '../support/processes';
+import { pollUntil } from '../support/wait';
 
 describe('admin CLI', () => {
   let t: TestApp;
@@ -85,12 +86,12 @@ describe('admin CLI', () => {
     const revoked = await runCli(['keys', 'revoke', created.id], env);
     expect(revoked.code).toBe(0);
     expect(revoked.stdout).toMatch(/Revoked/);
-    const deadline = Date.now() + 6000;
-    let status = 200;
-    while (status === 200 && Date.now() < deadline) {
-      status = (await t.http().get(`${API}/workflows`).set(bearer(created.key))).status;
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
+    const { value: status } = await pollUntil(
+      async () => (await t.http().get(`${API}/workflows`).set(bearer(created.key))).status,
+      (code) => code !== 200,
+      6000,
+      250,
+    );
     expect(status).toBe(401);
     const twice = await runCli(['keys', 'revoke', created.id], env);
     expect(twice.code).toBe(1);
