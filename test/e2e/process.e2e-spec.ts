@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import sqlite3 from 'sqlite3';
 import { API, randomApiKey } from '../factories/test-app';
 import { runServerExpectingFailure, startServer } from '../support/processes';
 
@@ -12,6 +13,13 @@ interface LogLine {
   duration_ms?: number;
   req?: { method: string; path: string };
   res?: { status: number };
+}
+
+function dropTable(file: string, table: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const db = new sqlite3.Database(file);
+    db.exec(`DROP TABLE ${table}`, (error) => db.close(() => (error ? reject(error) : resolve())));
+  });
 }
 
 function logLines(stdout: string): LogLine[] {
@@ -69,6 +77,40 @@ describe('the server process', () => {
     const again = await startServer(env);
     expect(await again.stop()).toBe(0);
     expect(again.output().stdout).not.toMatch(/No API key existed/);
+  });
+
+  it('logs an unexpected failure with its request id and stack, and answers 500 without internals', async () => {
+    const file = join(directory, 'db.sqlite');
+    const key = randomApiKey();
+    const server = await startServer({
+      DATABASE_URL: `sqlite:${file}`,
+      CONSOLE_BOOTSTRAP_KEY: key,
+      LOG_LEVEL: 'info',
+    });
+    let requestId: string | null = null;
+    try {
+      await dropTable(file, 'workflows');
+      const res = await fetch(`${server.url}${API}/workflows`, { headers: { 'X-Api-Key': key } });
+      expect(res.status).toBe(500);
+      const body = (await res.json()) as Record<string, unknown>;
+      requestId = res.headers.get('x-request-id');
+      expect(body).toEqual({
+        message: 'Internal server error',
+        error: 'Internal Server Error',
+        code: 'internal_error',
+        statusCode: 500,
+        request_id: requestId,
+      });
+    } finally {
+      await server.stop();
+    }
+    const failure = logLines(server.output().stdout).find(
+      (line) => line.level === 50 && line.msg === 'Unhandled error while serving a request',
+    ) as (LogLine & { err?: { stack?: string } }) | undefined;
+    expect(failure).toBeDefined();
+    expect(failure!.request_id).toBe(requestId);
+    expect(failure!.err?.stack).toMatch(/no such table/);
+    expect(server.output().stdout).not.toContain(key);
   });
 
   it('refuses to start on a bad setting and names the variable', async () => {
