@@ -13,6 +13,7 @@ interface LogLine {
   duration_ms?: number;
   req?: { method: string; path: string };
   res?: { status: number };
+  err?: { stack?: string };
 }
 
 function dropTable(file: string, table: string): Promise<void> {
@@ -106,7 +107,7 @@ describe('the server process', () => {
     }
     const failure = logLines(server.output().stdout).find(
       (line) => line.level === 50 && line.msg === 'Unhandled error while serving a request',
-    ) as (LogLine & { err?: { stack?: string } }) | undefined;
+    );
     expect(failure).toBeDefined();
     expect(failure!.request_id).toBe(requestId);
     expect(failure!.err?.stack).toMatch(/no such table/);
