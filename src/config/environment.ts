@@ -109,6 +109,42 @@ export class Environment {
   @Transform(toBool)
   @IsBoolean()
   TRUST_PROXY = false;
+
+  @Matches(/^https?:\/\/[^\s]+$/, { message: 'must be an http(s) URL' })
+  DASHBOARD_URL = 'http://localhost:5173';
+
+  @Transform(toBool)
+  @IsBoolean()
+  OUTBOUND_ALLOW_PRIVATE = false;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  @Max(120_000)
+  OUTBOUND_TIMEOUT_MS = 10_000;
+
+  @Matches(/^https:\/\/[^\s]+$/, { message: 'must be an https URL' })
+  PIPEDREAM_MCP_URL = 'https://remote.mcp.pipedream.net';
+
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @Matches(/^\+?[0-9]{6,15}$/, { message: 'must be a phone number in international format' })
+  TEST_WHATSAPP_NUMBER?: string;
+
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @Matches(/^[A-Za-z0-9._]{1,30}$/, { message: 'must be an Instagram username' })
+  TEST_INSTAGRAM_USERNAME?: string;
+
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @Matches(/^[A-Za-z0-9.\-]{1,100}$/, { message: 'must be a Facebook page name or id' })
+  TEST_MESSENGER_PAGE?: string;
+
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @Matches(/^\+?[0-9]{6,15}$/, { message: 'must be a phone number in international format' })
+  TEST_TELEPHONY_NUMBER?: string;
 }
 
 export class InvalidEnvironmentError extends Error {}

@@ -44,6 +44,23 @@ export class Database {
     return this.writer ? this.writer.runExclusive(run) : run();
   }
 
+  /**
+   * Serialises writers on one row for the rest of the transaction (PostgreSQL `FOR UPDATE`). On
+   * SQLite the writer mutex already does this, so nothing is sent.
+   */
+  async lockRow(manager: EntityManager, table: string, id: string): Promise<void> {
+    if (this.kind !== 'postgres') {
+      return;
+    }
+    await manager
+      .createQueryBuilder()
+      .select('locked.id')
+      .from(table, 'locked')
+      .where('locked.id = :id', { id })
+      .setLock('pessimistic_write')
+      .getRawOne();
+  }
+
   /** Runs `work` outside any transaction of the caller, e.g. background work a request starts. */
   detached<T>(work: () => T): T {
     return this.current.exit(work);

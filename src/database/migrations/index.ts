@@ -1,4 +1,5 @@
 import { Platform1732262400000 } from './1732262400000-platform';
+import { Agents1732348800000 } from './1732348800000-agents';
 
 /** Every migration, oldest first. */
-export const MIGRATIONS = [Platform1732262400000];
+export const MIGRATIONS = [Platform1732262400000, Agents1732348800000];

@@ -31,6 +31,14 @@ export class WorkflowsService {
     return workflow;
   }
 
+  /**
+   * The workflow an agent runs on, whoever owns it. Only for an agent the caller already owns:
+   * the agent's workflow stays readable to it even if its owner later makes it private.
+   */
+  findForAgent(workflowId: string): Promise<WorkflowEntity | null> {
+    return this.workflows.findById(workflowId);
+  }
+
   async create(teamId: string, input: WorkflowCreateDto): Promise<WorkflowEntity> {
     const workflow = newWorkflow(teamId, input);
     await this.workflows.insert(workflow);

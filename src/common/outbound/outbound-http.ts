@@ -1,0 +1,115 @@
+import { lookup } from 'node:dns';
+import { promises as dns } from 'node:dns';
+import { isIP, LookupFunction } from 'node:net';
+import { Injectable } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { Agent, fetch as undiciFetch } from 'undici';
+import { Environment } from '@/config/environment';
+import { isPublicAddress } from './address-policy';
+
+export const MAX_OUTBOUND_RESPONSE_BYTES = 5 * 1024 * 1024;
+
+export class OutboundRefusedError extends Error {}
+
+export type FetchFn = (url: string | URL, init?: RequestInit) => Promise<Response>;
+
+/**
+ * Every request the service makes to a URL a customer gave it goes through here: only http(s),
+ * only public addresses (checked after DNS resolution, and again when the connection is made, so a
+ * name that later resolves elsewhere is refused too), a deadline and a cap on the response size.
+ */
+@Injectable()
+export class OutboundHttp {
+  private readonly allowPrivate: boolean;
+  readonly timeoutMs: number;
+  private readonly dispatcher: Agent;
+
+  constructor(config: ConfigService<Environment, true>) {
+    this.allowPrivate = config.get('OUTBOUND_ALLOW_PRIVATE', { infer: true });
+    this.timeoutMs = config.get('OUTBOUND_TIMEOUT_MS', { infer: true });
+    this.dispatcher = new Agent({ connect: { lookup: this.guardedLookup } });
+  }
+
+  /** Why `rawUrl` may not be called, or null when it may. */
+  async refusal(rawUrl: string): Promise<string | null> {
+    let url: URL;
+    try {
+      url = new URL(rawUrl);
+    } catch {
+      return 'must be a valid URL';
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+      return 'must be an http or https URL';
+    }
+    if (this.allowPrivate) {
+      return null;
+    }
+    const host = url.hostname.replace(/^\[|\]$/g, '');
+    let addresses: string[];
+    try {
+      addresses = isIP(host) ? [host] : (await dns.lookup(host, { all: true, verbatim: true })).map((a) => a.address);
+    } catch {
+      return 'host could not be resolved';
+    }
+    if (addresses.length === 0 || !addresses.every(isPublicAddress)) {
+      return 'must not point to a private, loopback, link-local or metadata address';
+    }
+    return null;
+  }
+
+  /** A fetch bound to one operation: aborted at `deadline`, responses capped in size. */
+  fetchFor(deadline: AbortSignal): FetchFn {
+    return async (url, init = {}) => {
+      const signal = init.signal ? AbortSignal.any([init.signal, deadline]) : deadline;
+      const response = (await undiciFetch(url, {
+        ...(init as object),
+        signal,
+        dispatcher: this.dispatcher,
+      })) as unknown as Response;
+      return capped(response, MAX_OUTBOUND_RESPONSE_BYTES);
+    };
+  }
+
+  private readonly guardedLookup: LookupFunction = (hostname, options, callback) => {
+    lookup(hostname, { ...options, all: true }, (error, addresses) => {
+      if (error) {
+        callback(error, '', 0);
+        return;
+      }
+      const list = addresses as unknown as Array<{ address: string; family: number }>;
+      const allowed = this.allowPrivate ? list : list.filter((entry) => isPublicAddress(entry.address));
+      if (allowed.length === 0) {
+        callback(new OutboundRefusedError(`${hostname} resolves to a private address`), '', 0);
+        return;
+      }
+      if (options.all) {
+        (callback as unknown as (e: null, a: typeof allowed) => void)(null, allowed);
+      } else {
+        callback(null, allowed[0].address, allowed[0].family);
+      }
+    });
+  };
+}
+
+/** The same response, failing once its body passes `maxBytes`. */
+function capped(response: Response, maxBytes: number): Response {
+  if (!response.body) {
+    return response;
+  }
+  let received = 0;
+  const limiter = new TransformStream<Uint8Array, Uint8Array>({
+    transform(chunk, controller) {
+      received += chunk.byteLength;
+      if (received > maxBytes) {
+        controller.error(new OutboundRefusedError(`response larger than ${maxBytes} bytes`));
+        return;
+      }
+      controller.enqueue(chunk);
+    },
+  });
+  return new Response(response.body.pipeThrough(limiter), {
+    status: response.status,
+    statusText: response.statusText,
+    headers: response.headers,
+  });
+}

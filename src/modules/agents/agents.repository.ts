@@ -1,0 +1,76 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import { paginate } from '@/common/pagination/paginate';
+import { Page } from '@/common/pagination/page';
+import { Database } from '@/database/database.service';
+import { AgentListQueryDto } from './dto/agent-list-query.dto';
+import { AgentEntity, AgentStatus } from './entities/agent.entity';
+
+const SORT_COLUMNS = {
+  name: 'agent.name',
+  status: 'agent.status',
+  created_at: 'agent.created_at',
+  updated_at: 'agent.updated_at',
+};
+
+@Injectable()
+export class AgentsRepository {
+  constructor(private readonly db: Database) {}
+
+  findOwned(teamId: string, id: string): Promise<AgentEntity | null> {
+    return this.db.manager.findOneBy(AgentEntity, { teamId, id });
+  }
+
+  list(teamId: string, query: AgentListQueryDto): Promise<Page<AgentEntity>> {
+    const builder = this.db.manager
+      .createQueryBuilder(AgentEntity, 'agent')
+      .where('agent.team_id = :teamId', { teamId });
+    if (query.status) {
+      builder.andWhere('agent.status = :status', { status: query.status });
+    }
+    return paginate(builder, query, {
+      searchColumns: ['agent.name', 'agent.description', 'agent.business_name'],
+      sortColumns: SORT_COLUMNS,
+      defaultSort: '-created_at',
+      tieBreaker: 'agent.id',
+    });
+  }
+
+  countForTeam(manager: EntityManager, teamId: string): Promise<number> {
+    return manager.countBy(AgentEntity, { teamId });
+  }
+
+  async insert(manager: EntityManager, agent: AgentEntity): Promise<void> {
+    await manager.insert(AgentEntity, agent);
+  }
+
+  async update(teamId: string, id: string, changes: QueryDeepPartialEntity<AgentEntity>): Promise<boolean> {
+    const result = await this.db.transaction((manager) => manager.update(AgentEntity, { teamId, id }, changes));
+    return (result.affected ?? 0) > 0;
+  }
+
+  /** Moves the agent from `from` to `to`; false when it was no longer in `from`. */
+  async transition(
+    teamId: string,
+    id: string,
+    from: AgentStatus,
+    to: AgentStatus,
+    reason: string | null,
+  ): Promise<boolean> {
+    const result = await this.db.transaction((manager) =>
+      manager.update(
+        AgentEntity,
+        { teamId, id, status: from },
+        { status: to, statusReason: reason, updatedAt: new Date() },
+      ),
+    );
+    return (result.affected ?? 0) > 0;
+  }
+
+  /** Deletes the agent; its channels, knowledge, integrations and actions go with it (cascade). */
+  async delete(teamId: string, id: string): Promise<boolean> {
+    const result = await this.db.transaction((manager) => manager.delete(AgentEntity, { teamId, id }));
+    return (result.affected ?? 0) > 0;
+  }
+}

@@ -1,0 +1,166 @@
+import { Injectable } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { Errors } from '@/common/http/api-error';
+import { newId } from '@/common/ids';
+import { Page } from '@/common/pagination/page';
+import { Environment } from '@/config/environment';
+import { Database } from '@/database/database.service';
+import { isUniqueViolation } from '@/database/errors';
+import { WorkflowEntity, WorkflowFlow } from '@/modules/workflows/entities/workflow.entity';
+import { WorkflowsService } from '@/modules/workflows/workflows.service';
+import { canTransition } from './agent-status';
+import { AgentsRepository } from './agents.repository';
+import { AgentChannelEntity } from './channels/agent-channel.entity';
+import { ChannelsRepository } from './channels/channels.repository';
+import { AgentCreateDto } from './dto/agent-create.dto';
+import { AgentListQueryDto } from './dto/agent-list-query.dto';
+import { AgentLiveStatusDto } from './dto/agent-live-status.dto';
+import { AgentUpdateDto } from './dto/agent-update.dto';
+import { AgentEntity } from './entities/agent.entity';
+import { newTestChannelCode } from './test-channel-code';
+
+const NOT_FOUND = 'Agent not found';
+const CODE_ATTEMPTS = 5;
+
+type AgentInput = Partial<AgentCreateDto>;
+
+function agentChanges(input: AgentInput): Partial<AgentEntity> {
+  const changes: Partial<AgentEntity> = {};
+  const set = <K extends keyof AgentEntity>(key: K, value: AgentEntity[K] | undefined) => {
+    if (value !== undefined) {
+      changes[key] = value;
+    }
+  };
+  set('workflowId', input.workflow_id);
+  set('name', input.name);
+  set('description', input.description);
+  set('language', input.language);
+  set('persona', input.persona);
+  set('timezone', input.timezone);
+  set('logo', input.logo);
+  set('businessName', input.business_name);
+  set('businessAddress', input.business_address);
+  set('businessEmail', input.business_email);
+  set('businessDescription', input.business_description);
+  set('escalationEmail', input.escalation_email);
+  return changes;
+}
+
+@Injectable()
+export class AgentsService {
+  private readonly quota: number;
+
+  constructor(
+    private readonly db: Database,
+    private readonly agents: AgentsRepository,
+    private readonly channels: ChannelsRepository,
+    private readonly workflows: WorkflowsService,
+    config: ConfigService<Environment, true>,
+  ) {
+    this.quota = config.get('AGENT_QUOTA', { infer: true });
+  }
+
+  /** The team's agent, or 404: another team's agent does not exist for this caller. */
+  async requireOwned(teamId: string, id: string): Promise<AgentEntity> {
+    const agent = await this.agents.findOwned(teamId, id);
+    if (!agent) {
+      throw Errors.notFound(NOT_FOUND);
+    }
+    return agent;
+  }
+
+  list(teamId: string, query: AgentListQueryDto): Promise<Page<AgentEntity>> {
+    return this.agents.list(teamId, query);
+  }
+
+  async create(teamId: string, input: AgentCreateDto): Promise<{ agent: AgentEntity; workflow: WorkflowEntity }> {
+    const workflow = await this.workflows.get(teamId, input.workflow_id);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const agent = await this.insertWithinQuota(teamId, { ...input, workflow_id: workflow.id });
+        return { agent, workflow };
+      } catch (error) {
+        // A test-code collision is astronomically rare; a fresh code settles it.
+        if (!isUniqueViolation(error) || attempt >= CODE_ATTEMPTS) {
+          throw error;
+        }
+      }
+    }
+  }
+
+  async update(teamId: string, id: string, input: AgentUpdateDto): Promise<AgentEntity> {
+    await this.requireOwned(teamId, id);
+    if (input.workflow_id !== undefined) {
+      input.workflow_id = (await this.workflows.get(teamId, input.workflow_id)).id;
+    }
+    await this.agents.update(teamId, id, { ...agentChanges(input), updatedAt: new Date() });
+    return this.requireOwned(teamId, id);
+  }
+
+  async delete(teamId: string, id: string): Promise<void> {
+    if (!(await this.agents.delete(teamId, id))) {
+      throw Errors.notFound(NOT_FOUND);
+    }
+  }
+
+  async setLiveStatus(teamId: string, id: string, input: AgentLiveStatusDto): Promise<AgentEntity> {
+    const agent = await this.requireOwned(teamId, id);
+    if (agent.status === input.status) {
+      return agent;
+    }
+    if (!canTransition(agent.status, input.status)) {
+      throw Errors.conflict(`An agent cannot go from ${agent.status} to ${input.status}`);
+    }
+    const moved = await this.agents.transition(teamId, id, agent.status, input.status, input.status_reason ?? null);
+    if (!moved) {
+      throw Errors.conflict('The agent changed status meanwhile; read it and try again');
+    }
+    return this.requireOwned(teamId, id);
+  }
+
+  async channelsOf(teamId: string, id: string): Promise<AgentChannelEntity[]> {
+    await this.requireOwned(teamId, id);
+    return this.channels.listForAgent(teamId, id);
+  }
+
+  /** The flows of the agent's workflow (which may be another team's public one). */
+  async flowsOf(teamId: string, id: string): Promise<WorkflowFlow[]> {
+    const agent = await this.requireOwned(teamId, id);
+    return (await this.workflows.findForAgent(agent.workflowId))?.flows ?? [];
+  }
+
+  private insertWithinQuota(teamId: string, input: AgentCreateDto): Promise<AgentEntity> {
+    return this.db.transaction(async (manager) => {
+      await this.db.lockRow(manager, 'teams', teamId);
+      if ((await this.agents.countForTeam(manager, teamId)) >= this.quota) {
+        throw Errors.agentLimitReached(`The team has reached its quota of ${this.quota} agents`);
+      }
+      const now = new Date();
+      const agent: AgentEntity = {
+        id: newId(),
+        teamId,
+        workflowId: input.workflow_id,
+        name: input.name,
+        description: input.description,
+        language: null,
+        persona: null,
+        timezone: null,
+        logo: null,
+        businessName: null,
+        businessAddress: null,
+        businessEmail: null,
+        businessDescription: null,
+        escalationEmail: null,
+        ...agentChanges(input),
+        testChannelCode: newTestChannelCode(),
+        status: 'development',
+        statusReason: null,
+        createdAt: now,
+        updatedAt: now,
+      };
+      await this.agents.insert(manager, agent);
+      await this.channels.createDefaults(manager, teamId, agent.id, now);
+      return agent;
+    });
+  }
+}

@@ -1,0 +1,20 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { AgentChannelEntity, CHANNEL_TYPES, ChannelStatus, ChannelType } from './agent-channel.entity';
+
+export class ChannelResponseDto {
+  @ApiProperty() id: string;
+  @ApiProperty({ enum: CHANNEL_TYPES }) type: ChannelType;
+  @ApiProperty() name: string;
+  @ApiProperty({ enum: ['active', 'inactive'] }) status: ChannelStatus;
+  @ApiProperty() is_connected: boolean;
+}
+
+export function toChannelResponse(channel: AgentChannelEntity): ChannelResponseDto {
+  return {
+    id: channel.id,
+    type: channel.type,
+    name: channel.name,
+    status: channel.status,
+    is_connected: channel.isConnected,
+  };
+}

@@ -1,0 +1,66 @@
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+
+export const AGENT_STATUSES = ['development', 'live', 'paused'] as const;
+export type AgentStatus = (typeof AGENT_STATUSES)[number];
+export const PERSONAS = ['professional', 'friendly', 'concise'] as const;
+export type Persona = (typeof PERSONAS)[number];
+
+@Entity('agents')
+export class AgentEntity {
+  @PrimaryColumn({ type: 'varchar', length: 36 })
+  id: string;
+
+  @Column({ name: 'team_id', type: 'varchar', length: 36 })
+  teamId: string;
+
+  @Column({ name: 'workflow_id', type: 'varchar', length: 36 })
+  workflowId: string;
+
+  @Column({ type: 'varchar', length: 255 })
+  name: string;
+
+  @Column({ type: 'text' })
+  description: string;
+
+  @Column({ type: 'varchar', length: 64, nullable: true })
+  language: string | null;
+
+  @Column({ type: 'varchar', length: 16, nullable: true })
+  persona: Persona | null;
+
+  @Column({ type: 'varchar', length: 64, nullable: true })
+  timezone: string | null;
+
+  @Column({ type: 'varchar', length: 2048, nullable: true })
+  logo: string | null;
+
+  @Column({ name: 'business_name', type: 'varchar', length: 255, nullable: true })
+  businessName: string | null;
+
+  @Column({ name: 'business_address', type: 'text', nullable: true })
+  businessAddress: string | null;
+
+  @Column({ name: 'business_email', type: 'varchar', length: 255, nullable: true })
+  businessEmail: string | null;
+
+  @Column({ name: 'business_description', type: 'text', nullable: true })
+  businessDescription: string | null;
+
+  @Column({ name: 'test_channel_code', type: 'varchar', length: 16, unique: true })
+  testChannelCode: string;
+
+  @Column({ type: 'varchar', length: 16 })
+  status: AgentStatus;
+
+  @Column({ name: 'status_reason', type: 'text', nullable: true })
+  statusReason: string | null;
+
+  @Column({ name: 'escalation_email', type: 'varchar', length: 255, nullable: true })
+  escalationEmail: string | null;
+
+  @Column({ name: 'created_at', type: Date })
+  createdAt: Date;
+
+  @Column({ name: 'updated_at', type: Date })
+  updatedAt: Date;
+}

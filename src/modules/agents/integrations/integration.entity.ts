@@ -1,0 +1,50 @@
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+
+export const INTEGRATION_FAMILIES = ['bimpeai', 'custom_api', 'mcp_server', 'pipedream'] as const;
+export type IntegrationFamily = (typeof INTEGRATION_FAMILIES)[number];
+export type IntegrationStatus = 'connected' | 'pending' | 'error';
+
+@Entity('integrations')
+export class IntegrationEntity {
+  @PrimaryColumn({ type: 'varchar', length: 36 })
+  id: string;
+
+  @Column({ name: 'team_id', type: 'varchar', length: 36 })
+  teamId: string;
+
+  @Column({ name: 'agent_id', type: 'varchar', length: 36 })
+  agentId: string;
+
+  @Column({ type: 'varchar', length: 32 })
+  family: IntegrationFamily;
+
+  /** The connector (`stripe`, …) for built-ins; the family name for the others. */
+  @Column({ type: 'varchar', length: 64 })
+  type: string;
+
+  @Column({ type: 'varchar', length: 255 })
+  name: string;
+
+  @Column({ type: 'text', nullable: true })
+  description: string | null;
+
+  @Column({ type: 'varchar', length: 16 })
+  status: IntegrationStatus;
+
+  @Column({ name: 'is_connected', type: 'boolean' })
+  isConnected: boolean;
+
+  /** Settings that are not secret, returned as they are. */
+  @Column({ type: 'simple-json' })
+  config: Record<string, unknown>;
+
+  /** Secret settings as one sealed JSON object (SecretBox); never returned. */
+  @Column({ type: 'text', nullable: true })
+  secrets: string | null;
+
+  @Column({ name: 'created_at', type: Date })
+  createdAt: Date;
+
+  @Column({ name: 'updated_at', type: Date })
+  updatedAt: Date;
+}

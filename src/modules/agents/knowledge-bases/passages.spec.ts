@@ -1,0 +1,29 @@
+import { toPassages } from './passages';
+
+describe('toPassages', () => {
+  it('keeps short paragraphs together up to the target size', () => {
+    expect(toPassages('Opening hours are 9 to 5.\n\nWe are closed on Sundays.')).toEqual([
+      'Opening hours are 9 to 5. We are closed on Sundays.',
+    ]);
+  });
+
+  it('splits long text at paragraph and sentence boundaries, never past the maximum', () => {
+    const paragraph = Array.from({ length: 60 }, (_, i) => `Sentence number ${i} talks about refunds.`).join(' ');
+    const passages = toPassages(`${paragraph}\n\n${paragraph}`);
+    expect(passages.length).toBeGreaterThan(2);
+    for (const passage of passages) {
+      expect(passage.length).toBeLessThanOrEqual(1200);
+      expect(passage.endsWith('.')).toBe(true);
+    }
+    expect(passages.join(' ').replace(/\s+/g, ' ')).toBe(`${paragraph} ${paragraph}`);
+  });
+
+  it('wraps a single unbroken run of text', () => {
+    const passages = toPassages('x'.repeat(3000));
+    expect(passages.map((p) => p.length)).toEqual([1200, 1200, 600]);
+  });
+
+  it('gives nothing for blank text', () => {
+    expect(toPassages(' \n\n ')).toEqual([]);
+  });
+});
