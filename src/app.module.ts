@@ -12,6 +12,7 @@ import { RateLimitModule } from './common/rate-limit/rate-limit.module';
 import { ApiValidationPipe } from './common/validation/api-validation.pipe';
 import { AppConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
+import { AgentsModule } from './modules/agents/agents.module';
 import { ApiKeyGuard } from './modules/auth/api-key.guard';
 import { AuthModule } from './modules/auth/auth.module';
 import { ScopeGuard } from './modules/auth/scope.guard';
@@ -37,6 +38,7 @@ export class AppModule {
         AuthModule,
         HealthModule,
         WorkflowsModule,
+        AgentsModule,
         CallsModule,
         FallbackModule,
       ],

@@ -138,7 +138,7 @@ export class Environment {
 
   @Transform(emptyToUndefined)
   @IsOptional()
-  @Matches(/^[A-Za-z0-9.\-]{1,100}$/, { message: 'must be a Facebook page name or id' })
+  @Matches(/^[A-Za-z0-9.-]{1,100}$/, { message: 'must be a Facebook page name or id' })
   TEST_MESSENGER_PAGE?: string;
 
   @Transform(emptyToUndefined)

@@ -17,7 +17,9 @@ describe('SecretBox', () => {
     const parts = sealed.split('.');
     const flipped = Buffer.from(parts[3], 'base64url');
     flipped[0] ^= 1;
-    expect(() => box.open([...parts.slice(0, 3), flipped.toString('base64url')].join('.'))).toThrow();
+    expect(() =>
+      box.open([...parts.slice(0, 3), flipped.toString('base64url')].join('.')),
+    ).toThrow();
     expect(() => new SecretBox(randomBytes(32)).open(sealed)).toThrow();
   });
 

@@ -47,7 +47,9 @@ export class OutboundHttp {
     const host = url.hostname.replace(/^\[|\]$/g, '');
     let addresses: string[];
     try {
-      addresses = isIP(host) ? [host] : (await dns.lookup(host, { all: true, verbatim: true })).map((a) => a.address);
+      addresses = isIP(host)
+        ? [host]
+        : (await dns.lookup(host, { all: true, verbatim: true })).map((a) => a.address);
     } catch {
       return 'host could not be resolved';
     }
@@ -60,14 +62,23 @@ export class OutboundHttp {
   /** A fetch bound to one operation: aborted at `deadline`, responses capped in size. */
   fetchFor(deadline: AbortSignal): FetchFn {
     return async (url, init = {}) => {
+      this.assertLiteralAddressAllowed(new URL(url));
       const signal = init.signal ? AbortSignal.any([init.signal, deadline]) : deadline;
-      const response = (await undiciFetch(url, {
+      const response = await undiciFetch(url, {
         ...(init as object),
         signal,
         dispatcher: this.dispatcher,
-      })) as unknown as Response;
+      });
       return capped(response, MAX_OUTBOUND_RESPONSE_BYTES);
     };
+  }
+
+  /** Connections to IP literals skip DNS, and with it the lookup guard below. */
+  private assertLiteralAddressAllowed(url: URL): void {
+    const host = url.hostname.replace(/^\[|\]$/g, '');
+    if (!this.allowPrivate && isIP(host) && !isPublicAddress(host)) {
+      throw new OutboundRefusedError(`${host} is a private address`);
+    }
   }
 
   private readonly guardedLookup: LookupFunction = (hostname, options, callback) => {
@@ -77,7 +88,9 @@ export class OutboundHttp {
         return;
       }
       const list = addresses as unknown as Array<{ address: string; family: number }>;
-      const allowed = this.allowPrivate ? list : list.filter((entry) => isPublicAddress(entry.address));
+      const allowed = this.allowPrivate
+        ? list
+        : list.filter((entry) => isPublicAddress(entry.address));
       if (allowed.length === 0) {
         callback(new OutboundRefusedError(`${hostname} resolves to a private address`), '', 0);
         return;

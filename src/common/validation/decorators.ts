@@ -5,17 +5,32 @@ export const OptionalNotNull = () => ValidateIf((_object, value) => value !== un
 
 export const MAX_JSON_ITEM_STRING = 2000;
 
-/** An element of a free-form list: a string or a JSON object. */
-export const IsStringOrObject = (options?: ValidationOptions) =>
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/** A string (of at most `maxLength` characters) or a JSON object, e.g. a free-form list element. */
+export const IsStringOrObject = (options?: ValidationOptions, maxLength = MAX_JSON_ITEM_STRING) =>
   ValidateBy(
     {
       name: 'isStringOrObject',
       validator: {
         validate: (value: unknown) =>
-          (typeof value === 'string' && value.length <= MAX_JSON_ITEM_STRING) ||
-          (value !== null && typeof value === 'object' && !Array.isArray(value)),
+          (typeof value === 'string' && value.length <= maxLength) || isPlainObject(value),
         defaultMessage: () =>
-          `each value must be a string of at most ${MAX_JSON_ITEM_STRING} characters or an object`,
+          `${options?.each ? 'each value ' : ''}must be a string of at most ${maxLength} characters or an object`,
+      },
+    },
+    options,
+  );
+
+/** A JSON object or array. */
+export const IsObjectOrArray = (options?: ValidationOptions) =>
+  ValidateBy(
+    {
+      name: 'isObjectOrArray',
+      validator: {
+        validate: (value: unknown) => isPlainObject(value) || Array.isArray(value),
+        defaultMessage: () => 'must be a JSON object or array',
       },
     },
     options,
@@ -27,8 +42,7 @@ export const IsPlainObject = (options?: ValidationOptions) =>
     {
       name: 'isPlainObject',
       validator: {
-        validate: (value: unknown) =>
-          value !== null && typeof value === 'object' && !Array.isArray(value),
+        validate: isPlainObject,
         defaultMessage: () => 'must be a JSON object',
       },
     },

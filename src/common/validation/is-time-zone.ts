@@ -17,7 +17,10 @@ export const IsTimeZone = (options?: ValidationOptions) =>
   ValidateBy(
     {
       name: 'isTimeZone',
-      validator: { validate: isTimeZone, defaultMessage: () => 'must be an IANA time zone such as Africa/Lagos' },
+      validator: {
+        validate: isTimeZone,
+        defaultMessage: () => 'must be an IANA time zone such as Africa/Lagos',
+      },
     },
     options,
   );

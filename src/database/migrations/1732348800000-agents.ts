@@ -62,7 +62,10 @@ export class Agents1732348800000 implements MigrationInterface {
           }),
         ],
         indices: [
-          new TableIndex({ name: 'ix_agents_team_created', columnNames: ['team_id', 'created_at'] }),
+          new TableIndex({
+            name: 'ix_agents_team_created',
+            columnNames: ['team_id', 'created_at'],
+          }),
           new TableIndex({ name: 'ix_agents_workflow', columnNames: ['workflow_id'] }),
         ],
       }),
@@ -101,7 +104,12 @@ export class Agents1732348800000 implements MigrationInterface {
           ...timestamps(),
         ],
         foreignKeys: [cascadeFrom('agents', 'agent_id')],
-        indices: [new TableIndex({ name: 'ix_knowledge_bases_agent', columnNames: ['agent_id', 'created_at'] })],
+        indices: [
+          new TableIndex({
+            name: 'ix_knowledge_bases_agent',
+            columnNames: ['agent_id', 'created_at'],
+          }),
+        ],
       }),
     );
 
@@ -142,7 +150,17 @@ export class Agents1732348800000 implements MigrationInterface {
         ],
         foreignKeys: [cascadeFrom('agents', 'agent_id')],
         indices: [
-          new TableIndex({ name: 'ix_integrations_agent_family', columnNames: ['agent_id', 'family', 'created_at'] }),
+          new TableIndex({
+            name: 'ix_integrations_agent_family',
+            columnNames: ['agent_id', 'family', 'created_at'],
+          }),
+          // One built-in connector of each type per agent.
+          new TableIndex({
+            name: 'uq_integrations_agent_built_in',
+            columnNames: ['agent_id', 'type'],
+            isUnique: true,
+            where: "family = 'bimpeai'",
+          }),
         ],
       }),
     );
@@ -166,15 +184,29 @@ export class Agents1732348800000 implements MigrationInterface {
           textColumn('secrets', true),
           ...timestamps(),
         ],
-        uniques: [{ name: 'uq_actions_integration_name', columnNames: ['integration_id', 'action_name'] }],
-        foreignKeys: [cascadeFrom('integrations', 'integration_id'), cascadeFrom('agents', 'agent_id')],
-        indices: [new TableIndex({ name: 'ix_actions_agent', columnNames: ['agent_id', 'created_at'] })],
+        uniques: [
+          { name: 'uq_actions_integration_name', columnNames: ['integration_id', 'action_name'] },
+        ],
+        foreignKeys: [
+          cascadeFrom('integrations', 'integration_id'),
+          cascadeFrom('agents', 'agent_id'),
+        ],
+        indices: [
+          new TableIndex({ name: 'ix_actions_agent', columnNames: ['agent_id', 'created_at'] }),
+        ],
       }),
     );
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
-    for (const table of ['actions', 'integrations', 'knowledge_passages', 'knowledge_bases', 'agent_channels', 'agents']) {
+    for (const table of [
+      'actions',
+      'integrations',
+      'knowledge_passages',
+      'knowledge_bases',
+      'agent_channels',
+      'agents',
+    ]) {
       await queryRunner.dropTable(table);
     }
   }

@@ -45,8 +45,14 @@ export class AgentsRepository {
     await manager.insert(AgentEntity, agent);
   }
 
-  async update(teamId: string, id: string, changes: QueryDeepPartialEntity<AgentEntity>): Promise<boolean> {
-    const result = await this.db.transaction((manager) => manager.update(AgentEntity, { teamId, id }, changes));
+  async update(
+    teamId: string,
+    id: string,
+    changes: QueryDeepPartialEntity<AgentEntity>,
+  ): Promise<boolean> {
+    const result = await this.db.transaction((manager) =>
+      manager.update(AgentEntity, { teamId, id }, changes),
+    );
     return (result.affected ?? 0) > 0;
   }
 
@@ -70,7 +76,9 @@ export class AgentsRepository {
 
   /** Deletes the agent; its channels, knowledge, integrations and actions go with it (cascade). */
   async delete(teamId: string, id: string): Promise<boolean> {
-    const result = await this.db.transaction((manager) => manager.delete(AgentEntity, { teamId, id }));
+    const result = await this.db.transaction((manager) =>
+      manager.delete(AgentEntity, { teamId, id }),
+    );
     return (result.affected ?? 0) > 0;
   }
 }

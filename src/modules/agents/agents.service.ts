@@ -73,7 +73,10 @@ export class AgentsService {
     return this.agents.list(teamId, query);
   }
 
-  async create(teamId: string, input: AgentCreateDto): Promise<{ agent: AgentEntity; workflow: WorkflowEntity }> {
+  async create(
+    teamId: string,
+    input: AgentCreateDto,
+  ): Promise<{ agent: AgentEntity; workflow: WorkflowEntity }> {
     const workflow = await this.workflows.get(teamId, input.workflow_id);
     for (let attempt = 1; ; attempt++) {
       try {
@@ -111,7 +114,13 @@ export class AgentsService {
     if (!canTransition(agent.status, input.status)) {
       throw Errors.conflict(`An agent cannot go from ${agent.status} to ${input.status}`);
     }
-    const moved = await this.agents.transition(teamId, id, agent.status, input.status, input.status_reason ?? null);
+    const moved = await this.agents.transition(
+      teamId,
+      id,
+      agent.status,
+      input.status,
+      input.status_reason ?? null,
+    );
     if (!moved) {
       throw Errors.conflict('The agent changed status meanwhile; read it and try again');
     }

@@ -1,6 +1,12 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
-export const CHANNEL_TYPES = ['webchat', 'whatsapp', 'instagram', 'messenger', 'telephony'] as const;
+export const CHANNEL_TYPES = [
+  'webchat',
+  'whatsapp',
+  'instagram',
+  'messenger',
+  'telephony',
+] as const;
 export type ChannelType = (typeof CHANNEL_TYPES)[number];
 export type ChannelStatus = 'active' | 'inactive';
 

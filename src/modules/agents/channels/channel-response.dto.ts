@@ -1,5 +1,10 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { AgentChannelEntity, CHANNEL_TYPES, ChannelStatus, ChannelType } from './agent-channel.entity';
+import {
+  AgentChannelEntity,
+  CHANNEL_TYPES,
+  ChannelStatus,
+  ChannelType,
+} from './agent-channel.entity';
 
 export class ChannelResponseDto {
   @ApiProperty() id: string;

@@ -17,7 +17,12 @@ export class ChannelsRepository {
   constructor(private readonly db: Database) {}
 
   /** One record per channel type: web chat works at once, the others once configured. */
-  async createDefaults(manager: EntityManager, teamId: string, agentId: string, now: Date): Promise<void> {
+  async createDefaults(
+    manager: EntityManager,
+    teamId: string,
+    agentId: string,
+    now: Date,
+  ): Promise<void> {
     const channels: AgentChannelEntity[] = CHANNEL_TYPES.map((type) => ({
       id: newId(),
       teamId,

@@ -41,14 +41,20 @@ export class AgentTestCodeResponseDto {
 
 export type TestChannelSettings = Pick<
   Environment,
-  'TEST_WHATSAPP_NUMBER' | 'TEST_INSTAGRAM_USERNAME' | 'TEST_MESSENGER_PAGE' | 'TEST_TELEPHONY_NUMBER'
+  | 'TEST_WHATSAPP_NUMBER'
+  | 'TEST_INSTAGRAM_USERNAME'
+  | 'TEST_MESSENGER_PAGE'
+  | 'TEST_TELEPHONY_NUMBER'
 >;
 
 /**
  * How a person reaches an agent under test: send its start message to the shared test number,
  * account or page. Channels without a configured test endpoint are disabled, with null links.
  */
-export function agentTestCode(code: string, settings: TestChannelSettings): AgentTestCodeResponseDto {
+export function agentTestCode(
+  code: string,
+  settings: TestChannelSettings,
+): AgentTestCodeResponseDto {
   const start = testStartMessage(code);
   const phone = settings.TEST_WHATSAPP_NUMBER ?? null;
   const username = settings.TEST_INSTAGRAM_USERNAME ?? null;

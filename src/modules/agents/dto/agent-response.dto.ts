@@ -1,7 +1,13 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { WorkflowResponseDto } from '@/modules/workflows/dto/workflow-response.dto';
 import { ChannelResponseDto } from '../channels/channel-response.dto';
-import { AgentEntity, AGENT_STATUSES, AgentStatus, Persona, PERSONAS } from '../entities/agent.entity';
+import {
+  AgentEntity,
+  AGENT_STATUSES,
+  AgentStatus,
+  Persona,
+  PERSONAS,
+} from '../entities/agent.entity';
 import { IntegrationSummaryDto } from '../integrations/dto/integration-summary.dto';
 import { KnowledgeBaseSummaryDto } from '../knowledge-bases/dto/knowledge-base-response.dto';
 

@@ -32,13 +32,21 @@ export class KnowledgeBasesRepository {
     if (passages.length > 0) {
       await manager.insert(
         KnowledgePassageEntity,
-        passages.map((content, position) => ({ id: newId(), agentId: kb.agentId, knowledgeBaseId: kb.id, position, content })),
+        passages.map((content, position) => ({
+          id: newId(),
+          agentId: kb.agentId,
+          knowledgeBaseId: kb.id,
+          position,
+          content,
+        })),
       );
     }
   }
 
   async delete(teamId: string, agentId: string, id: string): Promise<boolean> {
-    const result = await this.db.transaction((manager) => manager.delete(KnowledgeBaseEntity, { teamId, agentId, id }));
+    const result = await this.db.transaction((manager) =>
+      manager.delete(KnowledgeBaseEntity, { teamId, agentId, id }),
+    );
     return (result.affected ?? 0) > 0;
   }
 }

@@ -32,7 +32,11 @@ export class KnowledgeBasesService {
     return kb;
   }
 
-  async create(teamId: string, agentId: string, input: KnowledgeBaseCreateDto): Promise<KnowledgeBaseEntity> {
+  async create(
+    teamId: string,
+    agentId: string,
+    input: KnowledgeBaseCreateDto,
+  ): Promise<KnowledgeBaseEntity> {
     await this.agents.requireOwned(teamId, agentId);
     const now = new Date();
     const kb: KnowledgeBaseEntity = {
@@ -49,19 +53,38 @@ export class KnowledgeBasesService {
     };
     await this.db.transaction(async (manager) => {
       await this.db.lockRow(manager, 'agents', agentId);
-      if ((await this.knowledgeBases.countForAgent(manager, teamId, agentId)) >= MAX_KNOWLEDGE_BASES_PER_AGENT) {
-        throw Errors.conflict(`An agent can have at most ${MAX_KNOWLEDGE_BASES_PER_AGENT} knowledge bases`);
+      if (
+        (await this.knowledgeBases.countForAgent(manager, teamId, agentId)) >=
+        MAX_KNOWLEDGE_BASES_PER_AGENT
+      ) {
+        throw Errors.conflict(
+          `An agent can have at most ${MAX_KNOWLEDGE_BASES_PER_AGENT} knowledge bases`,
+        );
       }
       await this.knowledgeBases.save(manager, kb);
     });
     return kb;
   }
 
-  async update(teamId: string, agentId: string, id: string, input: KnowledgeBaseUpdateDto): Promise<KnowledgeBaseEntity> {
+  async update(
+    teamId: string,
+    agentId: string,
+    id: string,
+    input: KnowledgeBaseUpdateDto,
+  ): Promise<KnowledgeBaseEntity> {
     const kb = await this.get(teamId, agentId, id);
-    const misplaced = kb.type === 'text' ? (input.url !== undefined ? 'url' : null) : input.content !== undefined ? 'content' : null;
+    const misplaced =
+      kb.type === 'text'
+        ? input.url !== undefined
+          ? 'url'
+          : null
+        : input.content !== undefined
+          ? 'content'
+          : null;
     if (misplaced) {
-      throw Errors.validation([`${misplaced}: is only allowed when type is ${misplaced === 'url' ? 'url' : 'text'}`]);
+      throw Errors.validation([
+        `${misplaced}: is only allowed when type is ${misplaced === 'url' ? 'url' : 'text'}`,
+      ]);
     }
     const updated: KnowledgeBaseEntity = {
       ...kb,

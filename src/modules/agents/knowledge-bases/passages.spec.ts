@@ -8,7 +8,10 @@ describe('toPassages', () => {
   });
 
   it('splits long text at paragraph and sentence boundaries, never past the maximum', () => {
-    const paragraph = Array.from({ length: 60 }, (_, i) => `Sentence number ${i} talks about refunds.`).join(' ');
+    const paragraph = Array.from(
+      { length: 60 },
+      (_, i) => `Sentence number ${i} talks about refunds.`,
+    ).join(' ');
     const passages = toPassages(`${paragraph}\n\n${paragraph}`);
     expect(passages.length).toBeGreaterThan(2);
     for (const passage of passages) {

@@ -2,7 +2,12 @@ const TARGET_PASSAGE_CHARS = 800;
 const MAX_PASSAGE_CHARS = 1200;
 
 function sentencesOf(paragraph: string): string[] {
-  return paragraph.match(/[^.!?]+(?:[.!?]+["')\]]*\s*|$)/g)?.map((s) => s.trim()).filter(Boolean) ?? [paragraph];
+  return (
+    paragraph
+      .match(/[^.!?]+(?:[.!?]+["')\]]*\s*|$)/g)
+      ?.map((s) => s.trim())
+      .filter(Boolean) ?? [paragraph]
+  );
 }
 
 function hardWrap(text: string): string[] {
@@ -22,7 +27,9 @@ export function toPassages(text: string): string[] {
     .split(/\n\s*\n/)
     .map((paragraph) => paragraph.replace(/\s+/g, ' ').trim())
     .filter(Boolean)
-    .flatMap((paragraph) => (paragraph.length <= MAX_PASSAGE_CHARS ? [paragraph] : sentencesOf(paragraph)))
+    .flatMap((paragraph) =>
+      paragraph.length <= MAX_PASSAGE_CHARS ? [paragraph] : sentencesOf(paragraph),
+    )
     .flatMap((unit) => (unit.length <= MAX_PASSAGE_CHARS ? [unit] : hardWrap(unit)));
   const passages: string[] = [];
   let current = '';

@@ -1,5 +1,13 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsNotEmpty, IsOptional, IsString, IsUrl, MaxLength, ValidateIf } from 'class-validator';
+import {
+  IsIn,
+  IsNotEmpty,
+  IsOptional,
+  IsString,
+  IsUrl,
+  MaxLength,
+  ValidateIf,
+} from 'class-validator';
 import { OptionalNotNull } from '@/common/validation/decorators';
 import { LIMITS } from '@/common/validation/limits';
 import { OnlyWhen } from '@/common/validation/only-when';
@@ -24,7 +32,10 @@ export class KnowledgeBaseCreateDto {
   @MaxLength(LIMITS.description)
   description?: string | null;
 
-  @ApiPropertyOptional({ description: 'Required for type text', maxLength: LIMITS.knowledgeContent })
+  @ApiPropertyOptional({
+    description: 'Required for type text',
+    maxLength: LIMITS.knowledgeContent,
+  })
   @OnlyWhen<KnowledgeBaseCreateDto>((kb) => kb.type === 'text', 'type is text')
   @ValidateIf((kb: KnowledgeBaseCreateDto) => kb.type === 'text')
   @IsString()
@@ -32,7 +43,10 @@ export class KnowledgeBaseCreateDto {
   @MaxLength(LIMITS.knowledgeContent)
   content?: string;
 
-  @ApiPropertyOptional({ description: 'Required for type url: an http(s) URL', maxLength: LIMITS.url })
+  @ApiPropertyOptional({
+    description: 'Required for type url: an http(s) URL',
+    maxLength: LIMITS.url,
+  })
   @OnlyWhen<KnowledgeBaseCreateDto>((kb) => kb.type === 'url', 'type is url')
   @ValidateIf((kb: KnowledgeBaseCreateDto) => kb.type === 'url')
   @IsString()

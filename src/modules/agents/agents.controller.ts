@@ -1,0 +1,181 @@
+import { Body, Controller, Delete, Get, Param, Patch, Post, Query } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiEnvelope, ApiErrors } from '@/common/http/api-docs.decorators';
+import { ParseIdPipe } from '@/common/http/parse-id.pipe';
+import { Principal } from '@/common/http/principal';
+import { ResponseMessage } from '@/common/http/response-message.decorator';
+import { ApiIdempotencyKey } from '@/common/idempotency/idempotency-key.decorator';
+import { Page } from '@/common/pagination/page';
+import { Environment } from '@/config/environment';
+import { CurrentPrincipal } from '@/modules/auth/current-principal.decorator';
+import { RequireScopes } from '@/modules/auth/require-scopes.decorator';
+import { FlowDto } from '@/modules/workflows/dto/workflow-parts.dto';
+import { toWorkflowResponse } from '@/modules/workflows/dto/workflow-response.dto';
+import { WorkflowFlow } from '@/modules/workflows/entities/workflow.entity';
+import { AgentProfileService } from './agent-profile.service';
+import { AgentsService } from './agents.service';
+import { ChannelResponseDto, toChannelResponse } from './channels/channel-response.dto';
+import {
+  agentTestCode,
+  AgentTestCodeResponseDto,
+  TestChannelSettings,
+} from './deployment/agent-deployment';
+import { AgentCreateDto } from './dto/agent-create.dto';
+import { AgentListQueryDto } from './dto/agent-list-query.dto';
+import { AgentLiveStatusDto, AgentLiveStatusResponseDto } from './dto/agent-live-status.dto';
+import {
+  AgentDetailResponseDto,
+  AgentResponseDto,
+  AgentWithWorkflowResponseDto,
+  toAgentResponse,
+} from './dto/agent-response.dto';
+import { AgentUpdateDto } from './dto/agent-update.dto';
+
+@ApiTags('agents')
+@Controller('agents')
+export class AgentsController {
+  private readonly testChannels: TestChannelSettings;
+
+  constructor(
+    private readonly agents: AgentsService,
+    private readonly profiles: AgentProfileService,
+    config: ConfigService<Environment, true>,
+  ) {
+    this.testChannels = {
+      TEST_WHATSAPP_NUMBER: config.get('TEST_WHATSAPP_NUMBER', { infer: true }),
+      TEST_INSTAGRAM_USERNAME: config.get('TEST_INSTAGRAM_USERNAME', { infer: true }),
+      TEST_MESSENGER_PAGE: config.get('TEST_MESSENGER_PAGE', { infer: true }),
+      TEST_TELEPHONY_NUMBER: config.get('TEST_TELEPHONY_NUMBER', { infer: true }),
+    };
+  }
+
+  @Get()
+  @RequireScopes('agents:read')
+  @ResponseMessage('Agents retrieved successfully')
+  @ApiOperation({ summary: "List the team's agents" })
+  @ApiEnvelope(AgentResponseDto, { paginated: true })
+  @ApiErrors(400)
+  async list(
+    @CurrentPrincipal() caller: Principal,
+    @Query() query: AgentListQueryDto,
+  ): Promise<Page<AgentResponseDto>> {
+    return (await this.agents.list(caller.teamId, query)).map(toAgentResponse);
+  }
+
+  @Post()
+  @RequireScopes('agents:write')
+  @ResponseMessage('Agent created successfully')
+  @ApiOperation({ summary: 'Create an agent on an own or public workflow' })
+  @ApiIdempotencyKey()
+  @ApiEnvelope(AgentWithWorkflowResponseDto, { status: 201 })
+  @ApiErrors(400, 403, 404, 409, 422)
+  async create(
+    @CurrentPrincipal() caller: Principal,
+    @Body() body: AgentCreateDto,
+  ): Promise<AgentWithWorkflowResponseDto> {
+    const { agent, workflow } = await this.agents.create(caller.teamId, body);
+    return { ...toAgentResponse(agent), workflow: toWorkflowResponse(workflow, caller.teamId) };
+  }
+
+  @Get(':agentId')
+  @RequireScopes('agents:read')
+  @ResponseMessage('Agent retrieved successfully')
+  @ApiOperation({
+    summary: 'Retrieve an agent with its knowledge bases, integrations and channels',
+  })
+  @ApiEnvelope(AgentDetailResponseDto)
+  @ApiErrors(404)
+  detail(
+    @CurrentPrincipal() caller: Principal,
+    @Param('agentId', ParseIdPipe) agentId: string,
+  ): Promise<AgentDetailResponseDto> {
+    return this.profiles.detail(caller.teamId, agentId);
+  }
+
+  @Patch(':agentId')
+  @RequireScopes('agents:write')
+  @ResponseMessage('Agent updated successfully')
+  @ApiOperation({ summary: 'Change an agent' })
+  @ApiIdempotencyKey()
+  @ApiEnvelope(AgentResponseDto)
+  @ApiErrors(400, 404, 409, 422)
+  async update(
+    @CurrentPrincipal() caller: Principal,
+    @Param('agentId', ParseIdPipe) agentId: string,
+    @Body() body: AgentUpdateDto,
+  ): Promise<AgentResponseDto> {
+    return toAgentResponse(await this.agents.update(caller.teamId, agentId, body));
+  }
+
+  @Delete(':agentId')
+  @RequireScopes('agents:write')
+  @ResponseMessage('Agent deleted successfully')
+  @ApiOperation({ summary: 'Delete an agent with everything under it' })
+  @ApiIdempotencyKey()
+  @ApiEnvelope(null)
+  @ApiErrors(400, 404, 409, 422)
+  async delete(
+    @CurrentPrincipal() caller: Principal,
+    @Param('agentId', ParseIdPipe) agentId: string,
+  ): Promise<null> {
+    await this.agents.delete(caller.teamId, agentId);
+    return null;
+  }
+
+  @Patch(':agentId/live-status')
+  @RequireScopes('agents:write')
+  @ResponseMessage('Agent status updated successfully')
+  @ApiOperation({ summary: 'Move the agent between development, live and paused' })
+  @ApiIdempotencyKey()
+  @ApiEnvelope(AgentLiveStatusResponseDto)
+  @ApiErrors(400, 404, 409, 422)
+  async setLiveStatus(
+    @CurrentPrincipal() caller: Principal,
+    @Param('agentId', ParseIdPipe) agentId: string,
+    @Body() body: AgentLiveStatusDto,
+  ): Promise<AgentLiveStatusResponseDto> {
+    const agent = await this.agents.setLiveStatus(caller.teamId, agentId, body);
+    return { status: agent.status, status_reason: agent.statusReason };
+  }
+
+  @Get(':agentId/deployment/agent-test-code')
+  @RequireScopes('agents:read')
+  @ResponseMessage('Agent test code retrieved successfully')
+  @ApiOperation({ summary: 'How to reach the agent under test on each channel' })
+  @ApiEnvelope(AgentTestCodeResponseDto)
+  @ApiErrors(404)
+  async testCode(
+    @CurrentPrincipal() caller: Principal,
+    @Param('agentId', ParseIdPipe) agentId: string,
+  ): Promise<AgentTestCodeResponseDto> {
+    const agent = await this.agents.requireOwned(caller.teamId, agentId);
+    return agentTestCode(agent.testChannelCode, this.testChannels);
+  }
+
+  @Get(':agentId/channels')
+  @RequireScopes('agents:read')
+  @ResponseMessage('Channels retrieved successfully')
+  @ApiOperation({ summary: "The agent's channels, one per type" })
+  @ApiEnvelope(ChannelResponseDto, { array: true })
+  @ApiErrors(404)
+  async channels(
+    @CurrentPrincipal() caller: Principal,
+    @Param('agentId', ParseIdPipe) agentId: string,
+  ): Promise<ChannelResponseDto[]> {
+    return (await this.agents.channelsOf(caller.teamId, agentId)).map(toChannelResponse);
+  }
+
+  @Get(':agentId/flows')
+  @RequireScopes('agents:read')
+  @ResponseMessage('Flows retrieved successfully')
+  @ApiOperation({ summary: "The conversation flows of the agent's workflow" })
+  @ApiEnvelope(FlowDto, { array: true })
+  @ApiErrors(404)
+  flows(
+    @CurrentPrincipal() caller: Principal,
+    @Param('agentId', ParseIdPipe) agentId: string,
+  ): Promise<WorkflowFlow[]> {
+    return this.agents.flowsOf(caller.teamId, agentId);
+  }
+}

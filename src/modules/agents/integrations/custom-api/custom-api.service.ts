@@ -1,0 +1,166 @@
+import { Injectable } from '@nestjs/common';
+import { SecretBox } from '@/common/crypto/secret-box';
+import { Errors } from '@/common/http/api-error';
+import { Database } from '@/database/database.service';
+import { isUniqueViolation } from '@/database/errors';
+import { ActionEntity } from '../../actions/action.entity';
+import { ActionsRepository } from '../../actions/actions.repository';
+import { authHeaders } from '../auth-headers';
+import {
+  CustomApiConfigureDto,
+  CustomApiItemDto,
+  ToolCreateDto,
+  ToolResponseDto,
+} from '../dto/custom-api.dto';
+import { IntegrationEntity } from '../integration.entity';
+import { IntegrationsService } from '../integrations.service';
+import { toActionName } from '../action-name';
+
+export const MAX_TOOLS_PER_INTEGRATION = 200;
+
+export function toCustomApiItem(integration: IntegrationEntity): CustomApiItemDto {
+  const config = integration.config as {
+    name: string;
+    base_url: string | null;
+    auth_type: CustomApiItemDto['config']['auth_type'];
+  };
+  return {
+    id: integration.id,
+    config: { name: config.name, base_url: config.base_url, auth_type: config.auth_type },
+  };
+}
+
+export function toToolResponse(action: ActionEntity): ToolResponseDto {
+  return {
+    id: action.id,
+    action_name: action.actionName,
+    name: action.name,
+    description: action.description,
+    category: action.category,
+    is_enabled: action.isEnabled,
+  };
+}
+
+/** Custom HTTP APIs and the tools (actions) the agent calls on them. */
+@Injectable()
+export class CustomApiService {
+  constructor(
+    private readonly db: Database,
+    private readonly integrations: IntegrationsService,
+    private readonly actions: ActionsRepository,
+    private readonly secretBox: SecretBox,
+  ) {}
+
+  async list(teamId: string, agentId: string): Promise<CustomApiItemDto[]> {
+    return (await this.integrations.listFamily(teamId, agentId, 'custom_api')).map(toCustomApiItem);
+  }
+
+  async configure(
+    teamId: string,
+    agentId: string,
+    input: CustomApiConfigureDto,
+  ): Promise<CustomApiItemDto> {
+    await this.integrations.requireAgent(teamId, agentId);
+    const authType = input.auth_type ?? 'none';
+    const authConfig = input.auth_config ?? {};
+    authHeaders(authType, authConfig);
+    await this.integrations.assertCallable(input.base_url, 'base_url');
+    await this.integrations.assertCallable(input.test_endpoint, 'test_endpoint');
+    const integration = await this.integrations.add(teamId, agentId, {
+      family: 'custom_api',
+      type: 'custom_api',
+      name: input.name,
+      description: input.description ?? null,
+      status: 'connected',
+      isConnected: true,
+      config: {
+        name: input.name,
+        description: input.description ?? null,
+        base_url: input.base_url ?? null,
+        auth_type: authType,
+        test_endpoint: input.test_endpoint ?? null,
+      },
+      secrets: this.secretBox.sealJson(authConfig),
+    });
+    return toCustomApiItem(integration);
+  }
+
+  delete(teamId: string, agentId: string, id: string): Promise<void> {
+    return this.integrations.remove(teamId, agentId, id, 'custom_api');
+  }
+
+  async listTools(teamId: string, agentId: string, id: string): Promise<ToolResponseDto[]> {
+    await this.integrations.require(teamId, agentId, id, 'custom_api');
+    return (await this.actions.listForIntegration(teamId, id)).map(toToolResponse);
+  }
+
+  async addTool(
+    teamId: string,
+    agentId: string,
+    id: string,
+    input: ToolCreateDto,
+  ): Promise<ToolResponseDto> {
+    const integration = await this.integrations.require(teamId, agentId, id, 'custom_api');
+    const authType = input.auth_type ?? 'none';
+    authHeaders(authType, input.auth_config ?? {});
+    const origin = /^(https?:\/\/[^/?#]+)/i.exec(input.url_template)?.[1];
+    if (origin) {
+      // A templated host can only be checked when it is called, which OutboundHttp does anyway.
+      if (!origin.includes('{')) {
+        await this.integrations.assertCallable(origin, 'url_template');
+      }
+    } else if (!integration.config.base_url) {
+      throw Errors.validation(['url_template: must be a full URL, since this API has no base_url']);
+    }
+    const action = this.integrations.newAction(
+      integration,
+      {
+        action_name: toActionName(input.name),
+        name: input.name,
+        description: input.description ?? '',
+        category: input.category ?? 'custom',
+        require_human_approval: input.require_human_approval ?? false,
+      },
+      new Date(),
+      {
+        http_method: input.http_method,
+        url_template: input.url_template,
+        url_params: input.url_params ?? null,
+        body_params: input.body_params ?? null,
+        headers_template: input.headers_template ?? null,
+        body_template: input.body_template ?? null,
+        response_mapping: input.response_mapping ?? null,
+        auth_type: authType,
+        timeout: input.timeout ?? 30,
+      },
+    );
+    action.description = input.description ?? null;
+    action.category = input.category ?? null;
+    action.secrets = this.secretBox.sealJson(input.auth_config ?? {});
+    try {
+      await this.db.transaction(async (manager) => {
+        await this.db.lockRow(manager, 'integrations', integration.id);
+        if (
+          (await this.actions.countForIntegration(manager, integration.id)) >=
+          MAX_TOOLS_PER_INTEGRATION
+        ) {
+          throw Errors.conflict(`An API can have at most ${MAX_TOOLS_PER_INTEGRATION} tools`);
+        }
+        await this.actions.insert(manager, [action]);
+      });
+    } catch (error) {
+      if (isUniqueViolation(error)) {
+        throw Errors.conflict(`This API already has a tool named ${action.actionName}`);
+      }
+      throw error;
+    }
+    return toToolResponse(action);
+  }
+
+  async deleteTool(teamId: string, agentId: string, id: string, toolId: string): Promise<void> {
+    await this.integrations.require(teamId, agentId, id, 'custom_api');
+    if (!(await this.actions.delete(teamId, id, toolId))) {
+      throw Errors.notFound('Tool not found');
+    }
+  }
+}

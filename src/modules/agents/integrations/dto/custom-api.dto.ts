@@ -1,0 +1,152 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import {
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsNotEmpty,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+} from 'class-validator';
+import {
+  IsObjectOrArray,
+  IsPlainObject,
+  IsStringOrObject,
+  OptionalNotNull,
+} from '@/common/validation/decorators';
+import { LIMITS } from '@/common/validation/limits';
+import { AUTH_TYPES, AuthSettingsDto, AuthType } from './auth-config.dto';
+
+export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'] as const;
+const HTTP_URL = /^https?:\/\/\S+$/i;
+const JSON_VALUE = {
+  oneOf: [
+    { type: 'object', additionalProperties: true },
+    { type: 'array', items: {} },
+  ],
+};
+
+export class CustomApiConfigureDto extends AuthSettingsDto {
+  @ApiProperty({ maxLength: LIMITS.name })
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(LIMITS.name)
+  name: string;
+
+  @ApiPropertyOptional({ maxLength: LIMITS.description, nullable: true })
+  @IsOptional()
+  @IsString()
+  @MaxLength(LIMITS.description)
+  description?: string | null;
+
+  @ApiPropertyOptional({ description: 'Public http(s) URL', maxLength: LIMITS.url, nullable: true })
+  @IsOptional()
+  @IsString()
+  @MaxLength(LIMITS.url)
+  @Matches(HTTP_URL, { message: 'must be an http(s) URL' })
+  base_url?: string | null;
+
+  @ApiPropertyOptional({ description: 'Public http(s) URL', maxLength: LIMITS.url, nullable: true })
+  @IsOptional()
+  @IsString()
+  @MaxLength(LIMITS.url)
+  @Matches(HTTP_URL, { message: 'must be an http(s) URL' })
+  test_endpoint?: string | null;
+}
+
+export class CustomApiConfigDto {
+  @ApiProperty() name: string;
+  @ApiProperty({ type: String, nullable: true }) base_url: string | null;
+  @ApiProperty({ enum: AUTH_TYPES }) auth_type: AuthType;
+}
+
+export class CustomApiItemDto {
+  @ApiProperty() id: string;
+  @ApiProperty({ type: CustomApiConfigDto }) config: CustomApiConfigDto;
+}
+
+export class ToolCreateDto extends AuthSettingsDto {
+  @ApiProperty({ maxLength: LIMITS.name })
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(LIMITS.name)
+  name: string;
+
+  @ApiProperty({ enum: HTTP_METHODS })
+  @IsIn(HTTP_METHODS)
+  http_method: (typeof HTTP_METHODS)[number];
+
+  @ApiProperty({
+    description: 'A path under the API base URL ("/orders/{order_id}") or a full http(s) URL',
+    maxLength: LIMITS.url,
+  })
+  @IsString()
+  @MaxLength(LIMITS.url)
+  @Matches(/^(\/\S*|https?:\/\/\S+)$/i, {
+    message: 'must be a path starting with / or an http(s) URL',
+  })
+  url_template: string;
+
+  @ApiPropertyOptional({ maxLength: LIMITS.description, nullable: true })
+  @IsOptional()
+  @IsString()
+  @MaxLength(LIMITS.description)
+  description?: string | null;
+
+  @ApiPropertyOptional({ ...JSON_VALUE, description: 'Parameters filled into url_template' })
+  @IsOptional()
+  @IsObjectOrArray()
+  url_params?: unknown;
+
+  @ApiPropertyOptional({ ...JSON_VALUE, description: 'Parameters sent in the body' })
+  @IsOptional()
+  @IsObjectOrArray()
+  body_params?: unknown;
+
+  @ApiPropertyOptional({ type: 'object', additionalProperties: { type: 'string' } })
+  @IsOptional()
+  @IsPlainObject()
+  headers_template?: Record<string, unknown> | null;
+
+  @ApiPropertyOptional({
+    oneOf: [{ type: 'string' }, { type: 'object', additionalProperties: true }],
+  })
+  @IsOptional()
+  @IsStringOrObject({}, LIMITS.message)
+  body_template?: unknown;
+
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true })
+  @IsOptional()
+  @IsPlainObject()
+  response_mapping?: Record<string, unknown> | null;
+
+  @ApiPropertyOptional({ maxLength: LIMITS.name, nullable: true })
+  @IsOptional()
+  @IsString()
+  @MaxLength(LIMITS.name)
+  category?: string | null;
+
+  @ApiPropertyOptional({ default: false })
+  @OptionalNotNull()
+  @IsBoolean()
+  require_human_approval?: boolean;
+
+  @ApiPropertyOptional({ description: 'Seconds', minimum: 1, maximum: 300, default: 30 })
+  @OptionalNotNull()
+  @IsInt()
+  @Min(1)
+  @Max(300)
+  timeout?: number;
+}
+
+export class ToolResponseDto {
+  @ApiProperty() id: string;
+  @ApiProperty() action_name: string;
+  @ApiProperty() name: string;
+  @ApiProperty({ type: String, nullable: true }) description: string | null;
+  @ApiProperty({ type: String, nullable: true }) category: string | null;
+  @ApiProperty() is_enabled: boolean;
+}

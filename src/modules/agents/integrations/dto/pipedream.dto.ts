@@ -1,0 +1,42 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { LIMITS } from '@/common/validation/limits';
+
+export class PipedreamConfigureDto {
+  @ApiProperty({ example: 'google_drive', description: 'Pipedream app slug' })
+  @IsString()
+  @Matches(/^[a-z0-9][a-z0-9_-]{0,99}$/, {
+    message: 'must be a Pipedream app slug such as google_drive',
+  })
+  app_slug: string;
+
+  @ApiPropertyOptional({ maxLength: LIMITS.name, nullable: true })
+  @IsOptional()
+  @IsString()
+  @MaxLength(LIMITS.name)
+  app_name?: string | null;
+
+  @ApiPropertyOptional({ maxLength: LIMITS.url, nullable: true })
+  @IsOptional()
+  @IsString()
+  @MaxLength(LIMITS.url)
+  @Matches(/^https?:\/\/\S+$/i, { message: 'must be an http(s) URL' })
+  app_icon?: string | null;
+}
+
+export class PipedreamConfigDto {
+  @ApiProperty() app_slug: string;
+  @ApiProperty() app_name: string;
+  @ApiProperty({ type: String, nullable: true }) app_icon: string | null;
+  @ApiProperty() server_url: string;
+}
+
+export class PipedreamItemDto {
+  @ApiProperty() id: string;
+  @ApiProperty({ example: 'pipedream' }) channel_type: string;
+  @ApiProperty({ type: PipedreamConfigDto }) config: PipedreamConfigDto;
+}
+
+export class PipedreamConfigureResultDto extends PipedreamItemDto {
+  @ApiProperty() onboarding_url: string;
+}

@@ -1,0 +1,75 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import { Database } from '@/database/database.service';
+import { IntegrationEntity, IntegrationFamily } from './integration.entity';
+
+@Injectable()
+export class IntegrationsRepository {
+  constructor(private readonly db: Database) {}
+
+  listForAgent(
+    teamId: string,
+    agentId: string,
+    family?: IntegrationFamily,
+  ): Promise<IntegrationEntity[]> {
+    return this.db.manager.find(IntegrationEntity, {
+      where: { teamId, agentId, ...(family ? { family } : {}) },
+      order: { createdAt: 'ASC', id: 'ASC' },
+    });
+  }
+
+  findOwned(
+    teamId: string,
+    agentId: string,
+    id: string,
+    family: IntegrationFamily,
+  ): Promise<IntegrationEntity | null> {
+    return this.db.manager.findOneBy(IntegrationEntity, { teamId, agentId, id, family });
+  }
+
+  findByType(
+    manager: EntityManager,
+    teamId: string,
+    agentId: string,
+    type: string,
+  ): Promise<IntegrationEntity | null> {
+    return manager.findOneBy(IntegrationEntity, { teamId, agentId, family: 'bimpeai', type });
+  }
+
+  countForAgent(manager: EntityManager, teamId: string, agentId: string): Promise<number> {
+    return manager.countBy(IntegrationEntity, { teamId, agentId });
+  }
+
+  async insert(manager: EntityManager, integration: IntegrationEntity): Promise<void> {
+    await manager.insert(
+      IntegrationEntity,
+      integration as QueryDeepPartialEntity<IntegrationEntity>,
+    );
+  }
+
+  async update(
+    manager: EntityManager,
+    id: string,
+    changes: Partial<IntegrationEntity>,
+  ): Promise<void> {
+    await manager.update(
+      IntegrationEntity,
+      { id },
+      changes as QueryDeepPartialEntity<IntegrationEntity>,
+    );
+  }
+
+  /** Deletes the integration and, by cascade, its actions. */
+  async delete(
+    teamId: string,
+    agentId: string,
+    id: string,
+    family: IntegrationFamily,
+  ): Promise<boolean> {
+    const result = await this.db.transaction((manager) =>
+      manager.delete(IntegrationEntity, { teamId, agentId, id, family }),
+    );
+    return (result.affected ?? 0) > 0;
+  }
+}

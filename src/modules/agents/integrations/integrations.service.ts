@@ -1,0 +1,218 @@
+import { Injectable } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { EntityManager } from 'typeorm';
+import { Errors } from '@/common/http/api-error';
+import { newId } from '@/common/ids';
+import { OutboundHttp } from '@/common/outbound/outbound-http';
+import { Environment } from '@/config/environment';
+import { Database } from '@/database/database.service';
+import { ActionEntity } from '../actions/action.entity';
+import { ActionsRepository } from '../actions/actions.repository';
+import { AgentsService } from '../agents.service';
+import {
+  CatalogAction,
+  ConfigField,
+  CONNECTORS,
+  CUSTOM_API_CONFIG_FIELDS,
+  MCP_SERVER_CONFIG_FIELDS,
+  PIPEDREAM_CONFIG_FIELDS,
+} from './connector-catalog';
+import {
+  IntegrationListItemDto,
+  toIntegrationAction,
+  toIntegrationSummary,
+} from './dto/integration-summary.dto';
+import { IntegrationEntity, IntegrationFamily } from './integration.entity';
+import { IntegrationsRepository } from './integrations.repository';
+
+export const MAX_INTEGRATIONS_PER_AGENT = 50;
+
+export type NewIntegration = Omit<
+  IntegrationEntity,
+  'id' | 'teamId' | 'agentId' | 'createdAt' | 'updatedAt'
+>;
+
+function configFieldsOf(integration: IntegrationEntity): ConfigField[] {
+  switch (integration.family) {
+    case 'bimpeai':
+      return CONNECTORS[integration.type as keyof typeof CONNECTORS]?.configFields ?? [];
+    case 'custom_api':
+      return CUSTOM_API_CONFIG_FIELDS;
+    case 'mcp_server':
+      return MCP_SERVER_CONFIG_FIELDS;
+    case 'pipedream':
+      return PIPEDREAM_CONFIG_FIELDS;
+  }
+}
+
+/** What every integration family shares: ownership checks, limits, URLs, and the family-wide list. */
+@Injectable()
+export class IntegrationsService {
+  private readonly dashboardUrl: string;
+
+  constructor(
+    private readonly db: Database,
+    private readonly agents: AgentsService,
+    private readonly integrations: IntegrationsRepository,
+    private readonly actions: ActionsRepository,
+    private readonly outbound: OutboundHttp,
+    config: ConfigService<Environment, true>,
+  ) {
+    this.dashboardUrl = config.get('DASHBOARD_URL', { infer: true }).replace(/\/+$/, '');
+  }
+
+  async requireAgent(teamId: string, agentId: string): Promise<void> {
+    await this.agents.requireOwned(teamId, agentId);
+  }
+
+  async require(
+    teamId: string,
+    agentId: string,
+    id: string,
+    family: IntegrationFamily,
+  ): Promise<IntegrationEntity> {
+    await this.requireAgent(teamId, agentId);
+    const integration = await this.integrations.findOwned(teamId, agentId, id, family);
+    if (!integration) {
+      throw Errors.notFound('Integration not found');
+    }
+    return integration;
+  }
+
+  async listFamily(
+    teamId: string,
+    agentId: string,
+    family: IntegrationFamily,
+  ): Promise<IntegrationEntity[]> {
+    await this.requireAgent(teamId, agentId);
+    return this.integrations.listForAgent(teamId, agentId, family);
+  }
+
+  /** Adds an integration (and its actions) if the agent has room for one more. */
+  async add(
+    teamId: string,
+    agentId: string,
+    fields: NewIntegration,
+    actions: CatalogAction[] = [],
+  ): Promise<IntegrationEntity> {
+    await this.requireAgent(teamId, agentId);
+    return this.db.transaction(async (manager) => {
+      await this.db.lockRow(manager, 'agents', agentId);
+      if (
+        (await this.integrations.countForAgent(manager, teamId, agentId)) >=
+        MAX_INTEGRATIONS_PER_AGENT
+      ) {
+        throw Errors.conflict(
+          `An agent can have at most ${MAX_INTEGRATIONS_PER_AGENT} integrations`,
+        );
+      }
+      const now = new Date();
+      const integration: IntegrationEntity = {
+        ...fields,
+        id: newId(),
+        teamId,
+        agentId,
+        createdAt: now,
+        updatedAt: now,
+      };
+      await this.integrations.insert(manager, integration);
+      await this.actions.insert(
+        manager,
+        actions.map((action) => this.newAction(integration, action, now)),
+      );
+      return integration;
+    });
+  }
+
+  async remove(
+    teamId: string,
+    agentId: string,
+    id: string,
+    family: IntegrationFamily,
+  ): Promise<void> {
+    await this.requireAgent(teamId, agentId);
+    if (!(await this.integrations.delete(teamId, agentId, id, family))) {
+      throw Errors.notFound('Integration not found');
+    }
+  }
+
+  /** Refuses (400) a URL the service may not call; `field` names it in the message. */
+  async assertCallable(url: string | null | undefined, field: string): Promise<void> {
+    if (!url) {
+      return;
+    }
+    const refusal = await this.outbound.refusal(url);
+    if (refusal) {
+      throw Errors.validation([`${field}: ${refusal}`]);
+    }
+  }
+
+  onboardingUrl(agentId: string, kind: string, integrationId: string): string {
+    return `${this.dashboardUrl}/agents/${agentId}/integrations/${kind}/connect?integration_id=${integrationId}`;
+  }
+
+  newAction(
+    integration: IntegrationEntity,
+    action: CatalogAction,
+    now: Date,
+    config: Record<string, unknown> = {},
+  ): ActionEntity {
+    return {
+      id: newId(),
+      teamId: integration.teamId,
+      agentId: integration.agentId,
+      integrationId: integration.id,
+      actionName: action.action_name,
+      name: action.name,
+      description: action.description,
+      category: action.category,
+      isEnabled: true,
+      isAvailable: true,
+      requireHumanApproval: action.require_human_approval,
+      config,
+      secrets: null,
+      createdAt: now,
+      updatedAt: now,
+    };
+  }
+
+  /** Inserts catalogue actions the integration does not have yet (by action name). */
+  async addMissingActions(
+    manager: EntityManager,
+    integration: IntegrationEntity,
+    catalog: CatalogAction[],
+  ): Promise<void> {
+    const existing = new Set(
+      (await this.actions.listForIntegration(integration.teamId, integration.id, manager)).map(
+        (a) => a.actionName,
+      ),
+    );
+    const now = new Date();
+    await this.actions.insert(
+      manager,
+      catalog
+        .filter((action) => !existing.has(action.action_name))
+        .map((action) => this.newAction(integration, action, now)),
+    );
+  }
+
+  /** Every integration of the agent, all families, with its settings form and its actions. */
+  async describeAll(teamId: string, agentId: string): Promise<IntegrationListItemDto[]> {
+    await this.requireAgent(teamId, agentId);
+    const [integrations, actions] = await Promise.all([
+      this.integrations.listForAgent(teamId, agentId),
+      this.actions.listForAgent(teamId, agentId),
+    ]);
+    return integrations.map((integration) => ({
+      ...toIntegrationSummary(integration),
+      config_fields: configFieldsOf(integration),
+      actions: actions
+        .filter((action) => action.integrationId === integration.id)
+        .map(toIntegrationAction),
+    }));
+  }
+
+  summaries(teamId: string, agentId: string): Promise<IntegrationEntity[]> {
+    return this.integrations.listForAgent(teamId, agentId);
+  }
+}

@@ -1,0 +1,100 @@
+import { Injectable } from '@nestjs/common';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { OutboundHttp } from '@/common/outbound/outbound-http';
+import { McpTransport } from '../dto/mcp-server.dto';
+
+export const MAX_DISCOVERED_TOOLS = 500;
+const MAX_LIST_PAGES = 20;
+const MAX_TOOL_NAME = 128;
+const MAX_TOOL_DESCRIPTION = 10_000;
+
+export interface McpServerAddress {
+  url: string;
+  transport: McpTransport;
+  headers: Record<string, string>;
+}
+
+export interface McpTool {
+  name: string;
+  title: string | null;
+  description: string | null;
+  inputSchema: Record<string, unknown>;
+}
+
+/** Talks to customers' MCP servers with the official SDK, through the outbound guard. */
+@Injectable()
+export class McpClient {
+  constructor(private readonly outbound: OutboundHttp) {}
+
+  /** Connects, lists every tool (following pages), and disconnects, all within the deadline. */
+  async listTools(server: McpServerAddress): Promise<McpTool[]> {
+    const deadline = new AbortController();
+    const timer = setTimeout(
+      () => deadline.abort(new Error(`no answer within ${this.outbound.timeoutMs} ms`)),
+      this.outbound.timeoutMs,
+    );
+    const client = new Client({ name: 'console-api', version: '1.0.0' });
+    try {
+      await Promise.race([
+        client.connect(this.transportFor(server, deadline.signal), {
+          signal: deadline.signal,
+          timeout: this.outbound.timeoutMs,
+        }),
+        aborted(deadline.signal),
+      ]);
+      const tools: McpTool[] = [];
+      let cursor: string | undefined;
+      for (let page = 0; page < MAX_LIST_PAGES; page++) {
+        const result = await client.listTools(cursor ? { cursor } : undefined, {
+          signal: deadline.signal,
+          timeout: this.outbound.timeoutMs,
+        });
+        for (const tool of result.tools) {
+          if (tool.name.length > MAX_TOOL_NAME || tools.some((known) => known.name === tool.name)) {
+            continue;
+          }
+          tools.push({
+            name: tool.name,
+            title: (tool.title ?? tool.annotations?.title ?? null)?.slice(0, 255) ?? null,
+            description: tool.description?.slice(0, MAX_TOOL_DESCRIPTION) ?? null,
+            inputSchema: tool.inputSchema,
+          });
+        }
+        cursor = result.nextCursor;
+        if (!cursor || tools.length >= MAX_DISCOVERED_TOOLS) {
+          break;
+        }
+      }
+      return tools.slice(0, MAX_DISCOVERED_TOOLS);
+    } finally {
+      clearTimeout(timer);
+      await client.close().catch(() => undefined);
+    }
+  }
+
+  private transportFor(server: McpServerAddress, deadline: AbortSignal): Transport {
+    const url = new URL(server.url);
+    const options = {
+      requestInit: { headers: server.headers },
+      fetch: this.outbound.fetchFor(deadline),
+    };
+    return server.transport === 'http_sse'
+      ? new SSEClientTransport(url, options)
+      : new StreamableHTTPClientTransport(url, options);
+  }
+}
+
+function aborted(signal: AbortSignal): Promise<never> {
+  return new Promise((_, reject) => {
+    const fail = () =>
+      reject(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
+    if (signal.aborted) {
+      fail();
+    } else {
+      signal.addEventListener('abort', fail, { once: true });
+    }
+  });
+}

@@ -1,0 +1,220 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { SecretBox } from '@/common/crypto/secret-box';
+import { Errors } from '@/common/http/api-error';
+import { Database } from '@/database/database.service';
+import { ActionEntity } from '../../actions/action.entity';
+import { ActionsRepository } from '../../actions/actions.repository';
+import { authHeaders } from '../auth-headers';
+import { toToolResponse } from '../custom-api/custom-api.service';
+import { AuthConfig, AuthType } from '../dto/auth-config.dto';
+import { ToolResponseDto } from '../dto/custom-api.dto';
+import {
+  McpDiscoverResultDto,
+  McpServerConfigureDto,
+  McpServerItemDto,
+  McpTestResultDto,
+  McpTransport,
+} from '../dto/mcp-server.dto';
+import { IntegrationEntity } from '../integration.entity';
+import { IntegrationsRepository } from '../integrations.repository';
+import { IntegrationsService } from '../integrations.service';
+import { McpClient, McpServerAddress, McpTool } from './mcp-client';
+
+interface McpConfig {
+  name: string;
+  server_url: string;
+  transport: McpTransport;
+  auth_type: AuthType;
+}
+
+export function toMcpServerItem(integration: IntegrationEntity): McpServerItemDto {
+  const config = integration.config as unknown as McpConfig;
+  return {
+    id: integration.id,
+    config: {
+      name: config.name,
+      server_url: config.server_url,
+      transport: config.transport,
+      auth_type: config.auth_type,
+    },
+  };
+}
+
+function describeFailure(error: unknown): string {
+  const cause = (error as { cause?: { message?: string } }).cause?.message;
+  const message = error instanceof Error ? error.message : String(error);
+  return (cause && !message.includes(cause) ? `${message}: ${cause}` : message).slice(0, 500);
+}
+
+/** MCP servers: their tools become the agent's actions through discovery. */
+@Injectable()
+export class McpServersService {
+  private readonly logger = new Logger(McpServersService.name);
+
+  constructor(
+    private readonly db: Database,
+    private readonly integrations: IntegrationsService,
+    private readonly repository: IntegrationsRepository,
+    private readonly actions: ActionsRepository,
+    private readonly secretBox: SecretBox,
+    private readonly client: McpClient,
+  ) {}
+
+  async list(teamId: string, agentId: string): Promise<McpServerItemDto[]> {
+    return (await this.integrations.listFamily(teamId, agentId, 'mcp_server')).map(toMcpServerItem);
+  }
+
+  async configure(
+    teamId: string,
+    agentId: string,
+    input: McpServerConfigureDto,
+  ): Promise<McpServerItemDto> {
+    await this.integrations.requireAgent(teamId, agentId);
+    const authType = input.auth_type ?? 'none';
+    const authConfig = input.auth_config ?? {};
+    authHeaders(authType, authConfig);
+    await this.integrations.assertCallable(input.server_url, 'server_url');
+    const config: McpConfig = {
+      name: input.name,
+      server_url: input.server_url,
+      transport: input.transport ?? 'streamable_http',
+      auth_type: authType,
+    };
+    const integration = await this.integrations.add(teamId, agentId, {
+      family: 'mcp_server',
+      type: 'mcp_server',
+      name: input.name,
+      description: null,
+      status: 'pending',
+      isConnected: false,
+      config: { ...config },
+      secrets: this.secretBox.sealJson(authConfig),
+    });
+    return toMcpServerItem(integration);
+  }
+
+  delete(teamId: string, agentId: string, id: string): Promise<void> {
+    return this.integrations.remove(teamId, agentId, id, 'mcp_server');
+  }
+
+  async listTools(teamId: string, agentId: string, id: string): Promise<ToolResponseDto[]> {
+    await this.integrations.require(teamId, agentId, id, 'mcp_server');
+    return (await this.actions.listForIntegration(teamId, id)).map(toToolResponse);
+  }
+
+  async test(teamId: string, agentId: string, id: string): Promise<McpTestResultDto> {
+    const integration = await this.integrations.require(teamId, agentId, id, 'mcp_server');
+    try {
+      const tools = await this.client.listTools(await this.addressOf(integration));
+      await this.markReachable(integration, true);
+      return { success: true, message: 'Connected to the MCP server', tools_count: tools.length };
+    } catch (error) {
+      await this.markReachable(integration, false);
+      return {
+        success: false,
+        message: 'Could not connect to the MCP server',
+        error: describeFailure(error),
+      };
+    }
+  }
+
+  /** Lists the server's tools and syncs them: new ones added, known ones refreshed, gone ones disabled. */
+  async discover(teamId: string, agentId: string, id: string): Promise<McpDiscoverResultDto> {
+    const integration = await this.integrations.require(teamId, agentId, id, 'mcp_server');
+    let tools: McpTool[];
+    try {
+      tools = await this.client.listTools(await this.addressOf(integration));
+    } catch (error) {
+      await this.markReachable(integration, false);
+      throw Errors.badRequest(`Could not list the MCP server's tools: ${describeFailure(error)}`);
+    }
+    const result = await this.db.transaction(async (manager) => {
+      await this.db.lockRow(manager, 'integrations', integration.id);
+      const existing = new Map(
+        (await this.actions.listForIntegration(teamId, integration.id, manager)).map((action) => [
+          action.actionName,
+          action,
+        ]),
+      );
+      const now = new Date();
+      const counts = { discovered: tools.length, created: 0, updated: 0, disabled: 0 };
+      const created: ActionEntity[] = [];
+      for (const tool of tools) {
+        const fields = {
+          name: tool.title ?? tool.name,
+          description: tool.description,
+          config: { input_schema: tool.inputSchema },
+        };
+        const known = existing.get(tool.name);
+        existing.delete(tool.name);
+        if (known) {
+          const returning = !known.isAvailable;
+          await this.actions.update(manager, known.id, {
+            ...fields,
+            isAvailable: true,
+            ...(returning ? { isEnabled: true } : {}),
+            updatedAt: now,
+          });
+          counts.updated++;
+        } else {
+          const action = this.integrations.newAction(
+            integration,
+            {
+              action_name: tool.name,
+              name: fields.name,
+              description: '',
+              category: 'mcp',
+              require_human_approval: false,
+            },
+            now,
+            fields.config,
+          );
+          created.push({ ...action, description: tool.description });
+        }
+      }
+      await this.actions.insert(manager, created);
+      counts.created = created.length;
+      for (const gone of existing.values()) {
+        if (gone.isAvailable) {
+          await this.actions.update(manager, gone.id, {
+            isAvailable: false,
+            isEnabled: false,
+            updatedAt: now,
+          });
+          counts.disabled++;
+        }
+      }
+      await this.repository.update(manager, integration.id, {
+        status: 'connected',
+        isConnected: true,
+        updatedAt: now,
+      });
+      return counts;
+    });
+    this.logger.log({ integration_id: integration.id, ...result }, 'MCP tools discovered');
+    return result;
+  }
+
+  private async addressOf(integration: IntegrationEntity): Promise<McpServerAddress> {
+    const config = integration.config as unknown as McpConfig;
+    await this.integrations.assertCallable(config.server_url, 'server_url');
+    return {
+      url: config.server_url,
+      transport: config.transport,
+      headers: authHeaders(
+        config.auth_type,
+        this.secretBox.openJson<AuthConfig>(integration.secrets),
+      ),
+    };
+  }
+
+  private async markReachable(integration: IntegrationEntity, reachable: boolean): Promise<void> {
+    await this.db.transaction((manager) =>
+      this.repository.update(manager, integration.id, {
+        status: reachable ? 'connected' : 'error',
+        isConnected: reachable,
+        updatedAt: new Date(),
+      }),
+    );
+  }
+}

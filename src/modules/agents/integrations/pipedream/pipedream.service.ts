@@ -1,0 +1,92 @@
+import { Injectable } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { Environment } from '@/config/environment';
+import {
+  PipedreamConfigureDto,
+  PipedreamConfigureResultDto,
+  PipedreamItemDto,
+} from '../dto/pipedream.dto';
+import { IntegrationEntity } from '../integration.entity';
+import { IntegrationsService } from '../integrations.service';
+
+interface PipedreamConfig {
+  app_slug: string;
+  app_name: string;
+  app_icon: string | null;
+  server_url: string;
+}
+
+function toPipedreamItem(integration: IntegrationEntity): PipedreamItemDto {
+  const config = integration.config as unknown as PipedreamConfig;
+  return {
+    id: integration.id,
+    channel_type: 'pipedream',
+    config: {
+      app_slug: config.app_slug,
+      app_name: config.app_name,
+      app_icon: config.app_icon,
+      server_url: config.server_url,
+    },
+  };
+}
+
+function titleOf(slug: string): string {
+  return slug
+    .split(/[_-]+/)
+    .filter(Boolean)
+    .map((word) => word[0].toUpperCase() + word.slice(1))
+    .join(' ');
+}
+
+/** Pipedream apps: stored here, connected by the team in the dashboard through the onboarding URL. */
+@Injectable()
+export class PipedreamService {
+  private readonly mcpBaseUrl: string;
+
+  constructor(
+    private readonly integrations: IntegrationsService,
+    config: ConfigService<Environment, true>,
+  ) {
+    this.mcpBaseUrl = config.get('PIPEDREAM_MCP_URL', { infer: true }).replace(/\/+$/, '');
+  }
+
+  async list(teamId: string, agentId: string): Promise<PipedreamItemDto[]> {
+    return (await this.integrations.listFamily(teamId, agentId, 'pipedream')).map(toPipedreamItem);
+  }
+
+  async configure(
+    teamId: string,
+    agentId: string,
+    input: PipedreamConfigureDto,
+  ): Promise<PipedreamConfigureResultDto> {
+    const appName = input.app_name ?? titleOf(input.app_slug);
+    const config: PipedreamConfig = {
+      app_slug: input.app_slug,
+      app_name: appName,
+      app_icon: input.app_icon ?? null,
+      server_url: `${this.mcpBaseUrl}/${agentId}/${input.app_slug}`,
+    };
+    const integration = await this.integrations.add(teamId, agentId, {
+      family: 'pipedream',
+      type: 'pipedream',
+      name: appName,
+      description: null,
+      status: 'pending',
+      isConnected: false,
+      config: { ...config },
+      secrets: null,
+    });
+    return {
+      ...toPipedreamItem(integration),
+      onboarding_url: this.integrations.onboardingUrl(
+        agentId,
+        `pipedream/${input.app_slug}`,
+        integration.id,
+      ),
+    };
+  }
+
+  disconnect(teamId: string, agentId: string, id: string): Promise<void> {
+    return this.integrations.remove(teamId, agentId, id, 'pipedream');
+  }
+}
