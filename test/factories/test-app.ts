@@ -49,6 +49,8 @@ export async function startTestApp(overrides: Record<string, string> = {}): Prom
     CONSOLE_BOOTSTRAP_KEY: randomApiKey(),
     CONSOLE_SECRET_KEY: randomBytes(32).toString('hex'),
     LOG_LEVEL: 'silent',
+    // Test servers (MCP, custom APIs) listen on 127.0.0.1; the SSRF suite turns this off.
+    OUTBOUND_ALLOW_PRIVATE: 'true',
     ...overrides,
   };
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(env), {

@@ -1,0 +1,18 @@
+import { bearer } from '../support/bearer';
+import { API, TestApp } from './test-app';
+import { createWorkflow } from './workflows';
+
+export async function createAgent(
+  t: TestApp,
+  fields: Record<string, unknown> = {},
+  key = t.key,
+): Promise<Record<string, any>> {
+  const workflowId = fields.workflow_id ?? (await createWorkflow(t, { name: 'Agent workflow' }, key)).id;
+  const res = await t
+    .http()
+    .post(`${API}/agents`)
+    .set(bearer(key))
+    .send({ name: 'Ada', description: 'Answers questions', ...fields, workflow_id: workflowId })
+    .expect(201);
+  return res.body.data;
+}
