@@ -37,7 +37,7 @@ export class KnowledgeBaseCreateDto {
     maxLength: LIMITS.knowledgeContent,
   })
   @OnlyWhen<KnowledgeBaseCreateDto>((kb) => kb.type === 'text', 'type is text')
-  @ValidateIf((kb: KnowledgeBaseCreateDto) => kb.type === 'text')
+  @ValidateIf((kb: KnowledgeBaseCreateDto) => kb.type === 'text' || kb.content !== undefined)
   @IsString()
   @IsNotEmpty()
   @MaxLength(LIMITS.knowledgeContent)
@@ -48,7 +48,7 @@ export class KnowledgeBaseCreateDto {
     maxLength: LIMITS.url,
   })
   @OnlyWhen<KnowledgeBaseCreateDto>((kb) => kb.type === 'url', 'type is url')
-  @ValidateIf((kb: KnowledgeBaseCreateDto) => kb.type === 'url')
+  @ValidateIf((kb: KnowledgeBaseCreateDto) => kb.type === 'url' || kb.url !== undefined)
   @IsString()
   @MaxLength(LIMITS.url)
   @IsUrl(HTTP_URL, { message: 'must be an http(s) URL' })
