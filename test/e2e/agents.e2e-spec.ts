@@ -5,9 +5,24 @@ import { bearer } from '../support/bearer';
 
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const AGENT_FIELDS = [
-  'id', 'name', 'description', 'language', 'persona', 'workflow_id', 'timezone', 'logo', 'business_name',
-  'business_address', 'business_email', 'business_description', 'test_channel_code', 'status',
-  'status_reason', 'escalation_email', 'created_at', 'updated_at',
+  'id',
+  'name',
+  'description',
+  'language',
+  'persona',
+  'workflow_id',
+  'timezone',
+  'logo',
+  'business_name',
+  'business_address',
+  'business_email',
+  'business_description',
+  'test_channel_code',
+  'status',
+  'status_reason',
+  'escalation_email',
+  'created_at',
+  'updated_at',
 ].sort();
 
 describe('agents', () => {
@@ -15,7 +30,10 @@ describe('agents', () => {
   let other: TeamKey;
 
   beforeAll(async () => {
-    t = await startTestApp({ TEST_WHATSAPP_NUMBER: '+2348000000000', TEST_MESSENGER_PAGE: 'console.test' });
+    t = await startTestApp({
+      TEST_WHATSAPP_NUMBER: '+2348000000000',
+      TEST_MESSENGER_PAGE: 'console.test',
+    });
     other = await t.createKey('other-team', ['*']);
   });
   afterAll(() => t.close());
@@ -70,13 +88,27 @@ describe('agents', () => {
 
     it('fills unset optional fields with null', async () => {
       const agent = await createAgent(t);
-      for (const field of ['language', 'persona', 'timezone', 'logo', 'business_name', 'business_address', 'business_email', 'business_description', 'escalation_email']) {
+      for (const field of [
+        'language',
+        'persona',
+        'timezone',
+        'logo',
+        'business_name',
+        'business_address',
+        'business_email',
+        'business_description',
+        'escalation_email',
+      ]) {
         expect(agent[field]).toBeNull();
       }
     });
 
     it("accepts another team's public workflow, and answers 404 for a private one", async () => {
-      const publicOne = await createWorkflow(t, { name: 'Shared', visibility: 'public' }, other.key);
+      const publicOne = await createWorkflow(
+        t,
+        { name: 'Shared', visibility: 'public' },
+        other.key,
+      );
       const privateOne = await createWorkflow(t, { name: 'Secret' }, other.key);
       const agent = await createAgent(t, { workflow_id: publicOne.id });
       expect(agent.workflow.is_owner).toBe(false);
@@ -87,7 +119,12 @@ describe('agents', () => {
         .send({ workflow_id: privateOne.id, name: 'x', description: 'y' })
         .expect(404);
       expect(res.body.code).toBe('not_found');
-      await t.http().post(`${API}/agents`).set(bearer(t.key)).send({ workflow_id: 'nope', name: 'x', description: 'y' }).expect(404);
+      await t
+        .http()
+        .post(`${API}/agents`)
+        .set(bearer(t.key))
+        .send({ workflow_id: 'nope', name: 'x', description: 'y' })
+        .expect(404);
     });
 
     it('validates the body', async () => {
@@ -96,11 +133,26 @@ describe('agents', () => {
         [{ name: 'x', description: 'y' }, 'workflow_id: must not be empty'],
         [{ workflow_id: workflow.id, description: 'y' }, 'name: must not be empty'],
         [{ workflow_id: workflow.id, name: 'x' }, 'description: must not be empty'],
-        [{ workflow_id: workflow.id, name: 'x', description: 'y', persona: 'rude' }, 'persona: must be one of the following values: professional, friendly, concise'],
-        [{ workflow_id: workflow.id, name: 'x', description: 'y', timezone: 'Mars/Olympus' }, 'timezone: must be an IANA time zone such as Africa/Lagos'],
-        [{ workflow_id: workflow.id, name: 'x', description: 'y', business_email: 'nope' }, 'business_email: must be an email'],
-        [{ workflow_id: workflow.id, name: 'x', description: 'y', status: 'live' }, 'status: is not allowed'],
-        [{ workflow_id: workflow.id, name: 'x', description: 'y', test_channel_code: 'X' }, 'test_channel_code: is not allowed'],
+        [
+          { workflow_id: workflow.id, name: 'x', description: 'y', persona: 'rude' },
+          'persona: must be one of the following values: professional, friendly, concise',
+        ],
+        [
+          { workflow_id: workflow.id, name: 'x', description: 'y', timezone: 'Mars/Olympus' },
+          'timezone: must be an IANA time zone such as Africa/Lagos',
+        ],
+        [
+          { workflow_id: workflow.id, name: 'x', description: 'y', business_email: 'nope' },
+          'business_email: must be an email',
+        ],
+        [
+          { workflow_id: workflow.id, name: 'x', description: 'y', status: 'live' },
+          'status: is not allowed',
+        ],
+        [
+          { workflow_id: workflow.id, name: 'x', description: 'y', test_channel_code: 'X' },
+          'test_channel_code: is not allowed',
+        ],
       ];
       for (const [body, message] of cases) {
         const res = await t.http().post(`${API}/agents`).set(bearer(t.key)).send(body).expect(400);
@@ -116,7 +168,11 @@ describe('agents', () => {
         const workflow = await createWorkflow(small);
         const responses = await Promise.all(
           Array.from({ length: 20 }, (_, i) =>
-            small.http().post(`${API}/agents`).set(bearer(small.key)).send({ workflow_id: workflow.id, name: `A${i}`, description: 'd' }),
+            small
+              .http()
+              .post(`${API}/agents`)
+              .set(bearer(small.key))
+              .send({ workflow_id: workflow.id, name: `A${i}`, description: 'd' }),
           ),
         );
         const statuses = responses.map((res) => res.status).sort();
@@ -124,7 +180,11 @@ describe('agents', () => {
         expect(statuses.filter((status) => status === 403)).toHaveLength(15);
         const refused = responses.find((res) => res.status === 403)!;
         expect(refused.body.code).toBe('agent_limit_reached');
-        const list = await small.http().get(`${API}/agents?limit=100`).set(bearer(small.key)).expect(200);
+        const list = await small
+          .http()
+          .get(`${API}/agents?limit=100`)
+          .set(bearer(small.key))
+          .expect(200);
         expect(list.body.meta.total_count).toBe(5);
       } finally {
         await small.close();
@@ -135,15 +195,41 @@ describe('agents', () => {
   describe('reading, listing, changing', () => {
     it('retrieves the detail with knowledge bases, integrations and channels', async () => {
       const agent = await createAgent(t);
-      await t.http().post(`${API}/agents/${agent.id}/knowledge_bases`).set(bearer(t.key)).send({ type: 'text', name: 'FAQ', content: 'We open at 9.' }).expect(201);
-      await t.http().post(`${API}/agents/${agent.id}/integrations/bimpeai/configure`).set(bearer(t.key)).send({ type: 'stripe', secret_key: 'sk_live_x' }).expect(201);
+      await t
+        .http()
+        .post(`${API}/agents/${agent.id}/knowledge_bases`)
+        .set(bearer(t.key))
+        .send({ type: 'text', name: 'FAQ', content: 'We open at 9.' })
+        .expect(201);
+      await t
+        .http()
+        .post(`${API}/agents/${agent.id}/integrations/bimpeai/configure`)
+        .set(bearer(t.key))
+        .send({ type: 'stripe', secret_key: 'sk_live_x' })
+        .expect(201);
       const res = await t.http().get(`${API}/agents/${agent.id}`).set(bearer(t.key)).expect(200);
       const { knowledge_bases, integrations, channels, ...rest } = res.body.data;
       const { workflow: _workflow, ...created } = agent;
       expect(rest).toEqual(created);
-      expect(knowledge_bases).toEqual([{ id: expect.any(String), type: 'text', name: 'FAQ', description: null }]);
-      expect(integrations).toEqual([{ id: expect.any(String), type: 'stripe', name: 'Stripe', status: 'connected', is_connected: true }]);
-      expect(channels.map((c: { type: string }) => c.type)).toEqual(['webchat', 'whatsapp', 'instagram', 'messenger', 'telephony']);
+      expect(knowledge_bases).toEqual([
+        { id: expect.any(String), type: 'text', name: 'FAQ', description: null },
+      ]);
+      expect(integrations).toEqual([
+        {
+          id: expect.any(String),
+          type: 'stripe',
+          name: 'Stripe',
+          status: 'connected',
+          is_connected: true,
+        },
+      ]);
+      expect(channels.map((c: { type: string }) => c.type)).toEqual([
+        'webchat',
+        'whatsapp',
+        'instagram',
+        'messenger',
+        'telephony',
+      ]);
     });
 
     it('lists with search, status filter and sort', async () => {
@@ -154,12 +240,26 @@ describe('agents', () => {
         }
         const list = async (query: string) =>
           (await solo.http().get(`${API}/agents?${query}`).set(bearer(solo.key)).expect(200)).body;
-        expect((await list('')).data.map((a: { name: string }) => a.name)).toEqual(['Bob', 'amy', 'Zed']);
-        expect((await list('sort=created_at')).data.map((a: { name: string }) => a.name)).toEqual(['Zed', 'amy', 'Bob']);
-        expect((await list('search=BURGER')).data.map((a: { name: string }) => a.name)).toEqual(['Bob']);
+        expect((await list('')).data.map((a: { name: string }) => a.name)).toEqual([
+          'Bob',
+          'amy',
+          'Zed',
+        ]);
+        expect((await list('sort=created_at')).data.map((a: { name: string }) => a.name)).toEqual([
+          'Zed',
+          'amy',
+          'Bob',
+        ]);
+        expect((await list('search=BURGER')).data.map((a: { name: string }) => a.name)).toEqual([
+          'Bob',
+        ]);
         expect((await list('status=live')).meta.total_count).toBe(0);
         expect((await list('status=development')).meta.total_count).toBe(3);
-        await solo.http().get(`${API}/agents?sort=test_channel_code`).set(bearer(solo.key)).expect(400);
+        await solo
+          .http()
+          .get(`${API}/agents?sort=test_channel_code`)
+          .set(bearer(solo.key))
+          .expect(400);
         await solo.http().get(`${API}/agents?status=gone`).set(bearer(solo.key)).expect(400);
       } finally {
         await solo.close();
@@ -168,14 +268,39 @@ describe('agents', () => {
 
     it('updates any subset of fields, and checks a new workflow', async () => {
       const agent = await createAgent(t);
-      const res = await t.http().patch(`${API}/agents/${agent.id}`).set(bearer(t.key)).send({ name: 'Renamed', logo: null, persona: 'concise' }).expect(200);
-      expect(res.body.data).toMatchObject({ name: 'Renamed', logo: null, persona: 'concise', description: agent.description });
+      const res = await t
+        .http()
+        .patch(`${API}/agents/${agent.id}`)
+        .set(bearer(t.key))
+        .send({ name: 'Renamed', logo: null, persona: 'concise' })
+        .expect(200);
+      expect(res.body.data).toMatchObject({
+        name: 'Renamed',
+        logo: null,
+        persona: 'concise',
+        description: agent.description,
+      });
       const foreign = await createWorkflow(t, { name: 'Theirs' }, other.key);
-      await t.http().patch(`${API}/agents/${agent.id}`).set(bearer(t.key)).send({ workflow_id: foreign.id }).expect(404);
+      await t
+        .http()
+        .patch(`${API}/agents/${agent.id}`)
+        .set(bearer(t.key))
+        .send({ workflow_id: foreign.id })
+        .expect(404);
       const mine = await createWorkflow(t, { name: 'Mine' });
-      const moved = await t.http().patch(`${API}/agents/${agent.id}`).set(bearer(t.key)).send({ workflow_id: mine.id }).expect(200);
+      const moved = await t
+        .http()
+        .patch(`${API}/agents/${agent.id}`)
+        .set(bearer(t.key))
+        .send({ workflow_id: mine.id })
+        .expect(200);
       expect(moved.body.data.workflow_id).toBe(mine.id);
-      const bad = await t.http().patch(`${API}/agents/${agent.id}`).set(bearer(t.key)).send({ name: null }).expect(400);
+      const bad = await t
+        .http()
+        .patch(`${API}/agents/${agent.id}`)
+        .set(bearer(t.key))
+        .send({ name: null })
+        .expect(400);
       expect(bad.body.message).toContain('name: must be a string');
     });
   });
@@ -184,13 +309,29 @@ describe('agents', () => {
     it('follows the state machine and stores the reason', async () => {
       const agent = await createAgent(t);
       const move = (status: string, status_reason?: string) =>
-        t.http().patch(`${API}/agents/${agent.id}/live-status`).set(bearer(t.key)).send({ status, status_reason });
+        t
+          .http()
+          .patch(`${API}/agents/${agent.id}/live-status`)
+          .set(bearer(t.key))
+          .send({ status, status_reason });
       const illegal = await move('paused').expect(409);
       expect(illegal.body.code).toBe('conflict');
-      expect((await move('live', 'Launch').expect(200)).body.data).toEqual({ status: 'live', status_reason: 'Launch' });
-      expect((await move('live').expect(200)).body.data).toEqual({ status: 'live', status_reason: 'Launch' });
-      expect((await move('paused', 'Holiday').expect(200)).body.data).toEqual({ status: 'paused', status_reason: 'Holiday' });
-      expect((await move('live').expect(200)).body.data).toEqual({ status: 'live', status_reason: null });
+      expect((await move('live', 'Launch').expect(200)).body.data).toEqual({
+        status: 'live',
+        status_reason: 'Launch',
+      });
+      expect((await move('live').expect(200)).body.data).toEqual({
+        status: 'live',
+        status_reason: 'Launch',
+      });
+      expect((await move('paused', 'Holiday').expect(200)).body.data).toEqual({
+        status: 'paused',
+        status_reason: 'Holiday',
+      });
+      expect((await move('live').expect(200)).body.data).toEqual({
+        status: 'live',
+        status_reason: null,
+      });
       expect((await move('development').expect(200)).body.data.status).toBe('development');
       await move('paused').expect(409);
       await move('archived').expect(400);
@@ -202,7 +343,11 @@ describe('agents', () => {
   describe('test code, channels, flows', () => {
     it('builds the deployment object from the code and the configured test endpoints', async () => {
       const agent = await createAgent(t);
-      const res = await t.http().get(`${API}/agents/${agent.id}/deployment/agent-test-code`).set(bearer(t.key)).expect(200);
+      const res = await t
+        .http()
+        .get(`${API}/agents/${agent.id}/deployment/agent-test-code`)
+        .set(bearer(t.key))
+        .expect(200);
       const start = `TEST-${agent.test_channel_code}`;
       expect(res.body.data).toEqual({
         code: agent.test_channel_code,
@@ -214,7 +359,12 @@ describe('agents', () => {
             url: `https://wa.me/2348000000000?text=${encodeURIComponent(start)}`,
           },
           instagram: { is_enabled: false, start_message: start, username: null, url: null },
-          messenger: { is_enabled: true, start_message: start, page: 'console.test', url: `https://m.me/console.test?ref=${encodeURIComponent(start)}` },
+          messenger: {
+            is_enabled: true,
+            start_message: start,
+            page: 'console.test',
+            url: `https://m.me/console.test?ref=${encodeURIComponent(start)}`,
+          },
           telephony: { is_enabled: false },
         },
       });
@@ -230,21 +380,59 @@ describe('agents', () => {
 
     it('lists one channel per type, web chat connected', async () => {
       const agent = await createAgent(t);
-      const res = await t.http().get(`${API}/agents/${agent.id}/channels`).set(bearer(t.key)).expect(200);
+      const res = await t
+        .http()
+        .get(`${API}/agents/${agent.id}/channels`)
+        .set(bearer(t.key))
+        .expect(200);
       expect(res.body.meta).toBeUndefined();
       expect(res.body.data).toEqual([
-        { id: expect.any(String), type: 'webchat', name: 'Web chat', status: 'active', is_connected: true },
-        { id: expect.any(String), type: 'whatsapp', name: 'WhatsApp', status: 'inactive', is_connected: false },
-        { id: expect.any(String), type: 'instagram', name: 'Instagram', status: 'inactive', is_connected: false },
-        { id: expect.any(String), type: 'messenger', name: 'Messenger', status: 'inactive', is_connected: false },
-        { id: expect.any(String), type: 'telephony', name: 'Telephony', status: 'inactive', is_connected: false },
+        {
+          id: expect.any(String),
+          type: 'webchat',
+          name: 'Web chat',
+          status: 'active',
+          is_connected: true,
+        },
+        {
+          id: expect.any(String),
+          type: 'whatsapp',
+          name: 'WhatsApp',
+          status: 'inactive',
+          is_connected: false,
+        },
+        {
+          id: expect.any(String),
+          type: 'instagram',
+          name: 'Instagram',
+          status: 'inactive',
+          is_connected: false,
+        },
+        {
+          id: expect.any(String),
+          type: 'messenger',
+          name: 'Messenger',
+          status: 'inactive',
+          is_connected: false,
+        },
+        {
+          id: expect.any(String),
+          type: 'telephony',
+          name: 'Telephony',
+          status: 'inactive',
+          is_connected: false,
+        },
       ]);
     });
 
     it("returns the workflow's flows", async () => {
       const workflow = await createWorkflow(t, FULL_WORKFLOW);
       const agent = await createAgent(t, { workflow_id: workflow.id });
-      const res = await t.http().get(`${API}/agents/${agent.id}/flows`).set(bearer(t.key)).expect(200);
+      const res = await t
+        .http()
+        .get(`${API}/agents/${agent.id}/flows`)
+        .set(bearer(t.key))
+        .expect(200);
       expect(res.body.data).toEqual(workflow.flows);
     });
   });
@@ -252,15 +440,47 @@ describe('agents', () => {
   describe('deleting', () => {
     it('removes the agent with everything under it', async () => {
       const agent = await createAgent(t);
-      await t.http().post(`${API}/agents/${agent.id}/knowledge_bases`).set(bearer(t.key)).send({ type: 'text', name: 'FAQ', content: 'Text.' }).expect(201);
-      await t.http().post(`${API}/agents/${agent.id}/integrations/bimpeai/configure`).set(bearer(t.key)).send({ type: 'stripe', secret_key: 'sk' }).expect(201);
-      const api = await t.http().post(`${API}/agents/${agent.id}/integrations/custom_api/configure`).set(bearer(t.key)).send({ name: 'Orders', base_url: 'https://api.example.com' }).expect(201);
-      await t.http().post(`${API}/agents/${agent.id}/integrations/custom_api/${api.body.data.id}/tools`).set(bearer(t.key)).send({ name: 'Get order', http_method: 'GET', url_template: '/orders/{id}' }).expect(201);
+      await t
+        .http()
+        .post(`${API}/agents/${agent.id}/knowledge_bases`)
+        .set(bearer(t.key))
+        .send({ type: 'text', name: 'FAQ', content: 'Text.' })
+        .expect(201);
+      await t
+        .http()
+        .post(`${API}/agents/${agent.id}/integrations/bimpeai/configure`)
+        .set(bearer(t.key))
+        .send({ type: 'stripe', secret_key: 'sk' })
+        .expect(201);
+      const api = await t
+        .http()
+        .post(`${API}/agents/${agent.id}/integrations/custom_api/configure`)
+        .set(bearer(t.key))
+        .send({ name: 'Orders', base_url: 'https://api.example.com' })
+        .expect(201);
+      await t
+        .http()
+        .post(`${API}/agents/${agent.id}/integrations/custom_api/${api.body.data.id}/tools`)
+        .set(bearer(t.key))
+        .send({ name: 'Get order', http_method: 'GET', url_template: '/orders/{id}' })
+        .expect(201);
       const res = await t.http().delete(`${API}/agents/${agent.id}`).set(bearer(t.key)).expect(200);
       expect(res.body).toEqual({ message: 'Agent deleted successfully', data: null });
       await t.http().get(`${API}/agents/${agent.id}`).set(bearer(t.key)).expect(404);
-      for (const table of ['agent_channels', 'knowledge_bases', 'knowledge_passages', 'integrations', 'actions']) {
-        const rows = await t.dataSource().createQueryBuilder().select('COUNT(*)', 'n').from(table, 'x').where('x.agent_id = :id', { id: agent.id }).getRawOne();
+      for (const table of [
+        'agent_channels',
+        'knowledge_bases',
+        'knowledge_passages',
+        'integrations',
+        'actions',
+      ]) {
+        const rows = await t
+          .dataSource()
+          .createQueryBuilder()
+          .select('COUNT(*)', 'n')
+          .from(table, 'x')
+          .where('x.agent_id = :id', { id: agent.id })
+          .getRawOne();
         expect({ table, n: Number(rows.n) }).toEqual({ table, n: 0 });
       }
     });
@@ -268,7 +488,11 @@ describe('agents', () => {
     it('refuses to delete a workflow while agents use it (409), and allows it afterwards', async () => {
       const workflow = await createWorkflow(t);
       const agent = await createAgent(t, { workflow_id: workflow.id });
-      const res = await t.http().delete(`${API}/workflows/${workflow.id}`).set(bearer(t.key)).expect(409);
+      const res = await t
+        .http()
+        .delete(`${API}/workflows/${workflow.id}`)
+        .set(bearer(t.key))
+        .expect(409);
       expect(res.body.code).toBe('conflict');
       await t.http().delete(`${API}/agents/${agent.id}`).set(bearer(t.key)).expect(200);
       await t.http().delete(`${API}/workflows/${workflow.id}`).set(bearer(t.key)).expect(200);

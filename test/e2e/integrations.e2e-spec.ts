@@ -14,7 +14,12 @@ describe('integrations', () => {
   });
   afterAll(() => t.close());
 
-  const post = (path: string, body: unknown) => t.http().post(`${base}${path}`).set(bearer(t.key)).send(body as object);
+  const post = (path: string, body: unknown) =>
+    t
+      .http()
+      .post(`${base}${path}`)
+      .set(bearer(t.key))
+      .send(body as object);
   const get = (path: string) => t.http().get(`${base}${path}`).set(bearer(t.key));
 
   describe('built-in connectors (bimpeai)', () => {
@@ -22,19 +27,58 @@ describe('integrations', () => {
       const res = await get('/bimpeai').expect(200);
       expect(res.body.data).toEqual([
         { id: null, type: 'bumpa', name: 'Bumpa', status: 'not_configured', is_connected: false },
-        { id: null, type: 'google_calendar', name: 'Google Calendar', status: 'not_configured', is_connected: false },
-        { id: null, type: 'google_sheets', name: 'Google Sheets', status: 'not_configured', is_connected: false },
-        { id: null, type: 'paystack', name: 'Paystack', status: 'not_configured', is_connected: false },
+        {
+          id: null,
+          type: 'google_calendar',
+          name: 'Google Calendar',
+          status: 'not_configured',
+          is_connected: false,
+        },
+        {
+          id: null,
+          type: 'google_sheets',
+          name: 'Google Sheets',
+          status: 'not_configured',
+          is_connected: false,
+        },
+        {
+          id: null,
+          type: 'paystack',
+          name: 'Paystack',
+          status: 'not_configured',
+          is_connected: false,
+        },
         { id: null, type: 'stripe', name: 'Stripe', status: 'not_configured', is_connected: false },
       ]);
     });
 
     it('connects a credentials connector at once and brings its catalogue of actions', async () => {
-      const res = await post('/bimpeai/configure', { type: 'stripe', secret_key: 'sk_live_stripe_secret_1', public_key: 'pk_live_1', currency: 'NGN' }).expect(201);
-      expect(res.body.data).toEqual({ id: expect.any(String), type: 'stripe', status: 'connected', is_connected: true, onboarding_url: null });
-      const row = (await get('/bimpeai').expect(200)).body.data.find((r: { type: string }) => r.type === 'stripe');
-      expect(row).toEqual({ id: res.body.data.id, type: 'stripe', name: 'Stripe', status: 'connected', is_connected: true });
-      const actions = (await t.http().get(`${API}/agents/${agentId}/actions`).set(bearer(t.key)).expect(200)).body.data;
+      const res = await post('/bimpeai/configure', {
+        type: 'stripe',
+        secret_key: 'sk_live_stripe_secret_1',
+        public_key: 'pk_live_1',
+        currency: 'NGN',
+      }).expect(201);
+      expect(res.body.data).toEqual({
+        id: expect.any(String),
+        type: 'stripe',
+        status: 'connected',
+        is_connected: true,
+        onboarding_url: null,
+      });
+      const row = (await get('/bimpeai').expect(200)).body.data.find(
+        (r: { type: string }) => r.type === 'stripe',
+      );
+      expect(row).toEqual({
+        id: res.body.data.id,
+        type: 'stripe',
+        name: 'Stripe',
+        status: 'connected',
+        is_connected: true,
+      });
+      const actions = (
+        await t.http().get(`${API}/agents/${agentId}/actions`).set(bearer(t.key)).expect(200)
+      ).body.data;
       expect(actions.map((a: { action_name: string }) => a.action_name)).toEqual(
         expect.arrayContaining(['create_payment_link', 'get_payment_status', 'refund_payment']),
       );
@@ -60,9 +104,18 @@ describe('integrations', () => {
     it('reconfigures in place rather than adding a second one', async () => {
       const first = await post('/bimpeai/configure', { type: 'paystack' }).expect(201);
       expect(first.body.data.status).toBe('pending');
-      const second = await post('/bimpeai/configure', { type: 'paystack', secret_key: 'sk_paystack_9' }).expect(201);
-      expect(second.body.data).toMatchObject({ id: first.body.data.id, status: 'connected', is_connected: true });
-      const rows = (await get('/bimpeai').expect(200)).body.data.filter((r: { type: string }) => r.type === 'paystack');
+      const second = await post('/bimpeai/configure', {
+        type: 'paystack',
+        secret_key: 'sk_paystack_9',
+      }).expect(201);
+      expect(second.body.data).toMatchObject({
+        id: first.body.data.id,
+        status: 'connected',
+        is_connected: true,
+      });
+      const rows = (await get('/bimpeai').expect(200)).body.data.filter(
+        (r: { type: string }) => r.type === 'paystack',
+      );
       expect(rows).toHaveLength(1);
     });
 
@@ -74,34 +127,78 @@ describe('integrations', () => {
     });
 
     it('disconnects, removing the connector and its actions', async () => {
-      const connected = await post('/bimpeai/configure', { type: 'bumpa', token: 'bumpa-token' }).expect(201);
-      await t.http().delete(`${base}/bimpeai/${connected.body.data.id}`).set(bearer(t.key)).expect(200);
-      const row = (await get('/bimpeai').expect(200)).body.data.find((r: { type: string }) => r.type === 'bumpa');
+      const connected = await post('/bimpeai/configure', {
+        type: 'bumpa',
+        token: 'bumpa-token',
+      }).expect(201);
+      await t
+        .http()
+        .delete(`${base}/bimpeai/${connected.body.data.id}`)
+        .set(bearer(t.key))
+        .expect(200);
+      const row = (await get('/bimpeai').expect(200)).body.data.find(
+        (r: { type: string }) => r.type === 'bumpa',
+      );
       expect(row.id).toBeNull();
-      const actions = (await t.http().get(`${API}/agents/${agentId}/actions`).set(bearer(t.key))).body.data;
-      expect(actions.some((a: { integration_id: string }) => a.integration_id === connected.body.data.id)).toBe(false);
-      await t.http().delete(`${base}/bimpeai/${connected.body.data.id}`).set(bearer(t.key)).expect(404);
+      const actions = (await t.http().get(`${API}/agents/${agentId}/actions`).set(bearer(t.key)))
+        .body.data;
+      expect(
+        actions.some(
+          (a: { integration_id: string }) => a.integration_id === connected.body.data.id,
+        ),
+      ).toBe(false);
+      await t
+        .http()
+        .delete(`${base}/bimpeai/${connected.body.data.id}`)
+        .set(bearer(t.key))
+        .expect(404);
     });
   });
 
   describe('secrets at rest', () => {
     it('stores no plaintext secret anywhere in the integration and action rows, and never returns one', async () => {
-      const secrets = ['sk_live_PLAINTEXT_stripe', 'tok_PLAINTEXT_bumpa', 'bearer_PLAINTEXT_api', 'pass_PLAINTEXT_tool'];
+      const secrets = [
+        'sk_live_PLAINTEXT_stripe',
+        'tok_PLAINTEXT_bumpa',
+        'bearer_PLAINTEXT_api',
+        'pass_PLAINTEXT_tool',
+      ];
       const solo = await createAgent(t);
       const soloBase = `${API}/agents/${solo.id}/integrations`;
-      await t.http().post(`${soloBase}/bimpeai/configure`).set(bearer(t.key)).send({ type: 'stripe', secret_key: secrets[0] }).expect(201);
-      await t.http().post(`${soloBase}/bimpeai/configure`).set(bearer(t.key)).send({ type: 'bumpa', token: secrets[1] }).expect(201);
+      await t
+        .http()
+        .post(`${soloBase}/bimpeai/configure`)
+        .set(bearer(t.key))
+        .send({ type: 'stripe', secret_key: secrets[0] })
+        .expect(201);
+      await t
+        .http()
+        .post(`${soloBase}/bimpeai/configure`)
+        .set(bearer(t.key))
+        .send({ type: 'bumpa', token: secrets[1] })
+        .expect(201);
       const api = await t
         .http()
         .post(`${soloBase}/custom_api/configure`)
         .set(bearer(t.key))
-        .send({ name: 'Shop', base_url: 'https://shop.example.com', auth_type: 'bearer', auth_config: { token: secrets[2] } })
+        .send({
+          name: 'Shop',
+          base_url: 'https://shop.example.com',
+          auth_type: 'bearer',
+          auth_config: { token: secrets[2] },
+        })
         .expect(201);
       await t
         .http()
         .post(`${soloBase}/custom_api/${api.body.data.id}/tools`)
         .set(bearer(t.key))
-        .send({ name: 'Orders', http_method: 'GET', url_template: '/orders', auth_type: 'basic', auth_config: { username: 'u', password: secrets[3] } })
+        .send({
+          name: 'Orders',
+          http_method: 'GET',
+          url_template: '/orders',
+          auth_type: 'basic',
+          auth_config: { username: 'u', password: secrets[3] },
+        })
         .expect(201);
       const rows = [
         ...(await t.dataSource().query('SELECT * FROM integrations')),
@@ -111,7 +208,9 @@ describe('integrations', () => {
       for (const secret of secrets) {
         expect(dump).not.toContain(secret);
       }
-      expect(rows.some((row: { secrets: string | null }) => row.secrets?.startsWith('v1.'))).toBe(true);
+      expect(rows.some((row: { secrets: string | null }) => row.secrets?.startsWith('v1.'))).toBe(
+        true,
+      );
       const responses = [
         await t.http().get(`${soloBase}`).set(bearer(t.key)),
         await t.http().get(`${soloBase}/custom_api`).set(bearer(t.key)),
@@ -139,15 +238,32 @@ describe('integrations', () => {
         test_endpoint: 'https://orders.example.com/v1/health',
       }).expect(201);
       apiId = res.body.data.id;
-      expect(res.body.data).toEqual({ id: apiId, config: { name: 'Orders API', base_url: 'https://orders.example.com/v1', auth_type: 'api_key' } });
+      expect(res.body.data).toEqual({
+        id: apiId,
+        config: {
+          name: 'Orders API',
+          base_url: 'https://orders.example.com/v1',
+          auth_type: 'api_key',
+        },
+      });
       const list = (await get('/custom_api').expect(200)).body.data;
       expect(list).toContainEqual(res.body.data);
     });
 
     it('checks auth settings against the auth type', async () => {
-      const missing = await post('/custom_api/configure', { name: 'x', auth_type: 'bearer', auth_config: {} }).expect(400);
-      expect(missing.body.message).toEqual(['auth_config.token: is required for bearer and must be a string']);
-      const injected = await post('/custom_api/configure', { name: 'x', auth_type: 'bearer', auth_config: { token: 'a\r\nX-Evil: 1' } }).expect(400);
+      const missing = await post('/custom_api/configure', {
+        name: 'x',
+        auth_type: 'bearer',
+        auth_config: {},
+      }).expect(400);
+      expect(missing.body.message).toEqual([
+        'auth_config.token: is required for bearer and must be a string',
+      ]);
+      const injected = await post('/custom_api/configure', {
+        name: 'x',
+        auth_type: 'bearer',
+        auth_config: { token: 'a\r\nX-Evil: 1' },
+      }).expect(400);
       expect(injected.body.code).toBe('validation_error');
       await post('/custom_api/configure', { name: 'x', auth_type: 'oauth9' }).expect(400);
       await post('/custom_api/configure', { name: 'x', base_url: 'not a url' }).expect(400);
@@ -174,11 +290,16 @@ describe('integrations', () => {
         category: 'orders',
         is_enabled: true,
       });
-      const duplicate = await post(`/custom_api/${apiId}/tools`, { name: 'get order status', http_method: 'POST', url_template: '/x' }).expect(409);
+      const duplicate = await post(`/custom_api/${apiId}/tools`, {
+        name: 'get order status',
+        http_method: 'POST',
+        url_template: '/x',
+      }).expect(409);
       expect(duplicate.body.code).toBe('conflict');
       const tools = (await get(`/custom_api/${apiId}/tools`).expect(200)).body.data;
       expect(tools).toEqual([tool.body.data]);
-      const actions = (await t.http().get(`${API}/agents/${agentId}/actions`).set(bearer(t.key))).body.data;
+      const actions = (await t.http().get(`${API}/agents/${agentId}/actions`).set(bearer(t.key)))
+        .body.data;
       expect(actions).toContainEqual({
         id: tool.body.data.id,
         integration_id: apiId,
@@ -189,18 +310,38 @@ describe('integrations', () => {
         description: 'Look up an order',
         is_enabled: true,
       });
-      await t.http().delete(`${base}/custom_api/${apiId}/tools/${tool.body.data.id}`).set(bearer(t.key)).expect(200);
+      await t
+        .http()
+        .delete(`${base}/custom_api/${apiId}/tools/${tool.body.data.id}`)
+        .set(bearer(t.key))
+        .expect(200);
       expect((await get(`/custom_api/${apiId}/tools`).expect(200)).body.data).toEqual([]);
-      await t.http().delete(`${base}/custom_api/${apiId}/tools/${tool.body.data.id}`).set(bearer(t.key)).expect(404);
+      await t
+        .http()
+        .delete(`${base}/custom_api/${apiId}/tools/${tool.body.data.id}`)
+        .set(bearer(t.key))
+        .expect(404);
     });
 
     it('validates tools', async () => {
       const cases: Array<[Record<string, unknown>, string]> = [
         [{ http_method: 'GET', url_template: '/x' }, 'name: must not be empty'],
-        [{ name: 'n', http_method: 'TRACE', url_template: '/x' }, 'http_method: must be one of the following values: GET, POST, PUT, DELETE, PATCH'],
-        [{ name: 'n', http_method: 'GET', url_template: 'orders' }, 'url_template: must be a path starting with / or an http(s) URL'],
-        [{ name: 'n', http_method: 'GET', url_template: '/x', timeout: 0 }, 'timeout: must not be less than 1'],
-        [{ name: 'n', http_method: 'GET', url_template: '/x', url_params: 'id' }, 'url_params: must be a JSON object or array'],
+        [
+          { name: 'n', http_method: 'TRACE', url_template: '/x' },
+          'http_method: must be one of the following values: GET, POST, PUT, DELETE, PATCH',
+        ],
+        [
+          { name: 'n', http_method: 'GET', url_template: 'orders' },
+          'url_template: must be a path starting with / or an http(s) URL',
+        ],
+        [
+          { name: 'n', http_method: 'GET', url_template: '/x', timeout: 0 },
+          'timeout: must not be less than 1',
+        ],
+        [
+          { name: 'n', http_method: 'GET', url_template: '/x', url_params: 'id' },
+          'url_params: must be a JSON object or array',
+        ],
       ];
       for (const [body, message] of cases) {
         const res = await post(`/custom_api/${apiId}/tools`, body).expect(400);
@@ -209,10 +350,22 @@ describe('integrations', () => {
     });
 
     it('deletes an API with its tools', async () => {
-      const api = await post('/custom_api/configure', { name: 'Temp', base_url: 'https://t.example.com' }).expect(201);
-      const tool = await post(`/custom_api/${api.body.data.id}/tools`, { name: 'Ping', http_method: 'GET', url_template: '/ping' }).expect(201);
-      await t.http().delete(`${base}/custom_api/${api.body.data.id}`).set(bearer(t.key)).expect(200);
-      const actions = (await t.http().get(`${API}/agents/${agentId}/actions`).set(bearer(t.key))).body.data;
+      const api = await post('/custom_api/configure', {
+        name: 'Temp',
+        base_url: 'https://t.example.com',
+      }).expect(201);
+      const tool = await post(`/custom_api/${api.body.data.id}/tools`, {
+        name: 'Ping',
+        http_method: 'GET',
+        url_template: '/ping',
+      }).expect(201);
+      await t
+        .http()
+        .delete(`${base}/custom_api/${api.body.data.id}`)
+        .set(bearer(t.key))
+        .expect(200);
+      const actions = (await t.http().get(`${API}/agents/${agentId}/actions`).set(bearer(t.key)))
+        .body.data;
       expect(actions.map((a: { id: string }) => a.id)).not.toContain(tool.body.data.id);
       await get(`/custom_api/${api.body.data.id}/tools`).expect(404);
     });
@@ -220,7 +373,10 @@ describe('integrations', () => {
 
   describe('pipedream', () => {
     it('stores the app and answers an onboarding URL; disconnect removes it', async () => {
-      const res = await post('/pipedream/configure', { app_slug: 'google_drive', app_icon: 'https://icons.example.com/drive.png' }).expect(201);
+      const res = await post('/pipedream/configure', {
+        app_slug: 'google_drive',
+        app_icon: 'https://icons.example.com/drive.png',
+      }).expect(201);
       const id = res.body.data.id;
       expect(res.body.data).toEqual({
         id,
@@ -244,9 +400,18 @@ describe('integrations', () => {
   describe('actions', () => {
     it("enables and disables in bulk, counting only the agent's own ids", async () => {
       const other = await createAgent(t);
-      await t.http().post(`${API}/agents/${other.id}/integrations/bimpeai/configure`).set(bearer(t.key)).send({ type: 'google_sheets' }).expect(201);
-      const foreign = (await t.http().get(`${API}/agents/${other.id}/actions`).set(bearer(t.key))).body.data.map((a: { id: string }) => a.id);
-      const mine = (await t.http().get(`${API}/agents/${agentId}/actions`).set(bearer(t.key))).body.data.map((a: { id: string }) => a.id);
+      await t
+        .http()
+        .post(`${API}/agents/${other.id}/integrations/bimpeai/configure`)
+        .set(bearer(t.key))
+        .send({ type: 'google_sheets' })
+        .expect(201);
+      const foreign = (
+        await t.http().get(`${API}/agents/${other.id}/actions`).set(bearer(t.key))
+      ).body.data.map((a: { id: string }) => a.id);
+      const mine = (
+        await t.http().get(`${API}/agents/${agentId}/actions`).set(bearer(t.key))
+      ).body.data.map((a: { id: string }) => a.id);
       expect(mine.length).toBeGreaterThan(1);
       const disable = await t
         .http()
@@ -254,14 +419,34 @@ describe('integrations', () => {
         .set(bearer(t.key))
         .send({ action_ids: [mine[0], mine[1], mine[0], ...foreign, 'not-an-id'] })
         .expect(200);
-      expect(disable.body).toEqual({ message: 'Actions disabled successfully', data: { updated_count: 2 } });
-      const after = (await t.http().get(`${API}/agents/${agentId}/actions`).set(bearer(t.key))).body.data;
-      expect(after.filter((a: { is_enabled: boolean }) => !a.is_enabled).map((a: { id: string }) => a.id).sort()).toEqual([mine[0], mine[1]].sort());
-      const untouched = (await t.http().get(`${API}/agents/${other.id}/actions`).set(bearer(t.key))).body.data;
+      expect(disable.body).toEqual({
+        message: 'Actions disabled successfully',
+        data: { updated_count: 2 },
+      });
+      const after = (await t.http().get(`${API}/agents/${agentId}/actions`).set(bearer(t.key))).body
+        .data;
+      expect(
+        after
+          .filter((a: { is_enabled: boolean }) => !a.is_enabled)
+          .map((a: { id: string }) => a.id)
+          .sort(),
+      ).toEqual([mine[0], mine[1]].sort());
+      const untouched = (await t.http().get(`${API}/agents/${other.id}/actions`).set(bearer(t.key)))
+        .body.data;
       expect(untouched.every((a: { is_enabled: boolean }) => a.is_enabled)).toBe(true);
-      const enable = await t.http().post(`${API}/agents/${agentId}/actions/enable`).set(bearer(t.key)).send({ action_ids: [mine[0]] }).expect(200);
+      const enable = await t
+        .http()
+        .post(`${API}/agents/${agentId}/actions/enable`)
+        .set(bearer(t.key))
+        .send({ action_ids: [mine[0]] })
+        .expect(200);
       expect(enable.body.data).toEqual({ updated_count: 1 });
-      await t.http().post(`${API}/agents/${agentId}/actions/enable`).set(bearer(t.key)).send({ action_ids: 'all' }).expect(400);
+      await t
+        .http()
+        .post(`${API}/agents/${agentId}/actions/enable`)
+        .set(bearer(t.key))
+        .send({ action_ids: 'all' })
+        .expect(400);
     });
   });
 
@@ -292,7 +477,14 @@ describe('integrations', () => {
         ]),
       });
       const custom = list.find((i: { type: string }) => i.type === 'custom_api');
-      expect(custom.config_fields.map((f: { key: string }) => f.key)).toEqual(['name', 'description', 'base_url', 'auth_type', 'auth_config', 'test_endpoint']);
+      expect(custom.config_fields.map((f: { key: string }) => f.key)).toEqual([
+        'name',
+        'description',
+        'base_url',
+        'auth_type',
+        'auth_config',
+        'test_endpoint',
+      ]);
     });
   });
 });
@@ -323,27 +515,62 @@ describe('outbound URLs (server-side request forgery)', () => {
   ];
 
   it.each(refused)('refuses MCP server_url %s with 400 validation_error', async (url) => {
-    const res = await t.http().post(`${base}/mcp_server/configure`).set(bearer(t.key)).send({ name: 'm', server_url: url }).expect(400);
+    const res = await t
+      .http()
+      .post(`${base}/mcp_server/configure`)
+      .set(bearer(t.key))
+      .send({ name: 'm', server_url: url })
+      .expect(400);
     expect(res.body.code).toBe('validation_error');
     expect(res.body.message[0]).toMatch(/^server_url: /);
   });
 
   it('refuses private custom API base_url, test_endpoint and absolute tool URLs', async () => {
-    const base_url = await t.http().post(`${base}/custom_api/configure`).set(bearer(t.key)).send({ name: 'a', base_url: 'http://127.0.0.1:9000' }).expect(400);
+    const base_url = await t
+      .http()
+      .post(`${base}/custom_api/configure`)
+      .set(bearer(t.key))
+      .send({ name: 'a', base_url: 'http://127.0.0.1:9000' })
+      .expect(400);
     expect(base_url.body.message[0]).toMatch(/^base_url: must not point to a private/);
-    const test_endpoint = await t.http().post(`${base}/custom_api/configure`).set(bearer(t.key)).send({ name: 'a', test_endpoint: 'http://169.254.169.254/' }).expect(400);
+    const test_endpoint = await t
+      .http()
+      .post(`${base}/custom_api/configure`)
+      .set(bearer(t.key))
+      .send({ name: 'a', test_endpoint: 'http://169.254.169.254/' })
+      .expect(400);
     expect(test_endpoint.body.message[0]).toMatch(/^test_endpoint: /);
-    const api = await t.http().post(`${base}/custom_api/configure`).set(bearer(t.key)).send({ name: 'a', base_url: 'http://93.184.216.34' }).expect(201);
-    const tool = await t.http().post(`${base}/custom_api/${api.body.data.id}/tools`).set(bearer(t.key)).send({ name: 't', http_method: 'GET', url_template: 'http://10.1.1.1/x' }).expect(400);
+    const api = await t
+      .http()
+      .post(`${base}/custom_api/configure`)
+      .set(bearer(t.key))
+      .send({ name: 'a', base_url: 'http://93.184.216.34' })
+      .expect(201);
+    const tool = await t
+      .http()
+      .post(`${base}/custom_api/${api.body.data.id}/tools`)
+      .set(bearer(t.key))
+      .send({ name: 't', http_method: 'GET', url_template: 'http://10.1.1.1/x' })
+      .expect(400);
     expect(tool.body.message[0]).toMatch(/^url_template: /);
   });
 
   it('refuses a host that does not resolve', async () => {
-    const res = await t.http().post(`${base}/mcp_server/configure`).set(bearer(t.key)).send({ name: 'm', server_url: 'http://no-such-host.invalid/mcp' }).expect(400);
+    const res = await t
+      .http()
+      .post(`${base}/mcp_server/configure`)
+      .set(bearer(t.key))
+      .send({ name: 'm', server_url: 'http://no-such-host.invalid/mcp' })
+      .expect(400);
     expect(res.body.message).toEqual(['server_url: host could not be resolved']);
   });
 
   it('accepts a public address', async () => {
-    await t.http().post(`${base}/mcp_server/configure`).set(bearer(t.key)).send({ name: 'm', server_url: 'https://93.184.216.34/mcp' }).expect(201);
+    await t
+      .http()
+      .post(`${base}/mcp_server/configure`)
+      .set(bearer(t.key))
+      .send({ name: 'm', server_url: 'https://93.184.216.34/mcp' })
+      .expect(201);
   });
 });

@@ -16,11 +16,19 @@ describe('knowledge bases', () => {
   afterAll(() => t.close());
 
   const passagesOf = (knowledgeBaseId: string) =>
-    t.dataSource().getRepository(KnowledgePassageEntity).find({ where: { knowledgeBaseId }, order: { position: 'ASC' } });
+    t
+      .dataSource()
+      .getRepository(KnowledgePassageEntity)
+      .find({ where: { knowledgeBaseId }, order: { position: 'ASC' } });
 
   it('creates a text item, keeps its text searchable as passages, and reads it back', async () => {
     const content = 'Our store opens at 9am.\n\nRefunds take five business days.';
-    const res = await t.http().post(base).set(bearer(t.key)).send({ type: 'text', name: 'FAQ', description: 'Common questions', content }).expect(201);
+    const res = await t
+      .http()
+      .post(base)
+      .set(bearer(t.key))
+      .send({ type: 'text', name: 'FAQ', description: 'Common questions', content })
+      .expect(201);
     expect(res.body.message).toBe('Knowledge base created successfully');
     expect(res.body.data).toEqual({
       id: expect.any(String),
@@ -40,8 +48,18 @@ describe('knowledge bases', () => {
   });
 
   it('creates a URL item', async () => {
-    const res = await t.http().post(base).set(bearer(t.key)).send({ type: 'url', name: 'Site', url: 'https://example.com/faq' }).expect(201);
-    expect(res.body.data).toMatchObject({ type: 'url', url: 'https://example.com/faq', content: null, description: null });
+    const res = await t
+      .http()
+      .post(base)
+      .set(bearer(t.key))
+      .send({ type: 'url', name: 'Site', url: 'https://example.com/faq' })
+      .expect(201);
+    expect(res.body.data).toMatchObject({
+      type: 'url',
+      url: 'https://example.com/faq',
+      content: null,
+      description: null,
+    });
   });
 
   it('validates by type', async () => {
@@ -51,11 +69,20 @@ describe('knowledge bases', () => {
       [{ type: 'url', name: 'n' }, 'url: must be a string'],
       [{ type: 'url', name: 'n', url: 'ftp://example.com/x' }, 'url: must be an http(s) URL'],
       [{ type: 'url', name: 'n', url: 'javascript:alert(1)' }, 'url: must be an http(s) URL'],
-      [{ type: 'text', name: 'n', content: 'c', url: 'https://e.com' }, 'url: is only allowed when type is url'],
-      [{ type: 'url', name: 'n', url: 'https://e.com', content: 'c' }, 'content: is only allowed when type is text'],
+      [
+        { type: 'text', name: 'n', content: 'c', url: 'https://e.com' },
+        'url: is only allowed when type is url',
+      ],
+      [
+        { type: 'url', name: 'n', url: 'https://e.com', content: 'c' },
+        'content: is only allowed when type is text',
+      ],
       [{ type: 'pdf', name: 'n' }, 'type: must be one of the following values: text, url'],
       [{ type: 'text', content: 'c' }, 'name: must not be empty'],
-      [{ type: 'text', name: 'n', content: 'x'.repeat(200_001) }, 'content: must be shorter than or equal to 200000 characters'],
+      [
+        { type: 'text', name: 'n', content: 'x'.repeat(200_001) },
+        'content: must be shorter than or equal to 200000 characters',
+      ],
     ];
     for (const [body, message] of cases) {
       const res = await t.http().post(base).set(bearer(t.key)).send(body).expect(400);
@@ -66,28 +93,74 @@ describe('knowledge bases', () => {
   it('accepts the largest allowed text and slices it into bounded passages', async () => {
     const sentence = 'Delivery within Lagos takes one day and costs two thousand naira. ';
     const content = sentence.repeat(Math.floor(200_000 / sentence.length));
-    const res = await t.http().post(base).set(bearer(t.key)).send({ type: 'text', name: 'Big', content }).expect(201);
+    const res = await t
+      .http()
+      .post(base)
+      .set(bearer(t.key))
+      .send({ type: 'text', name: 'Big', content })
+      .expect(201);
     const passages = await passagesOf(res.body.data.id);
     expect(passages.length).toBeGreaterThan(200);
     expect(passages.every((p) => p.content.length <= 1200)).toBe(true);
   });
 
   it('lists as a plain array, and updates with passages refreshed', async () => {
-    const created = (await t.http().post(base).set(bearer(t.key)).send({ type: 'text', name: 'Old', content: 'Old text.' }).expect(201)).body.data;
-    const updated = await t.http().patch(`${base}/${created.id}`).set(bearer(t.key)).send({ name: 'New', content: 'New text.', description: null }).expect(200);
-    expect(updated.body.data).toMatchObject({ name: 'New', content: 'New text.', description: null, type: 'text' });
+    const created = (
+      await t
+        .http()
+        .post(base)
+        .set(bearer(t.key))
+        .send({ type: 'text', name: 'Old', content: 'Old text.' })
+        .expect(201)
+    ).body.data;
+    const updated = await t
+      .http()
+      .patch(`${base}/${created.id}`)
+      .set(bearer(t.key))
+      .send({ name: 'New', content: 'New text.', description: null })
+      .expect(200);
+    expect(updated.body.data).toMatchObject({
+      name: 'New',
+      content: 'New text.',
+      description: null,
+      type: 'text',
+    });
     expect((await passagesOf(created.id)).map((p) => p.content)).toEqual(['New text.']);
     const list = await t.http().get(base).set(bearer(t.key)).expect(200);
     expect(list.body.meta).toBeUndefined();
     expect(list.body.data.map((kb: { id: string }) => kb.id)).toContain(created.id);
-    const wrongField = await t.http().patch(`${base}/${created.id}`).set(bearer(t.key)).send({ url: 'https://e.com' }).expect(400);
+    const wrongField = await t
+      .http()
+      .patch(`${base}/${created.id}`)
+      .set(bearer(t.key))
+      .send({ url: 'https://e.com' })
+      .expect(400);
     expect(wrongField.body.message).toEqual(['url: is only allowed when type is url']);
-    await t.http().patch(`${base}/${created.id}`).set(bearer(t.key)).send({ type: 'url' }).expect(400);
+    await t
+      .http()
+      .patch(`${base}/${created.id}`)
+      .set(bearer(t.key))
+      .send({ type: 'url' })
+      .expect(400);
   });
 
   it('deletes an item with its passages', async () => {
-    const created = (await t.http().post(base).set(bearer(t.key)).send({ type: 'text', name: 'Gone', content: 'Soon gone.' }).expect(201)).body.data;
-    expect(await t.http().delete(`${base}/${created.id}`).set(bearer(t.key)).expect(200).then((r) => r.body)).toEqual({
+    const created = (
+      await t
+        .http()
+        .post(base)
+        .set(bearer(t.key))
+        .send({ type: 'text', name: 'Gone', content: 'Soon gone.' })
+        .expect(201)
+    ).body.data;
+    expect(
+      await t
+        .http()
+        .delete(`${base}/${created.id}`)
+        .set(bearer(t.key))
+        .expect(200)
+        .then((r) => r.body),
+    ).toEqual({
       message: 'Knowledge base deleted successfully',
       data: null,
     });
@@ -96,7 +169,15 @@ describe('knowledge bases', () => {
   });
 
   it('answers 404 for an unknown agent or item', async () => {
-    await t.http().get(`${API}/agents/00000000-0000-7000-8000-000000000000/knowledge_bases`).set(bearer(t.key)).expect(404);
-    await t.http().get(`${base}/00000000-0000-7000-8000-000000000000`).set(bearer(t.key)).expect(404);
+    await t
+      .http()
+      .get(`${API}/agents/00000000-0000-7000-8000-000000000000/knowledge_bases`)
+      .set(bearer(t.key))
+      .expect(404);
+    await t
+      .http()
+      .get(`${base}/00000000-0000-7000-8000-000000000000`)
+      .set(bearer(t.key))
+      .expect(404);
   });
 });

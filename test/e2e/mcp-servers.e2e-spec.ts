@@ -29,70 +29,147 @@ describe('MCP servers', () => {
   const configure = async (body: Record<string, unknown>) =>
     (await t.http().post(`${base}/configure`).set(bearer(t.key)).send(body).expect(201)).body.data;
   const discover = (id: string) => t.http().post(`${base}/${id}/discover`).set(bearer(t.key));
-  const tools = async (id: string) => (await t.http().get(`${base}/${id}/tools`).set(bearer(t.key)).expect(200)).body.data;
+  const tools = async (id: string) =>
+    (await t.http().get(`${base}/${id}/tools`).set(bearer(t.key)).expect(200)).body.data;
 
   it.each([
     ['streamable_http', '/mcp'],
     ['http_sse', '/sse'],
-  ])('discovers tools over %s, then keeps them in sync (a removed tool is disabled, not deleted)', async (transport, path) => {
-    mcp.tools.splice(0, mcp.tools.length, ...[
-      { name: 'search_products', title: 'Search products', description: 'Find products by name' },
-      { name: 'get_weather', description: 'Weather for a city' },
-      { name: 'create_ticket', description: 'Open a support ticket' },
-    ]);
-    const server = await configure({ name: `Shop ${transport}`, server_url: `${mcp.url}${path}`, transport });
-    expect(server).toEqual({
-      id: expect.any(String),
-      config: { name: `Shop ${transport}`, server_url: `${mcp.url}${path}`, transport, auth_type: 'none' },
-    });
+  ])(
+    'discovers tools over %s, then keeps them in sync (a removed tool is disabled, not deleted)',
+    async (transport, path) => {
+      mcp.tools.splice(
+        0,
+        mcp.tools.length,
+        ...[
+          {
+            name: 'search_products',
+            title: 'Search products',
+            description: 'Find products by name',
+          },
+          { name: 'get_weather', description: 'Weather for a city' },
+          { name: 'create_ticket', description: 'Open a support ticket' },
+        ],
+      );
+      const server = await configure({
+        name: `Shop ${transport}`,
+        server_url: `${mcp.url}${path}`,
+        transport,
+      });
+      expect(server).toEqual({
+        id: expect.any(String),
+        config: {
+          name: `Shop ${transport}`,
+          server_url: `${mcp.url}${path}`,
+          transport,
+          auth_type: 'none',
+        },
+      });
 
-    const first = await discover(server.id).expect(200);
-    expect(first.body).toEqual({
-      message: 'MCP tools discovered successfully',
-      data: { discovered: 3, created: 3, updated: 0, disabled: 0 },
-    });
-    const discovered = await tools(server.id);
-    expect(discovered).toEqual([
-      { id: expect.any(String), action_name: 'search_products', name: 'Search products', description: 'Find products by name', category: 'mcp', is_enabled: true },
-      { id: expect.any(String), action_name: 'get_weather', name: 'get_weather', description: 'Weather for a city', category: 'mcp', is_enabled: true },
-      { id: expect.any(String), action_name: 'create_ticket', name: 'create_ticket', description: 'Open a support ticket', category: 'mcp', is_enabled: true },
-    ]);
+      const first = await discover(server.id).expect(200);
+      expect(first.body).toEqual({
+        message: 'MCP tools discovered successfully',
+        data: { discovered: 3, created: 3, updated: 0, disabled: 0 },
+      });
+      const discovered = await tools(server.id);
+      expect(discovered).toEqual([
+        {
+          id: expect.any(String),
+          action_name: 'search_products',
+          name: 'Search products',
+          description: 'Find products by name',
+          category: 'mcp',
+          is_enabled: true,
+        },
+        {
+          id: expect.any(String),
+          action_name: 'get_weather',
+          name: 'get_weather',
+          description: 'Weather for a city',
+          category: 'mcp',
+          is_enabled: true,
+        },
+        {
+          id: expect.any(String),
+          action_name: 'create_ticket',
+          name: 'create_ticket',
+          description: 'Open a support ticket',
+          category: 'mcp',
+          is_enabled: true,
+        },
+      ]);
 
-    mcp.tools.splice(1, 1);
-    mcp.tools[0].description = 'Find products by name or SKU';
-    const second = await discover(server.id).expect(200);
-    expect(second.body.data).toEqual({ discovered: 2, created: 0, updated: 2, disabled: 1 });
-    const afterRemoval = await tools(server.id);
-    expect(afterRemoval).toHaveLength(3);
-    expect(afterRemoval.find((tool: { action_name: string }) => tool.action_name === 'get_weather').is_enabled).toBe(false);
-    expect(afterRemoval.find((tool: { action_name: string }) => tool.action_name === 'search_products').description).toBe(
-      'Find products by name or SKU',
-    );
+      mcp.tools.splice(1, 1);
+      mcp.tools[0].description = 'Find products by name or SKU';
+      const second = await discover(server.id).expect(200);
+      expect(second.body.data).toEqual({ discovered: 2, created: 0, updated: 2, disabled: 1 });
+      const afterRemoval = await tools(server.id);
+      expect(afterRemoval).toHaveLength(3);
+      expect(
+        afterRemoval.find((tool: { action_name: string }) => tool.action_name === 'get_weather')
+          .is_enabled,
+      ).toBe(false);
+      expect(
+        afterRemoval.find((tool: { action_name: string }) => tool.action_name === 'search_products')
+          .description,
+      ).toBe('Find products by name or SKU');
 
-    mcp.tools.push({ name: 'get_weather', description: 'Weather again' }, { name: 'track_order' });
-    const third = await discover(server.id).expect(200);
-    expect(third.body.data).toEqual({ discovered: 4, created: 1, updated: 3, disabled: 0 });
-    expect((await tools(server.id)).every((tool: { is_enabled: boolean }) => tool.is_enabled)).toBe(true);
+      mcp.tools.push(
+        { name: 'get_weather', description: 'Weather again' },
+        { name: 'track_order' },
+      );
+      const third = await discover(server.id).expect(200);
+      expect(third.body.data).toEqual({ discovered: 4, created: 1, updated: 3, disabled: 0 });
+      expect(
+        (await tools(server.id)).every((tool: { is_enabled: boolean }) => tool.is_enabled),
+      ).toBe(true);
 
-    const actions = (await t.http().get(`${API}/agents/${agentId}/actions`).set(bearer(t.key))).body.data;
-    expect(actions.filter((a: { integration_id: string }) => a.integration_id === server.id)).toHaveLength(4);
-    expect(actions[actions.length - 1]).toMatchObject({ integration_type: 'mcp_server', integration_name: `Shop ${transport}` });
-  });
+      const actions = (await t.http().get(`${API}/agents/${agentId}/actions`).set(bearer(t.key)))
+        .body.data;
+      expect(
+        actions.filter((a: { integration_id: string }) => a.integration_id === server.id),
+      ).toHaveLength(4);
+      expect(actions[actions.length - 1]).toMatchObject({
+        integration_type: 'mcp_server',
+        integration_name: `Shop ${transport}`,
+      });
+    },
+  );
 
   it('reports a successful test with the number of tools, and marks the server connected', async () => {
     const server = await configure({ name: 'Test me', server_url: `${mcp.url}/mcp` });
     const res = await t.http().post(`${base}/${server.id}/test`).set(bearer(t.key)).expect(200);
-    expect(res.body.data).toEqual({ success: true, message: 'Connected to the MCP server', tools_count: mcp.tools.length });
-    const summary = (await t.http().get(`${API}/agents/${agentId}`).set(bearer(t.key))).body.data.integrations;
-    expect(summary).toContainEqual({ id: server.id, type: 'mcp_server', name: 'Test me', status: 'connected', is_connected: true });
+    expect(res.body.data).toEqual({
+      success: true,
+      message: 'Connected to the MCP server',
+      tools_count: mcp.tools.length,
+    });
+    const summary = (await t.http().get(`${API}/agents/${agentId}`).set(bearer(t.key))).body.data
+      .integrations;
+    expect(summary).toContainEqual({
+      id: server.id,
+      type: 'mcp_server',
+      name: 'Test me',
+      status: 'connected',
+      is_connected: true,
+    });
   });
 
   it('follows tools/list pages', async () => {
-    mcp.tools.splice(0, mcp.tools.length, ...Array.from({ length: 7 }, (_, i) => ({ name: `tool_${i}` })));
+    mcp.tools.splice(
+      0,
+      mcp.tools.length,
+      ...Array.from({ length: 7 }, (_, i) => ({ name: `tool_${i}` })),
+    );
     mcp.pageSize = 3;
     try {
       const server = await configure({ name: 'Paged', server_url: `${mcp.url}/mcp` });
-      expect((await discover(server.id).expect(200)).body.data).toEqual({ discovered: 7, created: 7, updated: 0, disabled: 0 });
+      expect((await discover(server.id).expect(200)).body.data).toEqual({
+        discovered: 7,
+        created: 7,
+        updated: 0,
+        disabled: 0,
+      });
     } finally {
       mcp.pageSize = 100;
     }
@@ -102,11 +179,29 @@ describe('MCP servers', () => {
     mcp.requiredToken = 'mcp-secret-token';
     try {
       const anonymous = await configure({ name: 'No auth', server_url: `${mcp.url}/mcp` });
-      const failed = await t.http().post(`${base}/${anonymous.id}/test`).set(bearer(t.key)).expect(200);
-      expect(failed.body.data).toEqual({ success: false, message: 'Could not connect to the MCP server', error: expect.any(String) });
-      const server = await configure({ name: 'With auth', server_url: `${mcp.url}/mcp`, auth_type: 'bearer', auth_config: { token: 'mcp-secret-token' } });
-      expect((await t.http().post(`${base}/${server.id}/test`).set(bearer(t.key)).expect(200)).body.data.success).toBe(true);
-      expect(JSON.stringify(await t.dataSource().query('SELECT * FROM integrations'))).not.toContain('mcp-secret-token');
+      const failed = await t
+        .http()
+        .post(`${base}/${anonymous.id}/test`)
+        .set(bearer(t.key))
+        .expect(200);
+      expect(failed.body.data).toEqual({
+        success: false,
+        message: 'Could not connect to the MCP server',
+        error: expect.any(String),
+      });
+      const server = await configure({
+        name: 'With auth',
+        server_url: `${mcp.url}/mcp`,
+        auth_type: 'bearer',
+        auth_config: { token: 'mcp-secret-token' },
+      });
+      expect(
+        (await t.http().post(`${base}/${server.id}/test`).set(bearer(t.key)).expect(200)).body.data
+          .success,
+      ).toBe(true);
+      expect(
+        JSON.stringify(await t.dataSource().query('SELECT * FROM integrations')),
+      ).not.toContain('mcp-secret-token');
     } finally {
       mcp.requiredToken = null;
     }
@@ -119,19 +214,29 @@ describe('MCP servers', () => {
     await new Promise((resolve) => dead.close(resolve));
     const server = await configure({ name: 'Gone', server_url: `http://127.0.0.1:${port}/mcp` });
     const test = await t.http().post(`${base}/${server.id}/test`).set(bearer(t.key)).expect(200);
-    expect(test.body.data).toEqual({ success: false, message: 'Could not connect to the MCP server', error: expect.any(String) });
+    expect(test.body.data).toEqual({
+      success: false,
+      message: 'Could not connect to the MCP server',
+      error: expect.any(String),
+    });
     const refused = await discover(server.id).expect(400);
     expect(refused.body.code).toBe('bad_request');
     expect(refused.body.message).toMatch(/^Could not list the MCP server's tools/);
-    const summary = (await t.http().get(`${API}/agents/${agentId}`).set(bearer(t.key))).body.data.integrations;
-    expect(summary).toContainEqual(expect.objectContaining({ id: server.id, status: 'error', is_connected: false }));
+    const summary = (await t.http().get(`${API}/agents/${agentId}`).set(bearer(t.key))).body.data
+      .integrations;
+    expect(summary).toContainEqual(
+      expect.objectContaining({ id: server.id, status: 'error', is_connected: false }),
+    );
   });
 
   it('gives up on a server that never answers, within the outbound timeout', async () => {
     const silent = createServer(() => undefined);
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
     try {
-      const server = await configure({ name: 'Silent', server_url: `http://127.0.0.1:${(silent.address() as AddressInfo).port}/mcp` });
+      const server = await configure({
+        name: 'Silent',
+        server_url: `http://127.0.0.1:${(silent.address() as AddressInfo).port}/mcp`,
+      });
       const started = Date.now();
       const res = await t.http().post(`${base}/${server.id}/test`).set(bearer(t.key)).expect(200);
       expect(res.body.data.success).toBe(false);
@@ -149,7 +254,11 @@ describe('MCP servers', () => {
       let body = '';
       req.on('data', (chunk: Buffer) => (body += chunk.toString()));
       req.on('end', () => {
-        const message = JSON.parse(body) as { id?: number; method: string; params?: { protocolVersion?: string } };
+        const message = JSON.parse(body) as {
+          id?: number;
+          method: string;
+          params?: { protocolVersion?: string };
+        };
         if (message.id === undefined) {
           res.writeHead(202).end();
           return;
@@ -163,14 +272,22 @@ describe('MCP servers', () => {
                 instructions: 'x'.repeat(6 * 1024 * 1024),
               }
             : { tools: [] };
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: message.id, result }));
+        res
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ jsonrpc: '2.0', id: message.id, result }));
       });
     });
     await new Promise<void>((resolve) => bloated.listen(0, '127.0.0.1', resolve));
     try {
-      const server = await configure({ name: 'Bloated', server_url: `http://127.0.0.1:${(bloated.address() as AddressInfo).port}/mcp` });
+      const server = await configure({
+        name: 'Bloated',
+        server_url: `http://127.0.0.1:${(bloated.address() as AddressInfo).port}/mcp`,
+      });
       const res = await t.http().post(`${base}/${server.id}/test`).set(bearer(t.key)).expect(200);
-      expect(res.body.data).toMatchObject({ success: false, error: expect.stringMatching(/larger than/) });
+      expect(res.body.data).toMatchObject({
+        success: false,
+        error: expect.stringMatching(/larger than/),
+      });
     } finally {
       bloated.closeAllConnections();
       await new Promise((resolve) => bloated.close(resolve));
@@ -182,8 +299,11 @@ describe('MCP servers', () => {
     await discover(server.id).expect(200);
     await t.http().delete(`${base}/${server.id}`).set(bearer(t.key)).expect(200);
     await t.http().get(`${base}/${server.id}/tools`).set(bearer(t.key)).expect(404);
-    const actions = (await t.http().get(`${API}/agents/${agentId}/actions`).set(bearer(t.key))).body.data;
-    expect(actions.some((a: { integration_id: string }) => a.integration_id === server.id)).toBe(false);
+    const actions = (await t.http().get(`${API}/agents/${agentId}/actions`).set(bearer(t.key))).body
+      .data;
+    expect(actions.some((a: { integration_id: string }) => a.integration_id === server.id)).toBe(
+      false,
+    );
   });
 
   it('validates the configuration', async () => {
@@ -191,10 +311,18 @@ describe('MCP servers', () => {
       [{ server_url: `${mcp.url}/mcp` }, 'name: must not be empty'],
       [{ name: 'x' }, 'server_url: must be a string'],
       [{ name: 'x', server_url: 'ws://example.com' }, 'server_url: must be an http(s) URL'],
-      [{ name: 'x', server_url: `${mcp.url}/mcp`, transport: 'stdio' }, 'transport: must be one of the following values: http_sse, streamable_http'],
+      [
+        { name: 'x', server_url: `${mcp.url}/mcp`, transport: 'stdio' },
+        'transport: must be one of the following values: http_sse, streamable_http',
+      ],
     ];
     for (const [body, message] of cases) {
-      const res = await t.http().post(`${base}/configure`).set(bearer(t.key)).send(body).expect(400);
+      const res = await t
+        .http()
+        .post(`${base}/configure`)
+        .set(bearer(t.key))
+        .send(body)
+        .expect(400);
       expect(res.body.message).toContain(message);
     }
   });

@@ -7,7 +7,8 @@ export async function createAgent(
   fields: Record<string, unknown> = {},
   key = t.key,
 ): Promise<Record<string, any>> {
-  const workflowId = fields.workflow_id ?? (await createWorkflow(t, { name: 'Agent workflow' }, key)).id;
+  const workflowId =
+    fields.workflow_id ?? (await createWorkflow(t, { name: 'Agent workflow' }, key)).id;
   const res = await t
     .http()
     .post(`${API}/agents`)

@@ -31,11 +31,15 @@ export async function startMcpTestServer(tools: TestTool[]): Promise<McpTestServ
   const sseSessions = new Map<string, SSEServerTransport>();
 
   const newServer = () => {
-    const server = new Server({ name: 'console-test-mcp', version: '1.0.0' }, { capabilities: { tools: {} } });
+    const server = new Server(
+      { name: 'console-test-mcp', version: '1.0.0' },
+      { capabilities: { tools: {} } },
+    );
     server.setRequestHandler(ListToolsRequestSchema, (request) => {
       const start = Number(request.params?.cursor ?? 0);
       const page = state.tools.slice(start, start + state.pageSize);
-      const next = start + state.pageSize < state.tools.length ? String(start + state.pageSize) : undefined;
+      const next =
+        start + state.pageSize < state.tools.length ? String(start + state.pageSize) : undefined;
       return {
         tools: page.map((tool) => ({
           name: tool.name,
@@ -71,7 +75,8 @@ export async function startMcpTestServer(tools: TestTool[]): Promise<McpTestServ
       return;
     }
     if (path === '/messages' && req.method === 'POST') {
-      const sessionId = new URL(req.url ?? '/', 'http://localhost').searchParams.get('sessionId') ?? '';
+      const sessionId =
+        new URL(req.url ?? '/', 'http://localhost').searchParams.get('sessionId') ?? '';
       const transport = sseSessions.get(sessionId);
       if (!transport) {
         res.writeHead(404).end();
