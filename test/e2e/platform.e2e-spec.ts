@@ -226,7 +226,8 @@ describe('request path', () => {
     it('answers 500 internal_error without internals, with the usual headers', async () => {
       const other = await startTestApp();
       try {
-        await other.dataSource().query('DROP TABLE workflows');
+        const cascade = other.dataSource().options.type === 'postgres' ? ' CASCADE' : '';
+        await other.dataSource().query(`DROP TABLE workflows${cascade}`);
         const res = await other.http().get(`${API}/workflows`).set(bearer(other.key)).expect(500);
         expectErrorBody(res.body, 500, 'internal_error', res.headers['x-request-id']);
         expect(res.body.message).toBe('Internal server error');
