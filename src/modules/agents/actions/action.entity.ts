@@ -1,14 +1,9 @@
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Column, Entity } from 'typeorm';
+import { TeamScopedEntity } from '@/database/team-scoped.entity';
 
 /** Something the agent can do through one of its integrations (a connector action or a tool). */
 @Entity('actions')
-export class ActionEntity {
-  @PrimaryColumn({ type: 'varchar', length: 36 })
-  id: string;
-
-  @Column({ name: 'team_id', type: 'varchar', length: 36 })
-  teamId: string;
-
+export class ActionEntity extends TeamScopedEntity {
   @Column({ name: 'agent_id', type: 'varchar', length: 36 })
   agentId: string;
 
@@ -42,10 +37,4 @@ export class ActionEntity {
 
   @Column({ type: 'text', nullable: true })
   secrets: string | null;
-
-  @Column({ name: 'created_at', type: Date })
-  createdAt: Date;
-
-  @Column({ name: 'updated_at', type: Date })
-  updatedAt: Date;
 }

@@ -1,4 +1,5 @@
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Column, Entity } from 'typeorm';
+import { TeamScopedEntity } from '@/database/team-scoped.entity';
 
 export const CHANNEL_TYPES = [
   'webchat',
@@ -11,13 +12,7 @@ export type ChannelType = (typeof CHANNEL_TYPES)[number];
 export type ChannelStatus = 'active' | 'inactive';
 
 @Entity('agent_channels')
-export class AgentChannelEntity {
-  @PrimaryColumn({ type: 'varchar', length: 36 })
-  id: string;
-
-  @Column({ name: 'team_id', type: 'varchar', length: 36 })
-  teamId: string;
-
+export class AgentChannelEntity extends TeamScopedEntity {
   @Column({ name: 'agent_id', type: 'varchar', length: 36 })
   agentId: string;
 
@@ -32,10 +27,4 @@ export class AgentChannelEntity {
 
   @Column({ name: 'is_connected', type: 'boolean' })
   isConnected: boolean;
-
-  @Column({ name: 'created_at', type: Date })
-  createdAt: Date;
-
-  @Column({ name: 'updated_at', type: Date })
-  updatedAt: Date;
 }

@@ -1,32 +1,21 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsEmail, IsIn, IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { IsEmail, IsIn, IsOptional, MaxLength } from 'class-validator';
+import { NullableString, RequiredString } from '@/common/validation/string-fields';
 import { IsTimeZone } from '@/common/validation/is-time-zone';
 import { LIMITS } from '@/common/validation/limits';
 import { Persona, PERSONAS } from '../entities/agent.entity';
 
 export class AgentCreateDto {
-  @ApiProperty({ description: 'An own or public workflow' })
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(64)
+  @RequiredString(64, { description: 'An own or public workflow' })
   workflow_id: string;
 
-  @ApiProperty({ maxLength: LIMITS.name })
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(LIMITS.name)
+  @RequiredString(LIMITS.name)
   name: string;
 
-  @ApiProperty({ maxLength: LIMITS.description })
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(LIMITS.description)
+  @RequiredString(LIMITS.description)
   description: string;
 
-  @ApiPropertyOptional({ example: 'en', maxLength: 64, nullable: true })
-  @IsOptional()
-  @IsString()
-  @MaxLength(64)
+  @NullableString(64, { example: 'en' })
   language?: string | null;
 
   @ApiPropertyOptional({ enum: PERSONAS, nullable: true })
@@ -39,22 +28,13 @@ export class AgentCreateDto {
   @IsTimeZone()
   timezone?: string | null;
 
-  @ApiPropertyOptional({ description: 'Logo URL', maxLength: LIMITS.url, nullable: true })
-  @IsOptional()
-  @IsString()
-  @MaxLength(LIMITS.url)
+  @NullableString(LIMITS.url, { description: 'Logo URL' })
   logo?: string | null;
 
-  @ApiPropertyOptional({ maxLength: LIMITS.name, nullable: true })
-  @IsOptional()
-  @IsString()
-  @MaxLength(LIMITS.name)
+  @NullableString(LIMITS.name)
   business_name?: string | null;
 
-  @ApiPropertyOptional({ maxLength: LIMITS.description, nullable: true })
-  @IsOptional()
-  @IsString()
-  @MaxLength(LIMITS.description)
+  @NullableString(LIMITS.description)
   business_address?: string | null;
 
   @ApiPropertyOptional({ maxLength: LIMITS.name, nullable: true })
@@ -63,10 +43,7 @@ export class AgentCreateDto {
   @MaxLength(LIMITS.name)
   business_email?: string | null;
 
-  @ApiPropertyOptional({ maxLength: LIMITS.description, nullable: true })
-  @IsOptional()
-  @IsString()
-  @MaxLength(LIMITS.description)
+  @NullableString(LIMITS.description)
   business_description?: string | null;
 
   @ApiPropertyOptional({ maxLength: LIMITS.name, nullable: true })

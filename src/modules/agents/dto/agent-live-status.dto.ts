@@ -1,5 +1,6 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
+import { ApiProperty } from '@nestjs/swagger';
+import { IsIn } from 'class-validator';
+import { NullableString } from '@/common/validation/string-fields';
 import { LIMITS } from '@/common/validation/limits';
 import { AGENT_STATUSES, AgentStatus } from '../entities/agent.entity';
 
@@ -8,10 +9,7 @@ export class AgentLiveStatusDto {
   @IsIn(AGENT_STATUSES)
   status: AgentStatus;
 
-  @ApiPropertyOptional({ maxLength: LIMITS.description, nullable: true })
-  @IsOptional()
-  @IsString()
-  @MaxLength(LIMITS.description)
+  @NullableString(LIMITS.description)
   status_reason?: string | null;
 }
 

@@ -1,4 +1,5 @@
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Column, Entity } from 'typeorm';
+import { TeamScopedEntity } from '@/database/team-scoped.entity';
 
 export const AGENT_STATUSES = ['development', 'live', 'paused'] as const;
 export type AgentStatus = (typeof AGENT_STATUSES)[number];
@@ -6,13 +7,7 @@ export const PERSONAS = ['professional', 'friendly', 'concise'] as const;
 export type Persona = (typeof PERSONAS)[number];
 
 @Entity('agents')
-export class AgentEntity {
-  @PrimaryColumn({ type: 'varchar', length: 36 })
-  id: string;
-
-  @Column({ name: 'team_id', type: 'varchar', length: 36 })
-  teamId: string;
-
+export class AgentEntity extends TeamScopedEntity {
   @Column({ name: 'workflow_id', type: 'varchar', length: 36 })
   workflowId: string;
 
@@ -57,10 +52,4 @@ export class AgentEntity {
 
   @Column({ name: 'escalation_email', type: 'varchar', length: 255, nullable: true })
   escalationEmail: string | null;
-
-  @Column({ name: 'created_at', type: Date })
-  createdAt: Date;
-
-  @Column({ name: 'updated_at', type: Date })
-  updatedAt: Date;
 }

@@ -1,17 +1,12 @@
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Column, Entity } from 'typeorm';
+import { TeamScopedEntity } from '@/database/team-scoped.entity';
 
 export const INTEGRATION_FAMILIES = ['bimpeai', 'custom_api', 'mcp_server', 'pipedream'] as const;
 export type IntegrationFamily = (typeof INTEGRATION_FAMILIES)[number];
 export type IntegrationStatus = 'connected' | 'pending' | 'error';
 
 @Entity('integrations')
-export class IntegrationEntity {
-  @PrimaryColumn({ type: 'varchar', length: 36 })
-  id: string;
-
-  @Column({ name: 'team_id', type: 'varchar', length: 36 })
-  teamId: string;
-
+export class IntegrationEntity extends TeamScopedEntity {
   @Column({ name: 'agent_id', type: 'varchar', length: 36 })
   agentId: string;
 
@@ -41,10 +36,4 @@ export class IntegrationEntity {
   /** Secret settings as one sealed JSON object (SecretBox); never returned. */
   @Column({ type: 'text', nullable: true })
   secrets: string | null;
-
-  @Column({ name: 'created_at', type: Date })
-  createdAt: Date;
-
-  @Column({ name: 'updated_at', type: Date })
-  updatedAt: Date;
 }

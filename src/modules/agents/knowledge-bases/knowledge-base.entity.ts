@@ -1,15 +1,10 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { TeamScopedEntity } from '@/database/team-scoped.entity';
 
 export type KnowledgeBaseType = 'text' | 'url';
 
 @Entity('knowledge_bases')
-export class KnowledgeBaseEntity {
-  @PrimaryColumn({ type: 'varchar', length: 36 })
-  id: string;
-
-  @Column({ name: 'team_id', type: 'varchar', length: 36 })
-  teamId: string;
-
+export class KnowledgeBaseEntity extends TeamScopedEntity {
   @Column({ name: 'agent_id', type: 'varchar', length: 36 })
   agentId: string;
 
@@ -27,12 +22,6 @@ export class KnowledgeBaseEntity {
 
   @Column({ type: 'text', nullable: true })
   content: string | null;
-
-  @Column({ name: 'created_at', type: Date })
-  createdAt: Date;
-
-  @Column({ name: 'updated_at', type: Date })
-  updatedAt: Date;
 }
 
 /** A retrievable slice of a text knowledge base; the reply engine ranks these. */

@@ -1,10 +1,6 @@
-import { ApiProperty } from '@nestjs/swagger';
-import { IsNotEmpty, IsString, MaxLength } from 'class-validator';
+import { RequiredString } from '@/common/validation/string-fields';
 
 export class WorkflowCloneDto {
-  @ApiProperty({ description: 'An own or public workflow' })
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(64)
+  @RequiredString(64, { description: 'An own or public workflow' })
   source_workflow_id: string;
 }

@@ -1,15 +1,15 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
   IsArray,
   IsIn,
-  IsNotEmpty,
   IsOptional,
   IsString,
   MaxLength,
   ValidateNested,
 } from 'class-validator';
+import { NullableString, RequiredString } from '@/common/validation/string-fields';
 import { IsPlainObject, IsStringOrObject, OptionalNotNull } from '@/common/validation/decorators';
 import { LIMITS } from '@/common/validation/limits';
 import { JsonObject, WorkflowListItem, WorkflowVisibility } from '../entities/workflow.entity';
@@ -19,22 +19,13 @@ const LIST_ITEM_SCHEMA = { oneOf: [{ type: 'string' }, { type: 'object' }] };
 
 /** Defaults (visibility, empty lists) are applied by the service, not here: see WorkflowUpdateDto. */
 export class WorkflowCreateDto {
-  @ApiProperty({ maxLength: LIMITS.name })
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(LIMITS.name)
+  @RequiredString(LIMITS.name)
   name: string;
 
-  @ApiPropertyOptional({ maxLength: LIMITS.description, nullable: true })
-  @IsOptional()
-  @IsString()
-  @MaxLength(LIMITS.description)
+  @NullableString(LIMITS.description)
   description?: string | null;
 
-  @ApiPropertyOptional({ maxLength: LIMITS.name, nullable: true })
-  @IsOptional()
-  @IsString()
-  @MaxLength(LIMITS.name)
+  @NullableString(LIMITS.name)
   category?: string | null;
 
   @ApiPropertyOptional({ enum: ['private', 'public'], default: 'private' })
@@ -42,10 +33,7 @@ export class WorkflowCreateDto {
   @IsIn(['private', 'public'])
   visibility?: WorkflowVisibility;
 
-  @ApiPropertyOptional({ maxLength: LIMITS.systemPrompt, nullable: true })
-  @IsOptional()
-  @IsString()
-  @MaxLength(LIMITS.systemPrompt)
+  @NullableString(LIMITS.systemPrompt)
   system_prompt?: string | null;
 
   @ApiPropertyOptional({ type: [RuleDto], maxItems: LIMITS.array })
@@ -114,16 +102,10 @@ export class WorkflowCreateDto {
   @IsStringOrObject({ each: true })
   setup_steps?: WorkflowListItem[];
 
-  @ApiPropertyOptional({ example: '10 minutes', maxLength: LIMITS.name, nullable: true })
-  @IsOptional()
-  @IsString()
-  @MaxLength(LIMITS.name)
+  @NullableString(LIMITS.name, { example: '10 minutes' })
   setup_time?: string | null;
 
-  @ApiPropertyOptional({ maxLength: LIMITS.url, nullable: true })
-  @IsOptional()
-  @IsString()
-  @MaxLength(LIMITS.url)
+  @NullableString(LIMITS.url)
   video_url?: string | null;
 
   @ApiPropertyOptional({ type: 'object', additionalProperties: true, nullable: true })

@@ -14,6 +14,7 @@ import {
   Min,
   ValidateNested,
 } from 'class-validator';
+import { NullableString, RequiredString } from '@/common/validation/string-fields';
 import { OptionalNotNull } from '@/common/validation/decorators';
 import { LIMITS } from '@/common/validation/limits';
 
@@ -25,38 +26,19 @@ export class RuleDto {
   @MaxLength(64)
   id?: string | null;
 
-  @ApiPropertyOptional({ maxLength: LIMITS.name, nullable: true })
-  @IsOptional()
-  @IsString()
-  @MaxLength(LIMITS.name)
+  @NullableString(LIMITS.name)
   name?: string | null;
 
-  @ApiPropertyOptional({
-    description: 'Comma-separated keywords or phrases',
-    maxLength: LIMITS.description,
-    nullable: true,
-  })
-  @IsOptional()
-  @IsString()
-  @MaxLength(LIMITS.description)
+  @NullableString(LIMITS.description, { description: 'Comma-separated keywords or phrases' })
   trigger?: string | null;
 
-  @ApiPropertyOptional({ maxLength: LIMITS.description, nullable: true })
-  @IsOptional()
-  @IsString()
-  @MaxLength(LIMITS.description)
+  @NullableString(LIMITS.description)
   condition?: string | null;
 
-  @ApiPropertyOptional({ maxLength: LIMITS.message, nullable: true })
-  @IsOptional()
-  @IsString()
-  @MaxLength(LIMITS.message)
+  @NullableString(LIMITS.message)
   response?: string | null;
 
-  @ApiPropertyOptional({ example: 'escalate', maxLength: LIMITS.name, nullable: true })
-  @IsOptional()
-  @IsString()
-  @MaxLength(LIMITS.name)
+  @NullableString(LIMITS.name, { example: 'escalate' })
   action?: string | null;
 
   @ApiPropertyOptional({ default: true })
@@ -66,10 +48,7 @@ export class RuleDto {
 }
 
 export class FlowTriggerKeywordDto {
-  @ApiProperty({ maxLength: LIMITS.name })
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(LIMITS.name)
+  @RequiredString(LIMITS.name)
   keyword: string;
 
   @ApiPropertyOptional({ enum: ['high', 'medium', 'low'], nullable: true })
@@ -79,48 +58,27 @@ export class FlowTriggerKeywordDto {
 }
 
 export class FlowStepDto {
-  @ApiProperty({ example: 'message', maxLength: 64 })
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(64)
+  @RequiredString(64, { example: 'message' })
   type: string;
 
-  @ApiPropertyOptional({ maxLength: LIMITS.message, nullable: true })
-  @IsOptional()
-  @IsString()
-  @MaxLength(LIMITS.message)
+  @NullableString(LIMITS.message)
   content?: string | null;
 
-  @ApiPropertyOptional({ maxLength: LIMITS.name, nullable: true })
-  @IsOptional()
-  @IsString()
-  @MaxLength(LIMITS.name)
+  @NullableString(LIMITS.name)
   action?: string | null;
 
-  @ApiPropertyOptional({ maxLength: LIMITS.message, nullable: true })
-  @IsOptional()
-  @IsString()
-  @MaxLength(LIMITS.message)
+  @NullableString(LIMITS.message)
   followup?: string | null;
 }
 
 export class FlowDto {
-  @ApiProperty({ maxLength: LIMITS.name })
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(LIMITS.name)
+  @RequiredString(LIMITS.name)
   name: string;
 
-  @ApiPropertyOptional({ maxLength: LIMITS.description, nullable: true })
-  @IsOptional()
-  @IsString()
-  @MaxLength(LIMITS.description)
+  @NullableString(LIMITS.description)
   description?: string | null;
 
-  @ApiPropertyOptional({ maxLength: LIMITS.name, nullable: true })
-  @IsOptional()
-  @IsString()
-  @MaxLength(LIMITS.name)
+  @NullableString(LIMITS.name)
   category?: string | null;
 
   @ApiPropertyOptional({ minimum: -1_000_000, maximum: 1_000_000, nullable: true })
@@ -153,10 +111,7 @@ export class FlowDto {
 }
 
 export class GuideDto {
-  @ApiPropertyOptional({ maxLength: LIMITS.url, nullable: true })
-  @IsOptional()
-  @IsString()
-  @MaxLength(LIMITS.url)
+  @NullableString(LIMITS.url)
   youtubeUrl?: string | null;
 
   @ApiProperty({ type: [String], maxItems: LIMITS.array })
@@ -168,10 +123,7 @@ export class GuideDto {
 }
 
 export class FaqDto {
-  @ApiProperty({ maxLength: LIMITS.description })
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(LIMITS.description)
+  @RequiredString(LIMITS.description)
   question: string;
 
   @ApiProperty({ maxLength: LIMITS.message })

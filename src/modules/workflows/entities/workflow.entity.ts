@@ -1,4 +1,5 @@
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Column, Entity } from 'typeorm';
+import { TeamScopedEntity } from '@/database/team-scoped.entity';
 
 export type WorkflowVisibility = 'private' | 'public';
 
@@ -48,13 +49,7 @@ export type JsonObject = Record<string, unknown>;
 export type WorkflowListItem = string | JsonObject;
 
 @Entity('workflows')
-export class WorkflowEntity {
-  @PrimaryColumn({ type: 'varchar', length: 36 })
-  id: string;
-
-  @Column({ name: 'team_id', type: 'varchar', length: 36 })
-  teamId: string;
-
+export class WorkflowEntity extends TeamScopedEntity {
   @Column({ type: 'varchar', length: 255 })
   name: string;
 
@@ -105,10 +100,4 @@ export class WorkflowEntity {
 
   @Column({ name: 'prompt_config', type: 'simple-json', nullable: true })
   promptConfig: JsonObject | null;
-
-  @Column({ name: 'created_at', type: Date })
-  createdAt: Date;
-
-  @Column({ name: 'updated_at', type: Date })
-  updatedAt: Date;
 }

@@ -3,7 +3,6 @@ import {
   IsBoolean,
   IsIn,
   IsInt,
-  IsNotEmpty,
   IsOptional,
   IsString,
   Matches,
@@ -11,6 +10,7 @@ import {
   MaxLength,
   Min,
 } from 'class-validator';
+import { NullableString, RequiredString } from '@/common/validation/string-fields';
 import {
   IsObjectOrArray,
   IsPlainObject,
@@ -30,29 +30,17 @@ const JSON_VALUE = {
 };
 
 export class CustomApiConfigureDto extends AuthSettingsDto {
-  @ApiProperty({ maxLength: LIMITS.name })
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(LIMITS.name)
+  @RequiredString(LIMITS.name)
   name: string;
 
-  @ApiPropertyOptional({ maxLength: LIMITS.description, nullable: true })
-  @IsOptional()
-  @IsString()
-  @MaxLength(LIMITS.description)
+  @NullableString(LIMITS.description)
   description?: string | null;
 
-  @ApiPropertyOptional({ description: 'Public http(s) URL', maxLength: LIMITS.url, nullable: true })
-  @IsOptional()
-  @IsString()
-  @MaxLength(LIMITS.url)
+  @NullableString(LIMITS.url, { description: 'Public http(s) URL' })
   @Matches(HTTP_URL, { message: 'must be an http(s) URL' })
   base_url?: string | null;
 
-  @ApiPropertyOptional({ description: 'Public http(s) URL', maxLength: LIMITS.url, nullable: true })
-  @IsOptional()
-  @IsString()
-  @MaxLength(LIMITS.url)
+  @NullableString(LIMITS.url, { description: 'Public http(s) URL' })
   @Matches(HTTP_URL, { message: 'must be an http(s) URL' })
   test_endpoint?: string | null;
 }
@@ -69,10 +57,7 @@ export class CustomApiItemDto {
 }
 
 export class ToolCreateDto extends AuthSettingsDto {
-  @ApiProperty({ maxLength: LIMITS.name })
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(LIMITS.name)
+  @RequiredString(LIMITS.name)
   name: string;
 
   @ApiProperty({ enum: HTTP_METHODS })
@@ -90,10 +75,7 @@ export class ToolCreateDto extends AuthSettingsDto {
   })
   url_template: string;
 
-  @ApiPropertyOptional({ maxLength: LIMITS.description, nullable: true })
-  @IsOptional()
-  @IsString()
-  @MaxLength(LIMITS.description)
+  @NullableString(LIMITS.description)
   description?: string | null;
 
   @ApiPropertyOptional({ ...JSON_VALUE, description: 'Parameters filled into url_template' })
@@ -123,10 +105,7 @@ export class ToolCreateDto extends AuthSettingsDto {
   @IsPlainObject()
   response_mapping?: Record<string, unknown> | null;
 
-  @ApiPropertyOptional({ maxLength: LIMITS.name, nullable: true })
-  @IsOptional()
-  @IsString()
-  @MaxLength(LIMITS.name)
+  @NullableString(LIMITS.name)
   category?: string | null;
 
   @ApiPropertyOptional({ default: false })

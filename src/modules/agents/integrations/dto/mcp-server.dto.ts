@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsNotEmpty, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { IsIn, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { RequiredString } from '@/common/validation/string-fields';
 import { LIMITS } from '@/common/validation/limits';
 import { AUTH_TYPES, AuthSettingsDto, AuthType } from './auth-config.dto';
 
@@ -7,10 +8,7 @@ export const MCP_TRANSPORTS = ['http_sse', 'streamable_http'] as const;
 export type McpTransport = (typeof MCP_TRANSPORTS)[number];
 
 export class McpServerConfigureDto extends AuthSettingsDto {
-  @ApiProperty({ maxLength: LIMITS.name })
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(LIMITS.name)
+  @RequiredString(LIMITS.name)
   name: string;
 
   @ApiProperty({ description: 'Public http(s) URL of the MCP endpoint', maxLength: LIMITS.url })

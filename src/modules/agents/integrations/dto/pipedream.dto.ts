@@ -1,5 +1,6 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { ApiProperty } from '@nestjs/swagger';
+import { IsString, Matches } from 'class-validator';
+import { NullableString } from '@/common/validation/string-fields';
 import { LIMITS } from '@/common/validation/limits';
 
 export class PipedreamConfigureDto {
@@ -10,16 +11,10 @@ export class PipedreamConfigureDto {
   })
   app_slug: string;
 
-  @ApiPropertyOptional({ maxLength: LIMITS.name, nullable: true })
-  @IsOptional()
-  @IsString()
-  @MaxLength(LIMITS.name)
+  @NullableString(LIMITS.name)
   app_name?: string | null;
 
-  @ApiPropertyOptional({ maxLength: LIMITS.url, nullable: true })
-  @IsOptional()
-  @IsString()
-  @MaxLength(LIMITS.url)
+  @NullableString(LIMITS.url)
   @Matches(/^https?:\/\/\S+$/i, { message: 'must be an http(s) URL' })
   app_icon?: string | null;
 }

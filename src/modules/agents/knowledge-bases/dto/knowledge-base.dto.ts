@@ -1,13 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import {
-  IsIn,
-  IsNotEmpty,
-  IsOptional,
-  IsString,
-  IsUrl,
-  MaxLength,
-  ValidateIf,
-} from 'class-validator';
+import { IsIn, IsNotEmpty, IsString, IsUrl, MaxLength, ValidateIf } from 'class-validator';
+import { NullableString, RequiredString } from '@/common/validation/string-fields';
 import { OptionalNotNull } from '@/common/validation/decorators';
 import { LIMITS } from '@/common/validation/limits';
 import { OnlyWhen } from '@/common/validation/only-when';
@@ -20,16 +13,10 @@ export class KnowledgeBaseCreateDto {
   @IsIn(['text', 'url'])
   type: KnowledgeBaseType;
 
-  @ApiProperty({ maxLength: LIMITS.name })
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(LIMITS.name)
+  @RequiredString(LIMITS.name)
   name: string;
 
-  @ApiPropertyOptional({ maxLength: LIMITS.description, nullable: true })
-  @IsOptional()
-  @IsString()
-  @MaxLength(LIMITS.description)
+  @NullableString(LIMITS.description)
   description?: string | null;
 
   @ApiPropertyOptional({
@@ -64,10 +51,7 @@ export class KnowledgeBaseUpdateDto {
   @MaxLength(LIMITS.name)
   name?: string;
 
-  @ApiPropertyOptional({ maxLength: LIMITS.description, nullable: true })
-  @IsOptional()
-  @IsString()
-  @MaxLength(LIMITS.description)
+  @NullableString(LIMITS.description)
   description?: string | null;
 
   @ApiPropertyOptional({ maxLength: LIMITS.knowledgeContent })

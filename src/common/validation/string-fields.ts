@@ -1,0 +1,23 @@
+import { applyDecorators } from '@nestjs/common';
+import { ApiProperty, ApiPropertyOptional, ApiPropertyOptions } from '@nestjs/swagger';
+import { IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
+
+type DocOptions = Omit<ApiPropertyOptions, 'maxLength' | 'nullable' | 'required'>;
+
+/** A required, non-empty string of at most `maxLength` characters. */
+export const RequiredString = (maxLength: number, docs: DocOptions = {}) =>
+  applyDecorators(
+    ApiProperty({ ...docs, maxLength } as ApiPropertyOptions),
+    IsString(),
+    IsNotEmpty(),
+    MaxLength(maxLength),
+  );
+
+/** An optional string of at most `maxLength` characters; null clears it. */
+export const NullableString = (maxLength: number, docs: DocOptions = {}) =>
+  applyDecorators(
+    ApiPropertyOptional({ ...docs, maxLength, nullable: true } as ApiPropertyOptions),
+    IsOptional(),
+    IsString(),
+    MaxLength(maxLength),
+  );
