@@ -51,7 +51,7 @@ export function ApiEnvelope(model: Type<unknown> | null, options: EnvelopeOption
   );
 }
 
-type ErrorStatus = 400 | 403 | 404 | 409 | 422;
+export type ErrorStatus = 400 | 403 | 404 | 409 | 422;
 
 const ERROR_DOCS: Record<ErrorStatus, () => MethodDecorator & ClassDecorator> = {
   400: () =>

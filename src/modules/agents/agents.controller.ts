@@ -1,15 +1,12 @@
 import { Body, Controller, Delete, Get, Param, Patch, Post, Query } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApiEnvelope, ApiErrors } from '@/common/http/api-docs.decorators';
+import { ApiTags } from '@nestjs/swagger';
 import { ParseIdPipe } from '@/common/http/parse-id.pipe';
 import { Principal } from '@/common/http/principal';
-import { ResponseMessage } from '@/common/http/response-message.decorator';
-import { ApiIdempotencyKey } from '@/common/idempotency/idempotency-key.decorator';
 import { Page } from '@/common/pagination/page';
 import { Environment } from '@/config/environment';
 import { CurrentPrincipal } from '@/modules/auth/current-principal.decorator';
-import { RequireScopes } from '@/modules/auth/require-scopes.decorator';
+import { Endpoint } from '@/modules/auth/endpoint.decorator';
 import { FlowDto } from '@/modules/workflows/dto/workflow-parts.dto';
 import { toWorkflowResponse } from '@/modules/workflows/dto/workflow-response.dto';
 import { WorkflowFlow } from '@/modules/workflows/entities/workflow.entity';
@@ -51,11 +48,14 @@ export class AgentsController {
   }
 
   @Get()
-  @RequireScopes('agents:read')
-  @ResponseMessage('Agents retrieved successfully')
-  @ApiOperation({ summary: "List the team's agents" })
-  @ApiEnvelope(AgentResponseDto, { paginated: true })
-  @ApiErrors(400)
+  @Endpoint({
+    scope: 'agents:read',
+    summary: "List the team's agents",
+    message: 'Agents retrieved successfully',
+    response: AgentResponseDto,
+    shape: 'paginated',
+    errors: [400],
+  })
   async list(
     @CurrentPrincipal() caller: Principal,
     @Query() query: AgentListQueryDto,
@@ -64,12 +64,14 @@ export class AgentsController {
   }
 
   @Post()
-  @RequireScopes('agents:write')
-  @ResponseMessage('Agent created successfully')
-  @ApiOperation({ summary: 'Create an agent on an own or public workflow' })
-  @ApiIdempotencyKey()
-  @ApiEnvelope(AgentWithWorkflowResponseDto, { status: 201 })
-  @ApiErrors(400, 403, 404, 409, 422)
+  @Endpoint({
+    scope: 'agents:write',
+    summary: 'Create an agent on an own or public workflow',
+    message: 'Agent created successfully',
+    response: AgentWithWorkflowResponseDto,
+    status: 201,
+    errors: [400, 403, 404, 409, 422],
+  })
   async create(
     @CurrentPrincipal() caller: Principal,
     @Body() body: AgentCreateDto,
@@ -79,13 +81,12 @@ export class AgentsController {
   }
 
   @Get(':agentId')
-  @RequireScopes('agents:read')
-  @ResponseMessage('Agent retrieved successfully')
-  @ApiOperation({
+  @Endpoint({
+    scope: 'agents:read',
     summary: 'Retrieve an agent with its knowledge bases, integrations and channels',
+    message: 'Agent retrieved successfully',
+    response: AgentDetailResponseDto,
   })
-  @ApiEnvelope(AgentDetailResponseDto)
-  @ApiErrors(404)
   detail(
     @CurrentPrincipal() caller: Principal,
     @Param('agentId', ParseIdPipe) agentId: string,
@@ -94,12 +95,12 @@ export class AgentsController {
   }
 
   @Patch(':agentId')
-  @RequireScopes('agents:write')
-  @ResponseMessage('Agent updated successfully')
-  @ApiOperation({ summary: 'Change an agent' })
-  @ApiIdempotencyKey()
-  @ApiEnvelope(AgentResponseDto)
-  @ApiErrors(400, 404, 409, 422)
+  @Endpoint({
+    scope: 'agents:write',
+    summary: 'Change an agent',
+    message: 'Agent updated successfully',
+    response: AgentResponseDto,
+  })
   async update(
     @CurrentPrincipal() caller: Principal,
     @Param('agentId', ParseIdPipe) agentId: string,
@@ -109,12 +110,12 @@ export class AgentsController {
   }
 
   @Delete(':agentId')
-  @RequireScopes('agents:write')
-  @ResponseMessage('Agent deleted successfully')
-  @ApiOperation({ summary: 'Delete an agent with everything under it' })
-  @ApiIdempotencyKey()
-  @ApiEnvelope(null)
-  @ApiErrors(400, 404, 409, 422)
+  @Endpoint({
+    scope: 'agents:write',
+    summary: 'Delete an agent with everything under it',
+    message: 'Agent deleted successfully',
+    response: null,
+  })
   async delete(
     @CurrentPrincipal() caller: Principal,
     @Param('agentId', ParseIdPipe) agentId: string,
@@ -124,12 +125,12 @@ export class AgentsController {
   }
 
   @Patch(':agentId/live-status')
-  @RequireScopes('agents:write')
-  @ResponseMessage('Agent status updated successfully')
-  @ApiOperation({ summary: 'Move the agent between development, live and paused' })
-  @ApiIdempotencyKey()
-  @ApiEnvelope(AgentLiveStatusResponseDto)
-  @ApiErrors(400, 404, 409, 422)
+  @Endpoint({
+    scope: 'agents:write',
+    summary: 'Move the agent between development, live and paused',
+    message: 'Agent status updated successfully',
+    response: AgentLiveStatusResponseDto,
+  })
   async setLiveStatus(
     @CurrentPrincipal() caller: Principal,
     @Param('agentId', ParseIdPipe) agentId: string,
@@ -140,11 +141,12 @@ export class AgentsController {
   }
 
   @Get(':agentId/deployment/agent-test-code')
-  @RequireScopes('agents:read')
-  @ResponseMessage('Agent test code retrieved successfully')
-  @ApiOperation({ summary: 'How to reach the agent under test on each channel' })
-  @ApiEnvelope(AgentTestCodeResponseDto)
-  @ApiErrors(404)
+  @Endpoint({
+    scope: 'agents:read',
+    summary: 'How to reach the agent under test on each channel',
+    message: 'Agent test code retrieved successfully',
+    response: AgentTestCodeResponseDto,
+  })
   async testCode(
     @CurrentPrincipal() caller: Principal,
     @Param('agentId', ParseIdPipe) agentId: string,
@@ -154,11 +156,13 @@ export class AgentsController {
   }
 
   @Get(':agentId/channels')
-  @RequireScopes('agents:read')
-  @ResponseMessage('Channels retrieved successfully')
-  @ApiOperation({ summary: "The agent's channels, one per type" })
-  @ApiEnvelope(ChannelResponseDto, { array: true })
-  @ApiErrors(404)
+  @Endpoint({
+    scope: 'agents:read',
+    summary: "The agent's channels, one per type",
+    message: 'Channels retrieved successfully',
+    response: ChannelResponseDto,
+    shape: 'array',
+  })
   async channels(
     @CurrentPrincipal() caller: Principal,
     @Param('agentId', ParseIdPipe) agentId: string,
@@ -167,11 +171,13 @@ export class AgentsController {
   }
 
   @Get(':agentId/flows')
-  @RequireScopes('agents:read')
-  @ResponseMessage('Flows retrieved successfully')
-  @ApiOperation({ summary: "The conversation flows of the agent's workflow" })
-  @ApiEnvelope(FlowDto, { array: true })
-  @ApiErrors(404)
+  @Endpoint({
+    scope: 'agents:read',
+    summary: "The conversation flows of the agent's workflow",
+    message: 'Flows retrieved successfully',
+    response: FlowDto,
+    shape: 'array',
+  })
   flows(
     @CurrentPrincipal() caller: Principal,
     @Param('agentId', ParseIdPipe) agentId: string,

@@ -1,13 +1,10 @@
 import { Body, Controller, Delete, Get, Param, Patch, Post, Query } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApiEnvelope, ApiErrors } from '@/common/http/api-docs.decorators';
+import { ApiTags } from '@nestjs/swagger';
 import { ParseIdPipe } from '@/common/http/parse-id.pipe';
 import { Principal } from '@/common/http/principal';
-import { ResponseMessage } from '@/common/http/response-message.decorator';
-import { ApiIdempotencyKey } from '@/common/idempotency/idempotency-key.decorator';
 import { Page } from '@/common/pagination/page';
 import { CurrentPrincipal } from '@/modules/auth/current-principal.decorator';
-import { RequireScopes } from '@/modules/auth/require-scopes.decorator';
+import { Endpoint } from '@/modules/auth/endpoint.decorator';
 import { WorkflowCloneDto } from './dto/workflow-clone.dto';
 import { WorkflowCreateDto } from './dto/workflow-create.dto';
 import { WorkflowListQueryDto } from './dto/workflow-list-query.dto';
@@ -21,11 +18,14 @@ export class WorkflowsController {
   constructor(private readonly workflows: WorkflowsService) {}
 
   @Get()
-  @RequireScopes('workflows:read')
-  @ResponseMessage('Workflows retrieved successfully')
-  @ApiOperation({ summary: 'List own and public workflows' })
-  @ApiEnvelope(WorkflowResponseDto, { paginated: true })
-  @ApiErrors(400)
+  @Endpoint({
+    scope: 'workflows:read',
+    summary: 'List own and public workflows',
+    message: 'Workflows retrieved successfully',
+    response: WorkflowResponseDto,
+    shape: 'paginated',
+    errors: [400],
+  })
   async list(
     @CurrentPrincipal() caller: Principal,
     @Query() query: WorkflowListQueryDto,
@@ -35,12 +35,14 @@ export class WorkflowsController {
   }
 
   @Post()
-  @RequireScopes('workflows:write')
-  @ResponseMessage('Workflow created successfully')
-  @ApiOperation({ summary: 'Create a workflow' })
-  @ApiIdempotencyKey()
-  @ApiEnvelope(WorkflowResponseDto, { status: 201 })
-  @ApiErrors(400, 409, 422)
+  @Endpoint({
+    scope: 'workflows:write',
+    summary: 'Create a workflow',
+    message: 'Workflow created successfully',
+    response: WorkflowResponseDto,
+    status: 201,
+    errors: [400, 409, 422],
+  })
   async create(
     @CurrentPrincipal() caller: Principal,
     @Body() body: WorkflowCreateDto,
@@ -49,12 +51,13 @@ export class WorkflowsController {
   }
 
   @Post('clone')
-  @RequireScopes('workflows:write')
-  @ResponseMessage('Workflow cloned successfully')
-  @ApiOperation({ summary: 'Copy an own or public workflow into a private one' })
-  @ApiIdempotencyKey()
-  @ApiEnvelope(WorkflowResponseDto, { status: 201 })
-  @ApiErrors(400, 404, 409, 422)
+  @Endpoint({
+    scope: 'workflows:write',
+    summary: 'Copy an own or public workflow into a private one',
+    message: 'Workflow cloned successfully',
+    response: WorkflowResponseDto,
+    status: 201,
+  })
   async clone(
     @CurrentPrincipal() caller: Principal,
     @Body() body: WorkflowCloneDto,
@@ -64,11 +67,12 @@ export class WorkflowsController {
   }
 
   @Get(':id')
-  @RequireScopes('workflows:read')
-  @ResponseMessage('Workflow retrieved successfully')
-  @ApiOperation({ summary: 'Retrieve an own or public workflow' })
-  @ApiEnvelope(WorkflowResponseDto)
-  @ApiErrors(404)
+  @Endpoint({
+    scope: 'workflows:read',
+    summary: 'Retrieve an own or public workflow',
+    message: 'Workflow retrieved successfully',
+    response: WorkflowResponseDto,
+  })
   async get(
     @CurrentPrincipal() caller: Principal,
     @Param('id', ParseIdPipe) id: string,
@@ -77,12 +81,13 @@ export class WorkflowsController {
   }
 
   @Patch(':id')
-  @RequireScopes('workflows:write')
-  @ResponseMessage('Workflow updated successfully')
-  @ApiOperation({ summary: 'Change an own workflow' })
-  @ApiIdempotencyKey()
-  @ApiEnvelope(WorkflowResponseDto)
-  @ApiErrors(400, 403, 404, 409, 422)
+  @Endpoint({
+    scope: 'workflows:write',
+    summary: 'Change an own workflow',
+    message: 'Workflow updated successfully',
+    response: WorkflowResponseDto,
+    errors: [400, 403, 404, 409, 422],
+  })
   async update(
     @CurrentPrincipal() caller: Principal,
     @Param('id', ParseIdPipe) id: string,
@@ -92,12 +97,13 @@ export class WorkflowsController {
   }
 
   @Delete(':id')
-  @RequireScopes('workflows:write')
-  @ResponseMessage('Workflow deleted successfully')
-  @ApiOperation({ summary: 'Delete an own workflow that no agent uses' })
-  @ApiIdempotencyKey()
-  @ApiEnvelope(null)
-  @ApiErrors(400, 403, 404, 409, 422)
+  @Endpoint({
+    scope: 'workflows:write',
+    summary: 'Delete an own workflow that no agent uses',
+    message: 'Workflow deleted successfully',
+    response: null,
+    errors: [400, 403, 404, 409, 422],
+  })
   async delete(
     @CurrentPrincipal() caller: Principal,
     @Param('id', ParseIdPipe) id: string,

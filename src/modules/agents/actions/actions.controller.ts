@@ -1,12 +1,9 @@
-import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApiEnvelope, ApiErrors } from '@/common/http/api-docs.decorators';
+import { Body, Controller, Get, Param, Post } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
 import { ParseIdPipe } from '@/common/http/parse-id.pipe';
 import { Principal } from '@/common/http/principal';
-import { ResponseMessage } from '@/common/http/response-message.decorator';
-import { ApiIdempotencyKey } from '@/common/idempotency/idempotency-key.decorator';
 import { CurrentPrincipal } from '@/modules/auth/current-principal.decorator';
-import { RequireScopes } from '@/modules/auth/require-scopes.decorator';
+import { Endpoint } from '@/modules/auth/endpoint.decorator';
 import { ActionsService } from './actions.service';
 import { ActionIdsDto, ActionResponseDto, ActionsUpdatedDto } from './dto/actions.dto';
 
@@ -16,11 +13,13 @@ export class ActionsController {
   constructor(private readonly actions: ActionsService) {}
 
   @Get()
-  @RequireScopes('agents:read')
-  @ResponseMessage('Actions retrieved successfully')
-  @ApiOperation({ summary: "The actions of all the agent's integrations" })
-  @ApiEnvelope(ActionResponseDto, { array: true })
-  @ApiErrors(404)
+  @Endpoint({
+    scope: 'agents:read',
+    summary: "The actions of all the agent's integrations",
+    message: 'Actions retrieved successfully',
+    response: ActionResponseDto,
+    shape: 'array',
+  })
   list(
     @CurrentPrincipal() caller: Principal,
     @Param('agentId', ParseIdPipe) agentId: string,
@@ -29,13 +28,13 @@ export class ActionsController {
   }
 
   @Post('enable')
-  @HttpCode(200)
-  @RequireScopes('agents:write')
-  @ResponseMessage('Actions enabled successfully')
-  @ApiOperation({ summary: 'Enable actions by id' })
-  @ApiIdempotencyKey()
-  @ApiEnvelope(ActionsUpdatedDto)
-  @ApiErrors(400, 404, 409, 422)
+  @Endpoint({
+    scope: 'agents:write',
+    summary: 'Enable actions by id',
+    message: 'Actions enabled successfully',
+    response: ActionsUpdatedDto,
+    status: 200,
+  })
   async enable(
     @CurrentPrincipal() caller: Principal,
     @Param('agentId', ParseIdPipe) agentId: string,
@@ -47,13 +46,13 @@ export class ActionsController {
   }
 
   @Post('disable')
-  @HttpCode(200)
-  @RequireScopes('agents:write')
-  @ResponseMessage('Actions disabled successfully')
-  @ApiOperation({ summary: 'Disable actions by id' })
-  @ApiIdempotencyKey()
-  @ApiEnvelope(ActionsUpdatedDto)
-  @ApiErrors(400, 404, 409, 422)
+  @Endpoint({
+    scope: 'agents:write',
+    summary: 'Disable actions by id',
+    message: 'Actions disabled successfully',
+    response: ActionsUpdatedDto,
+    status: 200,
+  })
   async disable(
     @CurrentPrincipal() caller: Principal,
     @Param('agentId', ParseIdPipe) agentId: string,

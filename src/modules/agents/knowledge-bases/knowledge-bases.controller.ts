@@ -1,12 +1,9 @@
 import { Body, Controller, Delete, Get, Param, Patch, Post } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApiEnvelope, ApiErrors } from '@/common/http/api-docs.decorators';
+import { ApiTags } from '@nestjs/swagger';
 import { ParseIdPipe } from '@/common/http/parse-id.pipe';
 import { Principal } from '@/common/http/principal';
-import { ResponseMessage } from '@/common/http/response-message.decorator';
-import { ApiIdempotencyKey } from '@/common/idempotency/idempotency-key.decorator';
 import { CurrentPrincipal } from '@/modules/auth/current-principal.decorator';
-import { RequireScopes } from '@/modules/auth/require-scopes.decorator';
+import { Endpoint } from '@/modules/auth/endpoint.decorator';
 import { KnowledgeBaseCreateDto, KnowledgeBaseUpdateDto } from './dto/knowledge-base.dto';
 import {
   KnowledgeBaseResponseDto,
@@ -20,11 +17,13 @@ export class KnowledgeBasesController {
   constructor(private readonly knowledgeBases: KnowledgeBasesService) {}
 
   @Get()
-  @RequireScopes('agents:read')
-  @ResponseMessage('Knowledge bases retrieved successfully')
-  @ApiOperation({ summary: "The agent's knowledge bases" })
-  @ApiEnvelope(KnowledgeBaseResponseDto, { array: true })
-  @ApiErrors(404)
+  @Endpoint({
+    scope: 'agents:read',
+    summary: "The agent's knowledge bases",
+    message: 'Knowledge bases retrieved successfully',
+    response: KnowledgeBaseResponseDto,
+    shape: 'array',
+  })
   async list(
     @CurrentPrincipal() caller: Principal,
     @Param('agentId', ParseIdPipe) agentId: string,
@@ -33,12 +32,13 @@ export class KnowledgeBasesController {
   }
 
   @Post()
-  @RequireScopes('agents:write')
-  @ResponseMessage('Knowledge base created successfully')
-  @ApiOperation({ summary: 'Add a text or URL knowledge base' })
-  @ApiIdempotencyKey()
-  @ApiEnvelope(KnowledgeBaseResponseDto, { status: 201 })
-  @ApiErrors(400, 404, 409, 422)
+  @Endpoint({
+    scope: 'agents:write',
+    summary: 'Add a text or URL knowledge base',
+    message: 'Knowledge base created successfully',
+    response: KnowledgeBaseResponseDto,
+    status: 201,
+  })
   async create(
     @CurrentPrincipal() caller: Principal,
     @Param('agentId', ParseIdPipe) agentId: string,
@@ -48,11 +48,12 @@ export class KnowledgeBasesController {
   }
 
   @Get(':kbId')
-  @RequireScopes('agents:read')
-  @ResponseMessage('Knowledge base retrieved successfully')
-  @ApiOperation({ summary: 'One knowledge base' })
-  @ApiEnvelope(KnowledgeBaseResponseDto)
-  @ApiErrors(404)
+  @Endpoint({
+    scope: 'agents:read',
+    summary: 'One knowledge base',
+    message: 'Knowledge base retrieved successfully',
+    response: KnowledgeBaseResponseDto,
+  })
   async get(
     @CurrentPrincipal() caller: Principal,
     @Param('agentId', ParseIdPipe) agentId: string,
@@ -62,12 +63,12 @@ export class KnowledgeBasesController {
   }
 
   @Patch(':kbId')
-  @RequireScopes('agents:write')
-  @ResponseMessage('Knowledge base updated successfully')
-  @ApiOperation({ summary: 'Change a knowledge base (its type stays)' })
-  @ApiIdempotencyKey()
-  @ApiEnvelope(KnowledgeBaseResponseDto)
-  @ApiErrors(400, 404, 409, 422)
+  @Endpoint({
+    scope: 'agents:write',
+    summary: 'Change a knowledge base (its type stays)',
+    message: 'Knowledge base updated successfully',
+    response: KnowledgeBaseResponseDto,
+  })
   async update(
     @CurrentPrincipal() caller: Principal,
     @Param('agentId', ParseIdPipe) agentId: string,
@@ -80,12 +81,12 @@ export class KnowledgeBasesController {
   }
 
   @Delete(':kbId')
-  @RequireScopes('agents:write')
-  @ResponseMessage('Knowledge base deleted successfully')
-  @ApiOperation({ summary: 'Delete a knowledge base' })
-  @ApiIdempotencyKey()
-  @ApiEnvelope(null)
-  @ApiErrors(400, 404, 409, 422)
+  @Endpoint({
+    scope: 'agents:write',
+    summary: 'Delete a knowledge base',
+    message: 'Knowledge base deleted successfully',
+    response: null,
+  })
   async delete(
     @CurrentPrincipal() caller: Principal,
     @Param('agentId', ParseIdPipe) agentId: string,

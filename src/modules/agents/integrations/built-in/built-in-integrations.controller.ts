@@ -1,12 +1,9 @@
 import { Body, Controller, Delete, Get, Param, Post } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApiEnvelope, ApiErrors } from '@/common/http/api-docs.decorators';
+import { ApiTags } from '@nestjs/swagger';
 import { ParseIdPipe } from '@/common/http/parse-id.pipe';
 import { Principal } from '@/common/http/principal';
-import { ResponseMessage } from '@/common/http/response-message.decorator';
-import { ApiIdempotencyKey } from '@/common/idempotency/idempotency-key.decorator';
 import { CurrentPrincipal } from '@/modules/auth/current-principal.decorator';
-import { RequireScopes } from '@/modules/auth/require-scopes.decorator';
+import { Endpoint } from '@/modules/auth/endpoint.decorator';
 import {
   BuiltInConfigureDto,
   BuiltInConnectorRowDto,
@@ -20,11 +17,13 @@ export class BuiltInIntegrationsController {
   constructor(private readonly builtIn: BuiltInIntegrationsService) {}
 
   @Get()
-  @RequireScopes('agents:read')
-  @ResponseMessage('Integrations retrieved successfully')
-  @ApiOperation({ summary: 'The built-in connectors, one row per type' })
-  @ApiEnvelope(BuiltInConnectorRowDto, { array: true })
-  @ApiErrors(404)
+  @Endpoint({
+    scope: 'agents:read',
+    summary: 'The built-in connectors, one row per type',
+    message: 'Integrations retrieved successfully',
+    response: BuiltInConnectorRowDto,
+    shape: 'array',
+  })
   list(
     @CurrentPrincipal() caller: Principal,
     @Param('agentId', ParseIdPipe) agentId: string,
@@ -33,12 +32,13 @@ export class BuiltInIntegrationsController {
   }
 
   @Post('configure')
-  @RequireScopes('agents:write')
-  @ResponseMessage('Integration configured successfully')
-  @ApiOperation({ summary: 'Configure a built-in connector; credentials connect it at once' })
-  @ApiIdempotencyKey()
-  @ApiEnvelope(ConfigureResultDto, { status: 201 })
-  @ApiErrors(400, 404, 409, 422)
+  @Endpoint({
+    scope: 'agents:write',
+    summary: 'Configure a built-in connector; credentials connect it at once',
+    message: 'Integration configured successfully',
+    response: ConfigureResultDto,
+    status: 201,
+  })
   configure(
     @CurrentPrincipal() caller: Principal,
     @Param('agentId', ParseIdPipe) agentId: string,
@@ -48,12 +48,12 @@ export class BuiltInIntegrationsController {
   }
 
   @Delete(':integrationId')
-  @RequireScopes('agents:write')
-  @ResponseMessage('Integration disconnected successfully')
-  @ApiOperation({ summary: 'Disconnect a built-in connector and remove its actions' })
-  @ApiIdempotencyKey()
-  @ApiEnvelope(null)
-  @ApiErrors(400, 404, 409, 422)
+  @Endpoint({
+    scope: 'agents:write',
+    summary: 'Disconnect a built-in connector and remove its actions',
+    message: 'Integration disconnected successfully',
+    response: null,
+  })
   async disconnect(
     @CurrentPrincipal() caller: Principal,
     @Param('agentId', ParseIdPipe) agentId: string,

@@ -1,12 +1,9 @@
 import { Body, Controller, Delete, Get, Param, Post } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApiEnvelope, ApiErrors } from '@/common/http/api-docs.decorators';
+import { ApiTags } from '@nestjs/swagger';
 import { ParseIdPipe } from '@/common/http/parse-id.pipe';
 import { Principal } from '@/common/http/principal';
-import { ResponseMessage } from '@/common/http/response-message.decorator';
-import { ApiIdempotencyKey } from '@/common/idempotency/idempotency-key.decorator';
 import { CurrentPrincipal } from '@/modules/auth/current-principal.decorator';
-import { RequireScopes } from '@/modules/auth/require-scopes.decorator';
+import { Endpoint } from '@/modules/auth/endpoint.decorator';
 import {
   CustomApiConfigureDto,
   CustomApiItemDto,
@@ -21,11 +18,13 @@ export class CustomApiController {
   constructor(private readonly customApis: CustomApiService) {}
 
   @Get()
-  @RequireScopes('agents:read')
-  @ResponseMessage('Custom APIs retrieved successfully')
-  @ApiOperation({ summary: "The agent's custom APIs" })
-  @ApiEnvelope(CustomApiItemDto, { array: true })
-  @ApiErrors(404)
+  @Endpoint({
+    scope: 'agents:read',
+    summary: "The agent's custom APIs",
+    message: 'Custom APIs retrieved successfully',
+    response: CustomApiItemDto,
+    shape: 'array',
+  })
   list(
     @CurrentPrincipal() caller: Principal,
     @Param('agentId', ParseIdPipe) agentId: string,
@@ -34,12 +33,13 @@ export class CustomApiController {
   }
 
   @Post('configure')
-  @RequireScopes('agents:write')
-  @ResponseMessage('Custom API configured successfully')
-  @ApiOperation({ summary: 'Add a custom API; its auth settings are stored encrypted' })
-  @ApiIdempotencyKey()
-  @ApiEnvelope(CustomApiItemDto, { status: 201 })
-  @ApiErrors(400, 404, 409, 422)
+  @Endpoint({
+    scope: 'agents:write',
+    summary: 'Add a custom API; its auth settings are stored encrypted',
+    message: 'Custom API configured successfully',
+    response: CustomApiItemDto,
+    status: 201,
+  })
   configure(
     @CurrentPrincipal() caller: Principal,
     @Param('agentId', ParseIdPipe) agentId: string,
@@ -49,12 +49,12 @@ export class CustomApiController {
   }
 
   @Delete(':integrationId')
-  @RequireScopes('agents:write')
-  @ResponseMessage('Custom API deleted successfully')
-  @ApiOperation({ summary: 'Delete a custom API with its tools' })
-  @ApiIdempotencyKey()
-  @ApiEnvelope(null)
-  @ApiErrors(400, 404, 409, 422)
+  @Endpoint({
+    scope: 'agents:write',
+    summary: 'Delete a custom API with its tools',
+    message: 'Custom API deleted successfully',
+    response: null,
+  })
   async delete(
     @CurrentPrincipal() caller: Principal,
     @Param('agentId', ParseIdPipe) agentId: string,
@@ -65,11 +65,13 @@ export class CustomApiController {
   }
 
   @Get(':integrationId/tools')
-  @RequireScopes('agents:read')
-  @ResponseMessage('Tools retrieved successfully')
-  @ApiOperation({ summary: "A custom API's tools" })
-  @ApiEnvelope(ToolResponseDto, { array: true })
-  @ApiErrors(404)
+  @Endpoint({
+    scope: 'agents:read',
+    summary: "A custom API's tools",
+    message: 'Tools retrieved successfully',
+    response: ToolResponseDto,
+    shape: 'array',
+  })
   listTools(
     @CurrentPrincipal() caller: Principal,
     @Param('agentId', ParseIdPipe) agentId: string,
@@ -79,12 +81,13 @@ export class CustomApiController {
   }
 
   @Post(':integrationId/tools')
-  @RequireScopes('agents:write')
-  @ResponseMessage('Tool created successfully')
-  @ApiOperation({ summary: 'Add a tool (an HTTP call the agent can make) to a custom API' })
-  @ApiIdempotencyKey()
-  @ApiEnvelope(ToolResponseDto, { status: 201 })
-  @ApiErrors(400, 404, 409, 422)
+  @Endpoint({
+    scope: 'agents:write',
+    summary: 'Add a tool (an HTTP call the agent can make) to a custom API',
+    message: 'Tool created successfully',
+    response: ToolResponseDto,
+    status: 201,
+  })
   addTool(
     @CurrentPrincipal() caller: Principal,
     @Param('agentId', ParseIdPipe) agentId: string,
@@ -95,12 +98,12 @@ export class CustomApiController {
   }
 
   @Delete(':integrationId/tools/:toolId')
-  @RequireScopes('agents:write')
-  @ResponseMessage('Tool deleted successfully')
-  @ApiOperation({ summary: 'Delete a tool' })
-  @ApiIdempotencyKey()
-  @ApiEnvelope(null)
-  @ApiErrors(400, 404, 409, 422)
+  @Endpoint({
+    scope: 'agents:write',
+    summary: 'Delete a tool',
+    message: 'Tool deleted successfully',
+    response: null,
+  })
   async deleteTool(
     @CurrentPrincipal() caller: Principal,
     @Param('agentId', ParseIdPipe) agentId: string,

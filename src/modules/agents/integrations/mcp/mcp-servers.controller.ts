@@ -1,12 +1,9 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApiEnvelope, ApiErrors } from '@/common/http/api-docs.decorators';
+import { Body, Controller, Delete, Get, Param, Post } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
 import { ParseIdPipe } from '@/common/http/parse-id.pipe';
 import { Principal } from '@/common/http/principal';
-import { ResponseMessage } from '@/common/http/response-message.decorator';
-import { ApiIdempotencyKey } from '@/common/idempotency/idempotency-key.decorator';
 import { CurrentPrincipal } from '@/modules/auth/current-principal.decorator';
-import { RequireScopes } from '@/modules/auth/require-scopes.decorator';
+import { Endpoint } from '@/modules/auth/endpoint.decorator';
 import { ToolResponseDto } from '../dto/custom-api.dto';
 import {
   McpDiscoverResultDto,
@@ -22,11 +19,13 @@ export class McpServersController {
   constructor(private readonly servers: McpServersService) {}
 
   @Get()
-  @RequireScopes('agents:read')
-  @ResponseMessage('MCP servers retrieved successfully')
-  @ApiOperation({ summary: "The agent's MCP servers" })
-  @ApiEnvelope(McpServerItemDto, { array: true })
-  @ApiErrors(404)
+  @Endpoint({
+    scope: 'agents:read',
+    summary: "The agent's MCP servers",
+    message: 'MCP servers retrieved successfully',
+    response: McpServerItemDto,
+    shape: 'array',
+  })
   list(
     @CurrentPrincipal() caller: Principal,
     @Param('agentId', ParseIdPipe) agentId: string,
@@ -35,12 +34,13 @@ export class McpServersController {
   }
 
   @Post('configure')
-  @RequireScopes('agents:write')
-  @ResponseMessage('MCP server configured successfully')
-  @ApiOperation({ summary: 'Add an MCP server (then discover its tools)' })
-  @ApiIdempotencyKey()
-  @ApiEnvelope(McpServerItemDto, { status: 201 })
-  @ApiErrors(400, 404, 409, 422)
+  @Endpoint({
+    scope: 'agents:write',
+    summary: 'Add an MCP server (then discover its tools)',
+    message: 'MCP server configured successfully',
+    response: McpServerItemDto,
+    status: 201,
+  })
   configure(
     @CurrentPrincipal() caller: Principal,
     @Param('agentId', ParseIdPipe) agentId: string,
@@ -50,12 +50,12 @@ export class McpServersController {
   }
 
   @Delete(':integrationId')
-  @RequireScopes('agents:write')
-  @ResponseMessage('MCP server deleted successfully')
-  @ApiOperation({ summary: 'Delete an MCP server with its actions' })
-  @ApiIdempotencyKey()
-  @ApiEnvelope(null)
-  @ApiErrors(400, 404, 409, 422)
+  @Endpoint({
+    scope: 'agents:write',
+    summary: 'Delete an MCP server with its actions',
+    message: 'MCP server deleted successfully',
+    response: null,
+  })
   async delete(
     @CurrentPrincipal() caller: Principal,
     @Param('agentId', ParseIdPipe) agentId: string,
@@ -66,13 +66,13 @@ export class McpServersController {
   }
 
   @Post(':integrationId/discover')
-  @HttpCode(200)
-  @RequireScopes('agents:write')
-  @ResponseMessage('MCP tools discovered successfully')
-  @ApiOperation({ summary: "Sync the server's tools into the agent's actions" })
-  @ApiIdempotencyKey()
-  @ApiEnvelope(McpDiscoverResultDto)
-  @ApiErrors(400, 404, 409, 422)
+  @Endpoint({
+    scope: 'agents:write',
+    summary: "Sync the server's tools into the agent's actions",
+    message: 'MCP tools discovered successfully',
+    response: McpDiscoverResultDto,
+    status: 200,
+  })
   discover(
     @CurrentPrincipal() caller: Principal,
     @Param('agentId', ParseIdPipe) agentId: string,
@@ -82,13 +82,13 @@ export class McpServersController {
   }
 
   @Post(':integrationId/test')
-  @HttpCode(200)
-  @RequireScopes('agents:write')
-  @ResponseMessage('MCP server tested')
-  @ApiOperation({ summary: 'Try to connect and list tools; reports success or the error' })
-  @ApiIdempotencyKey()
-  @ApiEnvelope(McpTestResultDto)
-  @ApiErrors(400, 404, 409, 422)
+  @Endpoint({
+    scope: 'agents:write',
+    summary: 'Try to connect and list tools; reports success or the error',
+    message: 'MCP server tested',
+    response: McpTestResultDto,
+    status: 200,
+  })
   test(
     @CurrentPrincipal() caller: Principal,
     @Param('agentId', ParseIdPipe) agentId: string,
@@ -98,11 +98,13 @@ export class McpServersController {
   }
 
   @Get(':integrationId/tools')
-  @RequireScopes('agents:read')
-  @ResponseMessage('Tools retrieved successfully')
-  @ApiOperation({ summary: "The server's tools as discovered" })
-  @ApiEnvelope(ToolResponseDto, { array: true })
-  @ApiErrors(404)
+  @Endpoint({
+    scope: 'agents:read',
+    summary: "The server's tools as discovered",
+    message: 'Tools retrieved successfully',
+    response: ToolResponseDto,
+    shape: 'array',
+  })
   listTools(
     @CurrentPrincipal() caller: Principal,
     @Param('agentId', ParseIdPipe) agentId: string,

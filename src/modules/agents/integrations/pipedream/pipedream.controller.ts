@@ -1,12 +1,9 @@
 import { Body, Controller, Delete, Get, Param, Post } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApiEnvelope, ApiErrors } from '@/common/http/api-docs.decorators';
+import { ApiTags } from '@nestjs/swagger';
 import { ParseIdPipe } from '@/common/http/parse-id.pipe';
 import { Principal } from '@/common/http/principal';
-import { ResponseMessage } from '@/common/http/response-message.decorator';
-import { ApiIdempotencyKey } from '@/common/idempotency/idempotency-key.decorator';
 import { CurrentPrincipal } from '@/modules/auth/current-principal.decorator';
-import { RequireScopes } from '@/modules/auth/require-scopes.decorator';
+import { Endpoint } from '@/modules/auth/endpoint.decorator';
 import {
   PipedreamConfigureDto,
   PipedreamConfigureResultDto,
@@ -20,11 +17,13 @@ export class PipedreamController {
   constructor(private readonly pipedream: PipedreamService) {}
 
   @Get()
-  @RequireScopes('agents:read')
-  @ResponseMessage('Pipedream apps retrieved successfully')
-  @ApiOperation({ summary: "The agent's Pipedream apps" })
-  @ApiEnvelope(PipedreamItemDto, { array: true })
-  @ApiErrors(404)
+  @Endpoint({
+    scope: 'agents:read',
+    summary: "The agent's Pipedream apps",
+    message: 'Pipedream apps retrieved successfully',
+    response: PipedreamItemDto,
+    shape: 'array',
+  })
   list(
     @CurrentPrincipal() caller: Principal,
     @Param('agentId', ParseIdPipe) agentId: string,
@@ -33,12 +32,13 @@ export class PipedreamController {
   }
 
   @Post('configure')
-  @RequireScopes('agents:write')
-  @ResponseMessage('Pipedream app configured successfully')
-  @ApiOperation({ summary: 'Add a Pipedream app; the team connects it through the onboarding URL' })
-  @ApiIdempotencyKey()
-  @ApiEnvelope(PipedreamConfigureResultDto, { status: 201 })
-  @ApiErrors(400, 404, 409, 422)
+  @Endpoint({
+    scope: 'agents:write',
+    summary: 'Add a Pipedream app; the team connects it through the onboarding URL',
+    message: 'Pipedream app configured successfully',
+    response: PipedreamConfigureResultDto,
+    status: 201,
+  })
   configure(
     @CurrentPrincipal() caller: Principal,
     @Param('agentId', ParseIdPipe) agentId: string,
@@ -48,12 +48,12 @@ export class PipedreamController {
   }
 
   @Delete(':integrationId')
-  @RequireScopes('agents:write')
-  @ResponseMessage('Pipedream app disconnected successfully')
-  @ApiOperation({ summary: 'Disconnect a Pipedream app' })
-  @ApiIdempotencyKey()
-  @ApiEnvelope(null)
-  @ApiErrors(400, 404, 409, 422)
+  @Endpoint({
+    scope: 'agents:write',
+    summary: 'Disconnect a Pipedream app',
+    message: 'Pipedream app disconnected successfully',
+    response: null,
+  })
   async disconnect(
     @CurrentPrincipal() caller: Principal,
     @Param('agentId', ParseIdPipe) agentId: string,
