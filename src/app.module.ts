@@ -9,6 +9,7 @@ import { IdempotencyModule } from './common/idempotency/idempotency.module';
 import { LoggingModule } from './common/logging/logging.module';
 import { RateLimitGuard } from './common/rate-limit/rate-limit.guard';
 import { RateLimitModule } from './common/rate-limit/rate-limit.module';
+import { StateModule } from './common/state/state.module';
 import { ApiValidationPipe } from './common/validation/api-validation.pipe';
 import { AppConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
@@ -17,6 +18,7 @@ import { ApiKeyGuard } from './modules/auth/api-key.guard';
 import { AuthModule } from './modules/auth/auth.module';
 import { ScopeGuard } from './modules/auth/scope.guard';
 import { CallsModule } from './modules/calls/calls.module';
+import { ConversationsModule } from './modules/conversations/conversations.module';
 import { HealthModule } from './modules/health/health.module';
 import { WorkflowsModule } from './modules/workflows/workflows.module';
 
@@ -34,11 +36,13 @@ export class AppModule {
         LoggingModule,
         DatabaseModule,
         RateLimitModule,
+        StateModule,
         IdempotencyModule,
         AuthModule,
         HealthModule,
         WorkflowsModule,
         AgentsModule,
+        ConversationsModule,
         CallsModule,
         FallbackModule,
       ],

@@ -19,7 +19,7 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 const API_KEY_FORMAT = /^sk_[A-Za-z0-9_-]{32,}$/;
 const DATABASE_URL_FORMAT = /^(sqlite:.+|postgres(ql)?:\/\/.+)$/;
 
-const SECRET_VARIABLES = new Set(['CONSOLE_BOOTSTRAP_KEY', 'CONSOLE_SECRET_KEY']);
+const SECRET_VARIABLES = new Set(['CONSOLE_BOOTSTRAP_KEY', 'CONSOLE_SECRET_KEY', 'LLM_API_KEY']);
 
 const toInt = ({ value }: { value: unknown }) =>
   typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : value;
@@ -125,6 +125,25 @@ export class Environment {
 
   @Matches(/^https:\/\/[^\s]+$/, { message: 'must be an https URL' })
   PIPEDREAM_MCP_URL = 'https://remote.mcp.pipedream.net';
+
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @Matches(/^https?:\/\/[^\s]+$/, { message: 'must be an http(s) URL' })
+  LLM_BASE_URL?: string;
+
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsString()
+  LLM_API_KEY?: string;
+
+  @IsString()
+  LLM_MODEL = 'gpt-4o-mini';
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  @Max(120_000)
+  LLM_TIMEOUT_MS = 15_000;
 
   @Transform(emptyToUndefined)
   @IsOptional()

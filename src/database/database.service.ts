@@ -1,8 +1,13 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Mutex } from 'async-mutex';
 import { DataSource, EntityManager } from 'typeorm';
+
+interface OpenTransaction {
+  manager: EntityManager;
+  afterCommit: Array<() => void>;
+}
 
 /**
  * The one way to the database. `manager` is the current transaction's manager when the caller
@@ -15,7 +20,8 @@ import { DataSource, EntityManager } from 'typeorm';
  */
 @Injectable()
 export class Database {
-  private readonly current = new AsyncLocalStorage<EntityManager>();
+  private readonly logger = new Logger(Database.name);
+  private readonly current = new AsyncLocalStorage<OpenTransaction>();
   private readonly writer: Mutex | null;
 
   constructor(@InjectDataSource() readonly dataSource: DataSource) {
@@ -27,21 +33,36 @@ export class Database {
   }
 
   get manager(): EntityManager {
-    return this.current.getStore() ?? this.dataSource.manager;
+    return this.current.getStore()?.manager ?? this.dataSource.manager;
   }
 
-  get inTransaction(): boolean {
-    return this.current.getStore() !== undefined;
-  }
-
-  transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+  async transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
     const joined = this.current.getStore();
     if (joined) {
-      return work(joined);
+      return work(joined.manager);
     }
+    const open: OpenTransaction = { manager: this.dataSource.manager, afterCommit: [] };
     const run = () =>
-      this.dataSource.transaction((manager) => this.current.run(manager, () => work(manager)));
-    return this.writer ? this.writer.runExclusive(run) : run();
+      this.dataSource.transaction((manager) => {
+        open.manager = manager;
+        return this.current.run(open, () => work(manager));
+      });
+    const result = await (this.writer ? this.writer.runExclusive(run) : run());
+    this.current.exit(() => open.afterCommit.forEach((callback) => this.runSafely(callback)));
+    return result;
+  }
+
+  /**
+   * Runs `callback` once the caller's outermost transaction has committed (at once outside one):
+   * others must not hear of a write that could still roll back. It runs outside the transaction.
+   */
+  afterCommit(callback: () => void): void {
+    const open = this.current.getStore();
+    if (open) {
+      open.afterCommit.push(callback);
+    } else {
+      this.runSafely(callback);
+    }
   }
 
   /**
@@ -64,5 +85,13 @@ export class Database {
   /** Runs `work` outside any transaction of the caller, e.g. background work a request starts. */
   detached<T>(work: () => T): T {
     return this.current.exit(work);
+  }
+
+  private runSafely(callback: () => void): void {
+    try {
+      callback();
+    } catch (error) {
+      this.logger.error({ err: error }, 'An after-commit callback failed');
+    }
   }
 }

@@ -1,6 +1,7 @@
 import { createAgent } from '../factories/agents';
 import { API, startTestApp, TeamKey, TestApp } from '../factories/test-app';
 import { createWorkflow } from '../factories/workflows';
+import { issueTicket } from '../factories/conversations';
 import { bearer } from '../support/bearer';
 import { Route, routesOf } from '../support/routes';
 
@@ -24,6 +25,14 @@ const BODIES: Record<string, object> = {
   'post /agents/:agentId/integrations/mcp_server/:integrationId/discover': {},
   'post /agents/:agentId/integrations/mcp_server/:integrationId/test': {},
   'post /agents/:agentId/integrations/pipedream/configure': { app_slug: 'slack' },
+  'post /agents/:agentId/conversations/messages': {
+    message: 'x',
+    channel_type: 'webchat',
+    channel_user_id: 'u',
+  },
+  'patch /agents/:agentId/conversations/:conversationId/ai-status': { is_ai_chat_paused: true },
+  'post /agents/:agentId/conversations/:conversationId/messages': { message: 'x' },
+  'post /agents/:agentId/conversations/:conversationId/stream-ticket': {},
   'post /agents/:agentId/actions/enable': { action_ids: [] },
   'post /agents/:agentId/actions/disable': { action_ids: [] },
 };
@@ -35,6 +44,8 @@ describe('tenant isolation', () => {
   let t: TestApp;
   let intruder: TeamKey;
   let ids: Record<string, string>;
+  /** A ticket the intruder got for a conversation of its own: wrong for every other path. */
+  let intruderTicket: () => Promise<string>;
 
   beforeAll(async () => {
     t = await startTestApp();
@@ -66,6 +77,11 @@ describe('tenant isolation', () => {
       server_url: 'http://127.0.0.1:9/mcp',
     });
     const pipedream = await post('/integrations/pipedream/configure', { app_slug: 'slack' });
+    const message = await post('/conversations/messages', {
+      message: 'Secret',
+      channel_type: 'webchat',
+      channel_user_id: 'victim',
+    });
     ids = {
       agentId: agent.id,
       kbId: kb.id,
@@ -74,7 +90,17 @@ describe('tenant isolation', () => {
       custom_api: api.id,
       mcp_server: mcp.id,
       pipedream: pipedream.id,
+      conversationId: message.conversation_id,
+      messageId: message.id,
     };
+    const ownAgent = await createAgent(t, {}, intruder.key);
+    const own = await t
+      .http()
+      .post(`${API}/agents/${ownAgent.id}/conversations/messages`)
+      .set(bearer(intruder.key))
+      .send({ message: 'mine', channel_type: 'webchat', channel_user_id: 'me' })
+      .expect(201);
+    intruderTicket = () => issueTicket(t, ownAgent.id, own.body.data.conversation_id, intruder.key);
   });
   afterAll(() => t.close());
 
@@ -98,9 +124,10 @@ describe('tenant isolation', () => {
         outcomes.push(`${key}: no sample body in BODIES`);
         continue;
       }
+      const ticket = route.isPublic ? `?ticket=${await intruderTicket()}` : '';
       const res = await t
         .http()
-        [route.method as 'get'](concretePath(route))
+        [route.method as 'get'](concretePath(route) + ticket)
         .set(bearer(intruder.key))
         .send(needsBody ? BODIES[key] : undefined);
       if (res.status !== 404 || res.body.code !== 'not_found') {
@@ -115,6 +142,12 @@ describe('tenant isolation', () => {
     expect(agent).toMatchObject({ name: 'Ada', status: 'development' });
     expect(agent.knowledge_bases).toHaveLength(1);
     expect(agent.integrations).toHaveLength(4);
+    const conversation = await t
+      .http()
+      .get(`${API}/agents/${ids.agentId}/conversations/${ids.conversationId}`)
+      .set(owner)
+      .expect(200);
+    expect(conversation.body.data.is_ai_chat_paused).toBe(false);
     await t
       .http()
       .get(`${API}/agents/${ids.agentId}/integrations/custom_api/${ids.custom_api}/tools`)
@@ -123,8 +156,8 @@ describe('tenant isolation', () => {
   });
 
   it("keeps another team's agents out of its list", async () => {
-    const list = await t.http().get(`${API}/agents`).set(bearer(intruder.key)).expect(200);
-    expect(list.body.data).toEqual([]);
+    const list = await t.http().get(`${API}/agents?limit=100`).set(bearer(intruder.key)).expect(200);
+    expect(list.body.data.map((agent: { id: string }) => agent.id)).not.toContain(ids.agentId);
   });
 
   it("refuses another team's private workflow to a new agent", async () => {

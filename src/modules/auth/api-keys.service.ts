@@ -50,6 +50,14 @@ export class ApiKeysService {
     return this.db.manager.findOneBy(ApiKeyEntity, { keyHash });
   }
 
+  /** Whether the key exists, is not revoked and has not expired. */
+  async isActive(id: string): Promise<boolean> {
+    const key = await this.db.manager.findOneBy(ApiKeyEntity, { id });
+    return Boolean(
+      key && !key.revokedAt && (!key.expiresAt || key.expiresAt.getTime() > Date.now()),
+    );
+  }
+
   count(): Promise<number> {
     return this.db.manager.count(ApiKeyEntity);
   }

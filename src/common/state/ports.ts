@@ -1,0 +1,50 @@
+import { Observable } from 'rxjs';
+
+/** What a stream ticket grants: one stream of one conversation, on behalf of one API key. */
+export interface StreamGrant {
+  teamId: string;
+  agentId: string;
+  conversationId: string;
+  keyId: string;
+}
+
+/** Single-use stream tickets, stored by hash. */
+export interface TicketStore {
+  save(ticketHash: string, grant: StreamGrant, ttlSeconds: number): Promise<void>;
+  /** Returns the grant and forgets it, atomically: of concurrent callers, one gets it. */
+  take(ticketHash: string): Promise<StreamGrant | null>;
+}
+
+/** Open streams per subject (the API key that issued the ticket). */
+export interface StreamSlots {
+  /** Takes a slot if the subject holds fewer than `limit`; returns a release function, or null. */
+  acquire(subject: string, limit: number): Promise<(() => void) | null>;
+  /** Slots held by `subject`; with no subject, the number of subjects holding any. */
+  held(subject?: string): Promise<number>;
+}
+
+/** A message as it travels between instances: what the stream shows, plus its position. */
+export interface BusMessage {
+  seq: number;
+  event: {
+    id: string;
+    conversation_id: string;
+    role: string;
+    message: string;
+    message_type: string;
+    created_at: string;
+  };
+}
+
+/** Fan-out of new messages to the streams that watch their conversation. */
+export interface MessageBus {
+  publish(conversationId: string, message: BusMessage): void;
+  /** Hot: only messages published after subscribing. */
+  watch(conversationId: string): Observable<BusMessage>;
+  /** Conversations with at least one local watcher. */
+  watchedConversations(): number;
+}
+
+export const TICKET_STORE = Symbol('TICKET_STORE');
+export const STREAM_SLOTS = Symbol('STREAM_SLOTS');
+export const MESSAGE_BUS = Symbol('MESSAGE_BUS');

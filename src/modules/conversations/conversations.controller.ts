@@ -1,0 +1,184 @@
+import { Body, Controller, Get, Param, Patch, Post, Query } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { ParseIdPipe } from '@/common/http/parse-id.pipe';
+import { Principal } from '@/common/http/principal';
+import { Page } from '@/common/pagination/page';
+import { CurrentPrincipal } from '@/modules/auth/current-principal.decorator';
+import { Endpoint } from '@/modules/auth/endpoint.decorator';
+import { ConversationsService } from './conversations.service';
+import {
+  AiStatusDto,
+  AiStatusResponseDto,
+  ConversationDetailResponseDto,
+  ConversationListQueryDto,
+  ConversationResponseDto,
+  toConversationDetail,
+  toConversationResponse,
+} from './dto/conversation.dto';
+import {
+  ChannelMessageCreateDto,
+  MessageCreateDto,
+  MessageListQueryDto,
+  MessageResponseDto,
+  toMessageResponse,
+} from './dto/message.dto';
+import { IssuedTicketDto } from './stream/issued-ticket.dto';
+import { StreamTicketsService } from './stream/stream-tickets.service';
+
+@ApiTags('conversations')
+@Controller('agents/:agentId/conversations')
+export class ConversationsController {
+  constructor(
+    private readonly conversations: ConversationsService,
+    private readonly tickets: StreamTicketsService,
+  ) {}
+
+  @Get()
+  @Endpoint({
+    scope: 'conversations:read',
+    summary: "List the agent's conversations",
+    message: 'Conversations retrieved successfully',
+    response: ConversationResponseDto,
+    shape: 'paginated',
+    errors: [400, 404],
+  })
+  async list(
+    @CurrentPrincipal() caller: Principal,
+    @Param('agentId', ParseIdPipe) agentId: string,
+    @Query() query: ConversationListQueryDto,
+  ): Promise<Page<ConversationResponseDto>> {
+    return (await this.conversations.list(caller.teamId, agentId, query)).map(
+      toConversationResponse,
+    );
+  }
+
+  @Post('messages')
+  @Endpoint({
+    scope: 'conversations:write',
+    summary:
+      "Send a message into a conversation, or into a channel user's conversation (created if new)",
+    message: 'Message sent successfully',
+    response: MessageResponseDto,
+    status: 201,
+  })
+  async postByChannel(
+    @CurrentPrincipal() caller: Principal,
+    @Param('agentId', ParseIdPipe) agentId: string,
+    @Body() body: ChannelMessageCreateDto,
+  ): Promise<MessageResponseDto> {
+    return toMessageResponse(await this.conversations.postByChannel(caller.teamId, agentId, body));
+  }
+
+  @Get(':conversationId')
+  @Endpoint({
+    scope: 'conversations:read',
+    summary: 'One conversation, with the contact details known',
+    message: 'Conversation retrieved successfully',
+    response: ConversationDetailResponseDto,
+  })
+  async get(
+    @CurrentPrincipal() caller: Principal,
+    @Param('agentId', ParseIdPipe) agentId: string,
+    @Param('conversationId', ParseIdPipe) conversationId: string,
+  ): Promise<ConversationDetailResponseDto> {
+    return toConversationDetail(
+      await this.conversations.get(caller.teamId, agentId, conversationId),
+    );
+  }
+
+  @Patch(':conversationId/ai-status')
+  @Endpoint({
+    scope: 'conversations:write',
+    summary: 'Pause or resume AI replies in a conversation',
+    message: 'AI status updated successfully',
+    response: AiStatusResponseDto,
+  })
+  async setAiStatus(
+    @CurrentPrincipal() caller: Principal,
+    @Param('agentId', ParseIdPipe) agentId: string,
+    @Param('conversationId', ParseIdPipe) conversationId: string,
+    @Body() body: AiStatusDto,
+  ): Promise<AiStatusResponseDto> {
+    const conversation = await this.conversations.setAiPaused(
+      caller.teamId,
+      agentId,
+      conversationId,
+      body.is_ai_chat_paused,
+    );
+    return { is_ai_chat_paused: conversation.isAiChatPaused };
+  }
+
+  @Get(':conversationId/messages')
+  @Endpoint({
+    scope: 'conversations:read',
+    summary: 'The messages of a conversation, oldest first',
+    message: 'Messages retrieved successfully',
+    response: MessageResponseDto,
+    shape: 'paginated',
+    errors: [400, 404],
+  })
+  async listMessages(
+    @CurrentPrincipal() caller: Principal,
+    @Param('agentId', ParseIdPipe) agentId: string,
+    @Param('conversationId', ParseIdPipe) conversationId: string,
+    @Query() query: MessageListQueryDto,
+  ): Promise<Page<MessageResponseDto>> {
+    return (
+      await this.conversations.listMessages(caller.teamId, agentId, conversationId, query)
+    ).map(toMessageResponse);
+  }
+
+  @Post(':conversationId/messages')
+  @Endpoint({
+    scope: 'conversations:write',
+    summary: 'Send a message into the conversation (a user message gets an AI reply)',
+    message: 'Message sent successfully',
+    response: MessageResponseDto,
+    status: 201,
+  })
+  async post(
+    @CurrentPrincipal() caller: Principal,
+    @Param('agentId', ParseIdPipe) agentId: string,
+    @Param('conversationId', ParseIdPipe) conversationId: string,
+    @Body() body: MessageCreateDto,
+  ): Promise<MessageResponseDto> {
+    return toMessageResponse(
+      await this.conversations.postToConversation(caller.teamId, agentId, conversationId, body),
+    );
+  }
+
+  @Get(':conversationId/messages/:messageId')
+  @Endpoint({
+    scope: 'conversations:read',
+    summary: 'One message',
+    message: 'Message retrieved successfully',
+    response: MessageResponseDto,
+  })
+  async getMessage(
+    @CurrentPrincipal() caller: Principal,
+    @Param('agentId', ParseIdPipe) agentId: string,
+    @Param('conversationId', ParseIdPipe) conversationId: string,
+    @Param('messageId', ParseIdPipe) messageId: string,
+  ): Promise<MessageResponseDto> {
+    return toMessageResponse(
+      await this.conversations.getMessage(caller.teamId, agentId, conversationId, messageId),
+    );
+  }
+
+  @Post(':conversationId/stream-ticket')
+  @Endpoint({
+    scope: 'conversations:read',
+    summary: 'A single-use ticket that opens the message stream once',
+    message: 'Stream ticket issued successfully',
+    response: IssuedTicketDto,
+    status: 201,
+  })
+  async issueTicket(
+    @CurrentPrincipal() caller: Principal,
+    @Param('agentId', ParseIdPipe) agentId: string,
+    @Param('conversationId', ParseIdPipe) conversationId: string,
+  ): Promise<IssuedTicketDto> {
+    await this.conversations.get(caller.teamId, agentId, conversationId);
+    return this.tickets.issue(caller, agentId, conversationId);
+  }
+}

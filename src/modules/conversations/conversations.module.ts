@@ -1,0 +1,55 @@
+import { Module } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { Environment } from '@/config/environment';
+import { AgentsModule } from '@/modules/agents/agents.module';
+import { ApiKeysModule } from '@/modules/auth/api-keys.module';
+import { WorkflowsModule } from '@/modules/workflows/workflows.module';
+import { ConversationsController } from './conversations.controller';
+import { ConversationsRepository } from './conversations.repository';
+import { ConversationsService } from './conversations.service';
+import { ConversationEntity } from './entities/conversation.entity';
+import { MessageEntity, PendingReplyEntity } from './entities/message.entity';
+import { MessagePublisher } from './messages/message-publisher';
+import { MessagesRepository } from './messages/messages.repository';
+import { BuiltInReplyEngine } from './replies/built-in-reply.engine';
+import { KnowledgeSearch } from './replies/knowledge-search';
+import { LlmReplyEngine } from './replies/llm-reply.engine';
+import { PendingRepliesRepository } from './replies/pending-replies.repository';
+import { REPLY_ENGINE } from './replies/reply-engine';
+import { ReplyWorker } from './replies/reply-worker.service';
+import { StreamTicketsService } from './stream/stream-tickets.service';
+import { StreamController } from './stream/stream.controller';
+import { StreamService } from './stream/stream.service';
+
+@Module({
+  imports: [
+    AgentsModule,
+    ApiKeysModule,
+    WorkflowsModule,
+    TypeOrmModule.forFeature([ConversationEntity, MessageEntity, PendingReplyEntity]),
+  ],
+  // The stream controller first: its `…/messages/stream` must win over `…/messages/:messageId`.
+  controllers: [StreamController, ConversationsController],
+  providers: [
+    ConversationsRepository,
+    MessagesRepository,
+    PendingRepliesRepository,
+    ConversationsService,
+    MessagePublisher,
+    KnowledgeSearch,
+    BuiltInReplyEngine,
+    {
+      provide: REPLY_ENGINE,
+      inject: [ConfigService, KnowledgeSearch],
+      useFactory: (config: ConfigService<Environment, true>, knowledge: KnowledgeSearch) =>
+        config.get('LLM_BASE_URL', { infer: true })
+          ? new LlmReplyEngine(knowledge, config)
+          : new BuiltInReplyEngine(knowledge),
+    },
+    ReplyWorker,
+    StreamTicketsService,
+    StreamService,
+  ],
+})
+export class ConversationsModule {}

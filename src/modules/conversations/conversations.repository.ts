@@ -1,0 +1,185 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import { newId } from '@/common/ids';
+import { paginate } from '@/common/pagination/paginate';
+import { Page } from '@/common/pagination/page';
+import { Database } from '@/database/database.service';
+import { ConversationListQueryDto } from './dto/conversation.dto';
+import { ConversationChannel, ConversationEntity } from './entities/conversation.entity';
+import { MessageEntity, MessageRole } from './entities/message.entity';
+
+const PREVIEW_LENGTH = 160;
+
+export interface ChannelUser {
+  channelType: ConversationChannel;
+  channelUserId: string;
+  isTestChannel: boolean;
+  username: string | null;
+}
+
+@Injectable()
+export class ConversationsRepository {
+  constructor(private readonly db: Database) {}
+
+  findOwned(
+    teamId: string,
+    agentId: string,
+    id: string,
+    manager = this.db.manager,
+  ): Promise<ConversationEntity | null> {
+    return manager.findOneBy(ConversationEntity, { teamId, agentId, id });
+  }
+
+  list(
+    teamId: string,
+    agentId: string,
+    query: ConversationListQueryDto,
+  ): Promise<Page<ConversationEntity>> {
+    const builder = this.db.manager
+      .createQueryBuilder(ConversationEntity, 'conversation')
+      .where('conversation.team_id = :teamId AND conversation.agent_id = :agentId', {
+        teamId,
+        agentId,
+      });
+    if (query.channel) {
+      const isTest = query.channel.startsWith('test_');
+      builder.andWhere(
+        'conversation.channel_type = :channelType AND conversation.is_test_channel = :isTest',
+        {
+          channelType: query.channel.replace(/^test_/, ''),
+          isTest,
+        },
+      );
+    }
+    const flags = {
+      is_test_channel: query.is_test_channel,
+      is_ai_chat_paused: query.is_ai_chat_paused,
+      needs_attention: query.needs_attention,
+    };
+    for (const [column, value] of Object.entries(flags)) {
+      if (value !== undefined) {
+        builder.andWhere(`conversation.${column} = :${column}`, { [column]: value });
+      }
+    }
+    return paginate(builder, query, {
+      searchColumns: [
+        'conversation.channel_user_id',
+        'conversation.channel_user_username',
+        'conversation.last_message_preview',
+      ],
+      sortColumns: {
+        created_at: 'conversation.created_at',
+        updated_at: 'conversation.updated_at',
+        last_message_at: 'conversation.last_message_at',
+      },
+      defaultSort: '-last_message_at',
+      tieBreaker: 'conversation.id',
+    });
+  }
+
+  /** The channel user's conversation, created if new; safe under concurrent first messages. */
+  async ensure(
+    manager: EntityManager,
+    teamId: string,
+    agentId: string,
+    user: ChannelUser,
+  ): Promise<ConversationEntity> {
+    const now = new Date();
+    await manager
+      .createQueryBuilder()
+      .insert()
+      .into(ConversationEntity)
+      .values({
+        id: newId(),
+        teamId,
+        agentId,
+        channelType: user.channelType,
+        channelId: null,
+        channelUserId: user.channelUserId,
+        channelUserUsername: user.username,
+        isTestChannel: user.isTestChannel,
+        isAiChatPaused: false,
+        needsAttention: false,
+        lastMessageAt: null,
+        lastSeen: null,
+        lastMessagePreview: null,
+        fullName: null,
+        email: null,
+        phoneNumber: null,
+        profilePicture: null,
+        lastSeq: 0,
+        flowState: null,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .orIgnore()
+      .execute();
+    const conversation = await manager.findOneByOrFail(ConversationEntity, {
+      teamId,
+      agentId,
+      channelType: user.channelType,
+      channelUserId: user.channelUserId,
+      isTestChannel: user.isTestChannel,
+    });
+    if (user.username && user.username !== conversation.channelUserUsername) {
+      await manager.update(
+        ConversationEntity,
+        { id: conversation.id },
+        { channelUserUsername: user.username },
+      );
+    }
+    return conversation;
+  }
+
+  /**
+   * Adds a message at the end of the conversation. The counter update locks the conversation
+   * row, so sequence numbers follow commit order; the timestamp never goes back either.
+   */
+  async append(
+    manager: EntityManager,
+    conversation: ConversationEntity,
+    role: MessageRole,
+    text: string,
+    changes: QueryDeepPartialEntity<ConversationEntity> = {},
+  ): Promise<MessageEntity> {
+    const now = new Date();
+    await manager
+      .createQueryBuilder()
+      .update(ConversationEntity)
+      .set({
+        ...changes,
+        lastSeq: () => 'last_seq + 1',
+        lastMessageAt: () => 'CASE WHEN last_message_at > :now THEN last_message_at ELSE :now END',
+        lastMessagePreview: text.replace(/\s+/g, ' ').trim().slice(0, PREVIEW_LENGTH),
+        updatedAt: now,
+        ...(role === 'user' ? { lastSeen: now } : {}),
+      })
+      .where('id = :id', { id: conversation.id })
+      .setParameter('now', now)
+      .execute();
+    const updated = await manager.findOneByOrFail(ConversationEntity, { id: conversation.id });
+    const message: MessageEntity = {
+      id: newId(),
+      teamId: conversation.teamId,
+      agentId: conversation.agentId,
+      conversationId: conversation.id,
+      seq: updated.lastSeq,
+      role,
+      message: text,
+      messageType: 'text',
+      attachments: [],
+      createdAt: updated.lastMessageAt!,
+    };
+    await manager.insert(MessageEntity, message as QueryDeepPartialEntity<MessageEntity>);
+    return message;
+  }
+
+  async update(
+    manager: EntityManager,
+    id: string,
+    changes: QueryDeepPartialEntity<ConversationEntity>,
+  ): Promise<void> {
+    await manager.update(ConversationEntity, { id }, changes);
+  }
+}

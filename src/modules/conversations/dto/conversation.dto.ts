@@ -1,0 +1,110 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsBoolean, IsIn, IsOptional } from 'class-validator';
+import { ListQueryDto } from '@/common/pagination/list-query.dto';
+import { IsSort } from '@/common/pagination/sort';
+import { QueryBool } from '@/common/validation/query-transforms';
+import {
+  CONVERSATION_CHANNELS,
+  ConversationChannel,
+  ConversationEntity,
+} from '../entities/conversation.entity';
+
+export const CHANNEL_FILTERS = [
+  ...CONVERSATION_CHANNELS,
+  ...CONVERSATION_CHANNELS.map((c) => `test_${c}`),
+];
+export const CONVERSATION_SORT_FIELDS = ['created_at', 'updated_at', 'last_message_at'] as const;
+
+export class ConversationListQueryDto extends ListQueryDto {
+  @ApiPropertyOptional({
+    enum: CHANNEL_FILTERS,
+    description: 'A channel type for live conversations; test_<type> for test-channel ones',
+  })
+  @IsOptional()
+  @IsIn(CHANNEL_FILTERS)
+  channel?: string;
+
+  @ApiPropertyOptional({ type: Boolean })
+  @QueryBool()
+  @IsOptional()
+  @IsBoolean()
+  is_test_channel?: boolean;
+
+  @ApiPropertyOptional({ type: Boolean })
+  @QueryBool()
+  @IsOptional()
+  @IsBoolean()
+  is_ai_chat_paused?: boolean;
+
+  @ApiPropertyOptional({ type: Boolean })
+  @QueryBool()
+  @IsOptional()
+  @IsBoolean()
+  needs_attention?: boolean;
+
+  @IsSort(CONVERSATION_SORT_FIELDS, '-last_message_at')
+  override sort?: string;
+}
+
+export class AiStatusDto {
+  @ApiProperty()
+  @IsBoolean()
+  is_ai_chat_paused: boolean;
+}
+
+export class ConversationResponseDto {
+  @ApiProperty() id: string;
+  @ApiProperty({ enum: CONVERSATION_CHANNELS }) channel_type: ConversationChannel;
+  @ApiProperty({ type: String, nullable: true }) channel_id: string | null;
+  @ApiProperty() channel_user_id: string;
+  @ApiProperty({ type: String, nullable: true }) channel_user_username: string | null;
+  @ApiProperty() is_test_channel: boolean;
+  @ApiProperty() is_ai_chat_paused: boolean;
+  @ApiProperty() needs_attention: boolean;
+  @ApiProperty({ type: String, nullable: true }) last_message_at: string | null;
+  @ApiProperty({ type: String, nullable: true }) last_seen: string | null;
+  @ApiProperty({ type: String, nullable: true }) last_message_preview: string | null;
+  @ApiProperty() created_at: string;
+  @ApiProperty() updated_at: string;
+}
+
+export class ConversationDetailResponseDto extends ConversationResponseDto {
+  @ApiProperty({ type: String, nullable: true }) full_name: string | null;
+  @ApiProperty({ type: String, nullable: true }) email: string | null;
+  @ApiProperty({ type: String, nullable: true }) phone_number: string | null;
+  @ApiProperty({ type: String, nullable: true }) profile_picture: string | null;
+}
+
+export class AiStatusResponseDto {
+  @ApiProperty() is_ai_chat_paused: boolean;
+}
+
+export function toConversationResponse(conversation: ConversationEntity): ConversationResponseDto {
+  return {
+    id: conversation.id,
+    channel_type: conversation.channelType,
+    channel_id: conversation.channelId,
+    channel_user_id: conversation.channelUserId,
+    channel_user_username: conversation.channelUserUsername,
+    is_test_channel: conversation.isTestChannel,
+    is_ai_chat_paused: conversation.isAiChatPaused,
+    needs_attention: conversation.needsAttention,
+    last_message_at: conversation.lastMessageAt?.toISOString() ?? null,
+    last_seen: conversation.lastSeen?.toISOString() ?? null,
+    last_message_preview: conversation.lastMessagePreview,
+    created_at: conversation.createdAt.toISOString(),
+    updated_at: conversation.updatedAt.toISOString(),
+  };
+}
+
+export function toConversationDetail(
+  conversation: ConversationEntity,
+): ConversationDetailResponseDto {
+  return {
+    ...toConversationResponse(conversation),
+    full_name: conversation.fullName,
+    email: conversation.email,
+    phone_number: conversation.phoneNumber,
+    profile_picture: conversation.profilePicture,
+  };
+}

@@ -1,0 +1,72 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsBoolean, IsIn, IsOptional } from 'class-validator';
+import { ListQueryDto } from '@/common/pagination/list-query.dto';
+import { IsSort } from '@/common/pagination/sort';
+import { OptionalNotNull } from '@/common/validation/decorators';
+import { LIMITS } from '@/common/validation/limits';
+import { NullableString, RequiredString } from '@/common/validation/string-fields';
+import { CONVERSATION_CHANNELS, ConversationChannel } from '../entities/conversation.entity';
+import { MESSAGE_ROLES, MessageEntity, MessageRole } from '../entities/message.entity';
+
+export class MessageCreateDto {
+  @RequiredString(LIMITS.message)
+  message: string;
+
+  @ApiPropertyOptional({
+    enum: MESSAGE_ROLES,
+    default: 'user',
+    description: 'assistant: a human operator; gets no reply',
+  })
+  @OptionalNotNull()
+  @IsIn(MESSAGE_ROLES)
+  role?: MessageRole;
+}
+
+/** Appends to `conversation_id`, or to the conversation of the channel user, created if new. */
+export class ChannelMessageCreateDto extends MessageCreateDto {
+  @NullableString(64)
+  conversation_id?: string | null;
+
+  @ApiPropertyOptional({ enum: CONVERSATION_CHANNELS, nullable: true })
+  @IsOptional()
+  @IsIn(CONVERSATION_CHANNELS)
+  channel_type?: ConversationChannel | null;
+
+  @NullableString(LIMITS.name)
+  channel_user_id?: string | null;
+
+  @NullableString(LIMITS.name)
+  channel_username?: string | null;
+
+  @ApiPropertyOptional({ default: false })
+  @OptionalNotNull()
+  @IsBoolean()
+  is_test_channel?: boolean;
+}
+
+export class MessageListQueryDto extends ListQueryDto {
+  @IsSort(['created_at'], 'created_at')
+  override sort?: string;
+}
+
+export class MessageResponseDto {
+  @ApiProperty() id: string;
+  @ApiProperty() conversation_id: string;
+  @ApiProperty({ enum: MESSAGE_ROLES }) role: MessageRole;
+  @ApiProperty() message: string;
+  @ApiProperty({ enum: ['text'] }) message_type: 'text';
+  @ApiProperty({ example: '2026-11-22T10:15:30.123Z' }) created_at: string;
+  @ApiProperty({ type: 'array', items: { type: 'object' } }) attachments: unknown[];
+}
+
+export function toMessageResponse(message: MessageEntity): MessageResponseDto {
+  return {
+    id: message.id,
+    conversation_id: message.conversationId,
+    role: message.role,
+    message: message.message,
+    message_type: message.messageType,
+    created_at: message.createdAt.toISOString(),
+    attachments: message.attachments,
+  };
+}

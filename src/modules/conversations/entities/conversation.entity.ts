@@ -1,0 +1,72 @@
+import { Column, Entity } from 'typeorm';
+import { TeamScopedEntity } from '@/database/team-scoped.entity';
+
+export const CONVERSATION_CHANNELS = [
+  'webchat',
+  'whatsapp',
+  'instagram',
+  'messenger',
+  'telephony',
+] as const;
+export type ConversationChannel = (typeof CONVERSATION_CHANNELS)[number];
+
+/** Where the conversation is in a workflow flow: the next user message continues it. */
+export interface FlowState {
+  flow: string;
+  step: number;
+}
+
+@Entity('conversations')
+export class ConversationEntity extends TeamScopedEntity {
+  @Column({ name: 'agent_id', type: 'varchar', length: 36 })
+  agentId: string;
+
+  @Column({ name: 'channel_type', type: 'varchar', length: 32 })
+  channelType: ConversationChannel;
+
+  @Column({ name: 'channel_id', type: 'varchar', length: 255, nullable: true })
+  channelId: string | null;
+
+  @Column({ name: 'channel_user_id', type: 'varchar', length: 255 })
+  channelUserId: string;
+
+  @Column({ name: 'channel_user_username', type: 'varchar', length: 255, nullable: true })
+  channelUserUsername: string | null;
+
+  @Column({ name: 'is_test_channel', type: 'boolean' })
+  isTestChannel: boolean;
+
+  @Column({ name: 'is_ai_chat_paused', type: 'boolean' })
+  isAiChatPaused: boolean;
+
+  @Column({ name: 'needs_attention', type: 'boolean' })
+  needsAttention: boolean;
+
+  @Column({ name: 'last_message_at', type: Date, nullable: true })
+  lastMessageAt: Date | null;
+
+  @Column({ name: 'last_seen', type: Date, nullable: true })
+  lastSeen: Date | null;
+
+  @Column({ name: 'last_message_preview', type: 'varchar', length: 255, nullable: true })
+  lastMessagePreview: string | null;
+
+  @Column({ name: 'full_name', type: 'varchar', length: 255, nullable: true })
+  fullName: string | null;
+
+  @Column({ type: 'varchar', length: 255, nullable: true })
+  email: string | null;
+
+  @Column({ name: 'phone_number', type: 'varchar', length: 64, nullable: true })
+  phoneNumber: string | null;
+
+  @Column({ name: 'profile_picture', type: 'varchar', length: 2048, nullable: true })
+  profilePicture: string | null;
+
+  /** The sequence number of the newest message: messages are numbered in commit order. */
+  @Column({ name: 'last_seq', type: 'integer' })
+  lastSeq: number;
+
+  @Column({ name: 'flow_state', type: 'simple-json', nullable: true })
+  flowState: FlowState | null;
+}

@@ -1,0 +1,77 @@
+import { Injectable } from '@nestjs/common';
+import { MoreThan } from 'typeorm';
+import { paginate } from '@/common/pagination/paginate';
+import { Page } from '@/common/pagination/page';
+import { Database } from '@/database/database.service';
+import { MessageListQueryDto } from '../dto/message.dto';
+import { MessageEntity } from '../entities/message.entity';
+
+@Injectable()
+export class MessagesRepository {
+  constructor(private readonly db: Database) {}
+
+  list(
+    teamId: string,
+    conversationId: string,
+    query: MessageListQueryDto,
+  ): Promise<Page<MessageEntity>> {
+    const builder = this.db.manager
+      .createQueryBuilder(MessageEntity, 'message')
+      .where('message.team_id = :teamId AND message.conversation_id = :conversationId', {
+        teamId,
+        conversationId,
+      });
+    return paginate(builder, query, {
+      searchColumns: ['message.message'],
+      sortColumns: { created_at: 'message.created_at' },
+      defaultSort: 'created_at',
+      tieBreaker: 'message.seq',
+    });
+  }
+
+  findOwned(teamId: string, conversationId: string, id: string): Promise<MessageEntity | null> {
+    return this.db.manager.findOneBy(MessageEntity, { teamId, conversationId, id });
+  }
+
+  findInConversation(conversationId: string, id: string): Promise<MessageEntity | null> {
+    return this.db.manager.findOneBy(MessageEntity, { conversationId, id });
+  }
+
+  /** Messages after position `seq`, oldest first. */
+  afterSeq(
+    conversationId: string,
+    seq: number,
+    limit: number,
+    upTo = Number.MAX_SAFE_INTEGER,
+  ): Promise<MessageEntity[]> {
+    return this.db.manager
+      .createQueryBuilder(MessageEntity, 'message')
+      .where('message.conversation_id = :conversationId', { conversationId })
+      .andWhere('message.seq > :seq AND message.seq <= :upTo', { seq, upTo })
+      .orderBy('message.seq', 'ASC')
+      .limit(limit)
+      .getMany();
+  }
+
+  /** The position just before the first message created after `time`. */
+  async seqAtTime(conversationId: string, time: Date): Promise<number> {
+    const firstAfter = await this.db.manager.findOne(MessageEntity, {
+      where: { conversationId, createdAt: MoreThan(time) },
+      order: { seq: 'ASC' },
+    });
+    return firstAfter ? firstAfter.seq - 1 : ((await this.newest(conversationId))?.seq ?? 0);
+  }
+
+  newest(conversationId: string): Promise<MessageEntity | null> {
+    return this.db.manager.findOne(MessageEntity, {
+      where: { conversationId },
+      order: { seq: 'DESC' },
+    });
+  }
+
+  recent(conversationId: string, count: number): Promise<MessageEntity[]> {
+    return this.db.manager
+      .find(MessageEntity, { where: { conversationId }, order: { seq: 'DESC' }, take: count })
+      .then((messages) => messages.reverse());
+  }
+}

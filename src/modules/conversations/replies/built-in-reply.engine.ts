@@ -1,0 +1,127 @@
+import { Injectable } from '@nestjs/common';
+import { FlowStep, WorkflowFlow, WorkflowRule } from '@/modules/workflows/entities/workflow.entity';
+import { KnowledgeSearch } from './knowledge-search';
+import { fillPlaceholders, handoffReply, Reply, ReplyContext, ReplyEngine } from './reply-engine';
+import { containsPhrase } from './text-match';
+
+const WEIGHTS = { high: 3, medium: 2, low: 1 } as const;
+
+function isMessageStep(step: FlowStep): boolean {
+  return step.type === 'message' && Boolean(step.content?.trim());
+}
+
+function nextMessageStep(flow: WorkflowFlow, after: number): number {
+  return flow.conversation_steps.findIndex((step, index) => index > after && isMessageStep(step));
+}
+
+function matchingRule(rules: WorkflowRule[], text: string): WorkflowRule | undefined {
+  return rules.find(
+    (rule) =>
+      rule.enabled &&
+      (rule.trigger ?? '')
+        .split(',')
+        .some((phrase) => phrase.trim() !== '' && containsPhrase(text, phrase)),
+  );
+}
+
+function flowScore(flow: WorkflowFlow, text: string): number {
+  return flow.trigger_keywords
+    .filter((keyword) => containsPhrase(text, keyword.keyword))
+    .reduce((score, keyword) => score + WEIGHTS[keyword.weight ?? 'medium'], 0);
+}
+
+/**
+ * The deterministic engine, in this order: an enabled rule whose trigger matches; the next step
+ * of the flow the conversation is in; the active flow whose keywords score best; the best passage
+ * of the agent's knowledge; and else a hand-off to a person.
+ */
+@Injectable()
+export class BuiltInReplyEngine implements ReplyEngine {
+  constructor(private readonly knowledge: KnowledgeSearch) {}
+
+  async reply({ agent, workflow, conversation, message }: ReplyContext): Promise<Reply> {
+    const text = message.message;
+    const rule = matchingRule(workflow?.rules ?? [], text);
+    if (rule) {
+      const escalates = rule.action?.trim().toLowerCase() === 'escalate';
+      if (rule.response?.trim()) {
+        return {
+          text: fillPlaceholders(rule.response, agent),
+          needsAttention: escalates,
+          source: 'rule',
+        };
+      }
+      if (escalates) {
+        return handoffReply(agent);
+      }
+    }
+    const flows = workflow?.flows ?? [];
+    const continued = this.continueFlow(flows, conversation.flowState, agent);
+    if (continued) {
+      return continued;
+    }
+    const started = this.startFlow(flows, text, agent);
+    if (started) {
+      return started;
+    }
+    const [passage] = await this.knowledge.search(agent.id, text, 1);
+    if (passage) {
+      return { text: passage.text, needsAttention: false, flowState: null, source: 'knowledge' };
+    }
+    return { ...handoffReply(agent), flowState: null };
+  }
+
+  private continueFlow(
+    flows: WorkflowFlow[],
+    state: ReplyContext['conversation']['flowState'],
+    agent: ReplyContext['agent'],
+  ): Reply | null {
+    const flow =
+      state && flows.find((candidate) => candidate.name === state.flow && candidate.is_active);
+    if (!state || !flow) {
+      return null;
+    }
+    const step = nextMessageStep(flow, state.step);
+    if (step === -1) {
+      return null;
+    }
+    return {
+      text: fillPlaceholders(flow.conversation_steps[step].content!, agent),
+      needsAttention: false,
+      flowState: nextMessageStep(flow, step) === -1 ? null : { flow: flow.name, step },
+      source: 'flow',
+    };
+  }
+
+  private startFlow(
+    flows: WorkflowFlow[],
+    text: string,
+    agent: ReplyContext['agent'],
+  ): Reply | null {
+    let best: { flow: WorkflowFlow; score: number } | null = null;
+    for (const flow of flows) {
+      if (!flow.is_active || nextMessageStep(flow, -1) === -1) {
+        continue;
+      }
+      const score = flowScore(flow, text);
+      const better =
+        score > 0 &&
+        (!best ||
+          score > best.score ||
+          (score === best.score && (flow.priority ?? 0) > (best.flow.priority ?? 0)));
+      if (better) {
+        best = { flow, score };
+      }
+    }
+    if (!best) {
+      return null;
+    }
+    const step = nextMessageStep(best.flow, -1);
+    return {
+      text: fillPlaceholders(best.flow.conversation_steps[step].content!, agent),
+      needsAttention: false,
+      flowState: nextMessageStep(best.flow, step) === -1 ? null : { flow: best.flow.name, step },
+      source: 'flow',
+    };
+  }
+}

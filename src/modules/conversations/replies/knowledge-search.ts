@@ -1,0 +1,67 @@
+import { Injectable } from '@nestjs/common';
+import { Database } from '@/database/database.service';
+import {
+  KnowledgeBaseEntity,
+  KnowledgePassageEntity,
+} from '@/modules/agents/knowledge-bases/knowledge-base.entity';
+import { Bm25Index } from './bm25';
+
+/** Below this BM25 score a passage is too weak a match to be given as an answer. */
+export const MIN_PASSAGE_SCORE = 1.0;
+const CACHED_AGENTS = 200;
+
+interface AgentIndex {
+  version: string;
+  passages: string[];
+  index: Bm25Index;
+}
+
+export interface FoundPassage {
+  text: string;
+  score: number;
+}
+
+/**
+ * Ranks an agent's text knowledge passages for a question. Each agent's index is kept in memory
+ * and rebuilt when its knowledge bases change (count or newest update), on any instance.
+ */
+@Injectable()
+export class KnowledgeSearch {
+  private readonly indexes = new Map<string, AgentIndex>();
+
+  constructor(private readonly db: Database) {}
+
+  async search(agentId: string, question: string, limit: number): Promise<FoundPassage[]> {
+    const index = await this.indexFor(agentId);
+    return index.index
+      .search(question, limit)
+      .filter((hit) => hit.score >= MIN_PASSAGE_SCORE)
+      .map((hit) => ({ text: index.passages[hit.index], score: hit.score }));
+  }
+
+  private async indexFor(agentId: string): Promise<AgentIndex> {
+    const stamp = (await this.db.manager
+      .createQueryBuilder(KnowledgeBaseEntity, 'kb')
+      .select('COUNT(*)', 'count')
+      .addSelect('MAX(kb.updated_at)', 'newest')
+      .where('kb.agent_id = :agentId', { agentId })
+      .getRawOne<{ count: string | number; newest: string | Date | null }>())!;
+    const version = `${stamp.count}:${String(stamp.newest)}`;
+    const cached = this.indexes.get(agentId);
+    if (cached?.version === version) {
+      return cached;
+    }
+    const rows = await this.db.manager.find(KnowledgePassageEntity, {
+      where: { agentId },
+      order: { knowledgeBaseId: 'ASC', position: 'ASC' },
+    });
+    const passages = rows.map((row) => row.content);
+    const built = { version, passages, index: new Bm25Index(passages) };
+    this.indexes.delete(agentId);
+    if (this.indexes.size >= CACHED_AGENTS) {
+      this.indexes.delete(this.indexes.keys().next().value!);
+    }
+    this.indexes.set(agentId, built);
+    return built;
+  }
+}

@@ -1,0 +1,46 @@
+import { AgentEntity } from '@/modules/agents/entities/agent.entity';
+import { WorkflowEntity } from '@/modules/workflows/entities/workflow.entity';
+import { ConversationEntity, FlowState } from '../entities/conversation.entity';
+import { MessageEntity } from '../entities/message.entity';
+
+export interface ReplyContext {
+  agent: AgentEntity;
+  workflow: WorkflowEntity | null;
+  conversation: ConversationEntity;
+  /** The user message being answered. */
+  message: MessageEntity;
+  /** Earlier messages, oldest first, ending with `message`. */
+  history: MessageEntity[];
+}
+
+export interface Reply {
+  text: string;
+  /** Raise the conversation for a person to look at. */
+  needsAttention: boolean;
+  /** The flow position to keep; undefined leaves it as it was, null clears it. */
+  flowState?: FlowState | null;
+  /** Which stage answered, for logs. */
+  source: 'rule' | 'flow' | 'knowledge' | 'llm' | 'handoff';
+}
+
+/** Produces the agent's answer to one user message. */
+export interface ReplyEngine {
+  reply(context: ReplyContext): Promise<Reply>;
+}
+
+export const REPLY_ENGINE = Symbol('REPLY_ENGINE');
+
+export function handoffReply(agent: AgentEntity): Reply {
+  const team = agent.businessName ?? agent.name;
+  return {
+    text: `Thanks for your message. Someone from the ${team} team will get back to you shortly.`,
+    needsAttention: true,
+    source: 'handoff',
+  };
+}
+
+export function fillPlaceholders(text: string, agent: AgentEntity): string {
+  return text
+    .replace(/\{\{\s*agent\.name\s*\}\}/g, agent.name)
+    .replace(/\{\{\s*agent\.business_name\s*\}\}/g, agent.businessName ?? agent.name);
+}

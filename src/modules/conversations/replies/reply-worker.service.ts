@@ -1,0 +1,157 @@
+import {
+  Inject,
+  Injectable,
+  Logger,
+  OnApplicationBootstrap,
+  OnModuleDestroy,
+} from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { Environment } from '@/config/environment';
+import { Database } from '@/database/database.service';
+import { AgentsService } from '@/modules/agents/agents.service';
+import { WorkflowsService } from '@/modules/workflows/workflows.service';
+import { ConversationsRepository } from '../conversations.repository';
+import { MessageEntity, PendingReplyEntity } from '../entities/message.entity';
+import { MessagePublisher } from '../messages/message-publisher';
+import { MessagesRepository } from '../messages/messages.repository';
+import { PendingRepliesRepository } from './pending-replies.repository';
+import { handoffReply, Reply, REPLY_ENGINE, ReplyEngine } from './reply-engine';
+
+const HISTORY_MESSAGES = 20;
+const SWEEP_INTERVAL_MS = 2_000;
+/** A reply scheduled by its own request is left to it this long before a sweep takes it. */
+const SWEEP_GRACE_MS = 1_000;
+const SWEEP_BATCH = 50;
+const MAX_ATTEMPTS = 5;
+
+/**
+ * Produces the replies that user messages are waiting for. The pending mark is written with the
+ * user message; a worker leases it, asks the reply engine, then stores the reply and removes the
+ * mark in one transaction. A worker that dies leaves a lease that runs out, and a sweep (on start
+ * and every few seconds) hands the reply to another, so no acknowledged message goes unanswered.
+ * Replies of one conversation are produced one after another, in order.
+ */
+@Injectable()
+export class ReplyWorker implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger(ReplyWorker.name);
+  private readonly leaseMs: number;
+  private readonly queues = new Map<string, Promise<void>>();
+  private sweeper?: NodeJS.Timeout;
+  private stopped = false;
+
+  constructor(
+    private readonly db: Database,
+    private readonly pending: PendingRepliesRepository,
+    private readonly conversations: ConversationsRepository,
+    private readonly messages: MessagesRepository,
+    private readonly agents: AgentsService,
+    private readonly workflows: WorkflowsService,
+    private readonly publisher: MessagePublisher,
+    @Inject(REPLY_ENGINE) private readonly engine: ReplyEngine,
+    config: ConfigService<Environment, true>,
+  ) {
+    this.leaseMs = config.get('LLM_TIMEOUT_MS', { infer: true }) + 15_000;
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    if (this.db.kind === 'sqlite') {
+      await this.pending.releaseAllLeases();
+    }
+    this.sweeper = setInterval(() => void this.sweep(), SWEEP_INTERVAL_MS);
+    this.sweeper.unref();
+    void this.sweep(new Date());
+  }
+
+  onModuleDestroy(): void {
+    this.stopped = true;
+    clearInterval(this.sweeper);
+  }
+
+  /** Queues the reply behind earlier ones of the same conversation. */
+  schedule(pending: Pick<PendingReplyEntity, 'id' | 'conversationId'>): void {
+    if (this.stopped) {
+      return;
+    }
+    const previous = this.queues.get(pending.conversationId) ?? Promise.resolve();
+    const next = previous
+      .then(() => this.process(pending.id))
+      .catch((error: unknown) =>
+        this.logger.error({ err: error, pending_id: pending.id }, 'Reply failed; will retry'),
+      );
+    this.queues.set(pending.conversationId, next);
+    void next.finally(() => {
+      if (this.queues.get(pending.conversationId) === next) {
+        this.queues.delete(pending.conversationId);
+      }
+    });
+  }
+
+  /** Settles once every queued reply is done (tests and shutdown). */
+  async idle(): Promise<void> {
+    while (this.queues.size > 0) {
+      await Promise.all([...this.queues.values()]);
+    }
+  }
+
+  private async sweep(olderThan = new Date(Date.now() - SWEEP_GRACE_MS)): Promise<void> {
+    try {
+      for (const pending of await this.pending.unclaimed(SWEEP_BATCH, olderThan)) {
+        if (!this.queues.has(pending.conversationId)) {
+          this.schedule(pending);
+        }
+      }
+    } catch (error) {
+      this.logger.warn({ err: error }, 'Could not look for pending replies');
+    }
+  }
+
+  private async process(pendingId: string): Promise<void> {
+    if (this.stopped || !(await this.pending.claim(pendingId, this.leaseMs))) {
+      return;
+    }
+    const pending = await this.pending.find(pendingId);
+    const conversation =
+      pending &&
+      (await this.conversations.findOwned(pending.teamId, pending.agentId, pending.conversationId));
+    const message =
+      pending &&
+      (await this.messages.findOwned(pending.teamId, pending.conversationId, pending.messageId));
+    if (!pending || !conversation || !message) {
+      return;
+    }
+    const agent = await this.agents.requireOwned(pending.teamId, pending.agentId);
+    if (conversation.isAiChatPaused || agent.status === 'paused') {
+      await this.db.transaction((manager) => this.pending.remove(manager, pending.id));
+      return;
+    }
+    const reply: Reply =
+      pending.attempts > MAX_ATTEMPTS
+        ? handoffReply(agent)
+        : await this.engine.reply({
+            agent,
+            workflow: await this.workflows.findForAgent(agent.workflowId),
+            conversation,
+            message,
+            history: await this.messages
+              .recent(conversation.id, HISTORY_MESSAGES)
+              .then((recent) => upTo(recent, message)),
+          });
+    const stored = await this.db.transaction(async (manager) => {
+      if (!(await this.pending.remove(manager, pending.id))) {
+        return null;
+      }
+      return this.conversations.append(manager, conversation, 'assistant', reply.text, {
+        ...(reply.needsAttention ? { needsAttention: true } : {}),
+        ...(reply.flowState !== undefined ? { flowState: reply.flowState } : {}),
+      });
+    });
+    if (stored) {
+      this.publisher.publish(stored);
+      this.logger.debug({ conversation_id: conversation.id, source: reply.source }, 'Reply sent');
+    }
+  }
+}
+
+function upTo(history: MessageEntity[], message: MessageEntity): MessageEntity[] {
+  return history.filter((entry) => entry.seq <= message.seq);
+}

@@ -1,0 +1,86 @@
+import { bearer } from '../support/bearer';
+import { API, TestApp } from './test-app';
+
+export interface PostedMessage {
+  id: string;
+  conversation_id: string;
+  role: string;
+  message: string;
+  created_at: string;
+}
+
+export function conversationsPath(agentId: string): string {
+  return `${API}/agents/${agentId}/conversations`;
+}
+
+/** Sends a user message as a channel user; the conversation is created on the first one. */
+export async function sendAs(
+  t: TestApp,
+  agentId: string,
+  channelUserId: string,
+  message: string,
+  extra: Record<string, unknown> = {},
+): Promise<PostedMessage> {
+  const res = await t
+    .http()
+    .post(`${conversationsPath(agentId)}/messages`)
+    .set(bearer(t.key))
+    .send({ message, channel_type: 'webchat', channel_user_id: channelUserId, ...extra })
+    .expect(201);
+  return res.body.data;
+}
+
+export async function sendTo(
+  t: TestApp,
+  agentId: string,
+  conversationId: string,
+  message: string,
+  role?: 'user' | 'assistant',
+): Promise<PostedMessage> {
+  const res = await t
+    .http()
+    .post(`${conversationsPath(agentId)}/${conversationId}/messages`)
+    .set(bearer(t.key))
+    .send({ message, ...(role ? { role } : {}) })
+    .expect(201);
+  return res.body.data;
+}
+
+export async function allMessages(
+  t: TestApp,
+  agentId: string,
+  conversationId: string,
+): Promise<PostedMessage[]> {
+  const messages: PostedMessage[] = [];
+  for (let page = 1; ; page++) {
+    const res = await t
+      .http()
+      .get(`${conversationsPath(agentId)}/${conversationId}/messages?limit=100&page=${page}`)
+      .set(bearer(t.key))
+      .expect(200);
+    messages.push(...res.body.data);
+    if (!res.body.meta.has_next_page) {
+      return messages;
+    }
+  }
+}
+
+export async function issueTicket(
+  t: TestApp,
+  agentId: string,
+  conversationId: string,
+  key = t.key,
+): Promise<string> {
+  const res = await t
+    .http()
+    .post(`${conversationsPath(agentId)}/${conversationId}/stream-ticket`)
+    .set(bearer(key))
+    .expect(201);
+  return res.body.data.ticket;
+}
+
+/** Waits until every reply the application has queued is stored. */
+export async function repliesSettled(t: TestApp): Promise<void> {
+  const { ReplyWorker } = await import('@/modules/conversations/replies/reply-worker.service');
+  await t.app.get(ReplyWorker).idle();
+}
