@@ -156,7 +156,11 @@ describe('tenant isolation', () => {
   });
 
   it("keeps another team's agents out of its list", async () => {
-    const list = await t.http().get(`${API}/agents?limit=100`).set(bearer(intruder.key)).expect(200);
+    const list = await t
+      .http()
+      .get(`${API}/agents?limit=100`)
+      .set(bearer(intruder.key))
+      .expect(200);
     expect(list.body.data.map((agent: { id: string }) => agent.id)).not.toContain(ids.agentId);
   });
 

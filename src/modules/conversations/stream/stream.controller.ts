@@ -1,28 +1,28 @@
 import {
   applyDecorators,
   Controller,
-  Headers,
   MessageEvent,
-  Param,
-  Query,
+  Req,
   Res,
   Sse,
+  UseGuards,
 } from '@nestjs/common';
 import {
   ApiHeader,
   ApiNotFoundResponse,
   ApiOkResponse,
   ApiOperation,
+  ApiParam,
   ApiQuery,
   ApiTags,
   ApiTooManyRequestsResponse,
   ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
 import { Observable } from 'rxjs';
 import { ErrorBodyDto } from '@/common/http/error-body.dto';
-import { ParseIdPipe } from '@/common/http/parse-id.pipe';
 import { Public } from '@/common/http/public.decorator';
+import { StreamAccessGuard } from './stream-access.guard';
 import { StreamService } from './stream.service';
 
 const ApiStream = () =>
@@ -34,6 +34,8 @@ const ApiStream = () =>
         '`event: message` with the message as JSON, and `event: heartbeat` with `{"ts"}`; every frame ' +
         'has an `id:` that is a valid resume point. `Last-Event-ID` (or `after`) replays what came after it.',
     }),
+    ApiParam({ name: 'agentId' }),
+    ApiParam({ name: 'conversationId' }),
     ApiQuery({ name: 'ticket', required: true }),
     ApiQuery({
       name: 'after',
@@ -62,6 +64,7 @@ const ApiStream = () =>
  */
 @ApiTags('conversations')
 @Public()
+@UseGuards(StreamAccessGuard)
 @Controller('agents/:agentId/conversations/:conversationId')
 export class StreamController {
   constructor(private readonly streams: StreamService) {}
@@ -69,44 +72,21 @@ export class StreamController {
   @Sse('messages/stream')
   @ApiStream()
   messagesStream(
-    @Param('agentId', ParseIdPipe) agentId: string,
-    @Param('conversationId', ParseIdPipe) conversationId: string,
-    @Query('ticket') ticket: string | undefined,
-    @Query('after') after: string | undefined,
-    @Headers('last-event-id') lastEventId: string | undefined,
+    @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
-  ): Promise<Observable<MessageEvent>> {
-    return this.open({ agentId, conversationId, ticket, after, lastEventId }, res);
+  ): Observable<MessageEvent> {
+    return this.open(req, res);
   }
 
   @Sse('stream')
   @ApiStream()
-  stream(
-    @Param('agentId', ParseIdPipe) agentId: string,
-    @Param('conversationId', ParseIdPipe) conversationId: string,
-    @Query('ticket') ticket: string | undefined,
-    @Query('after') after: string | undefined,
-    @Headers('last-event-id') lastEventId: string | undefined,
-    @Res({ passthrough: true }) res: Response,
-  ): Promise<Observable<MessageEvent>> {
-    return this.open({ agentId, conversationId, ticket, after, lastEventId }, res);
+  stream(@Req() req: Request, @Res({ passthrough: true }) res: Response): Observable<MessageEvent> {
+    return this.open(req, res);
   }
 
-  private open(
-    request: Parameters<StreamService['open']>[0],
-    res: Response,
-  ): Promise<Observable<MessageEvent>> {
-    const single = (value: unknown) => (typeof value === 'string' ? value : undefined);
+  private open(req: Request, res: Response): Observable<MessageEvent> {
     useExactCacheControl(res);
-    return this.streams.open(
-      {
-        ...request,
-        ticket: single(request.ticket),
-        after: single(request.after),
-        lastEventId: single(request.lastEventId),
-      },
-      res,
-    );
+    return this.streams.observe(req);
   }
 }
 

@@ -1,6 +1,6 @@
 import { Inject, Injectable, MessageEvent, OnModuleDestroy } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
 import { Observable, Subject, takeUntil } from 'rxjs';
 import { Errors } from '@/common/http/api-error';
 import { isId } from '@/common/ids';
@@ -24,10 +24,18 @@ export interface StreamRequest {
   lastEventId?: string;
 }
 
+interface PreparedStream {
+  conversationId: string;
+  start: StreamStart;
+  release: () => void;
+}
+
 /**
- * Opens message streams. Every refusal is thrown before the Observable is returned, so the client
- * gets a JSON error and no SSE header: missing ticket 401; bad ticket or target 404; bad resume
- * point 400; too many streams for the key 429.
+ * Opens message streams in two steps. `prepare` runs in a guard and makes every refusal there, so
+ * the client gets a JSON error and no SSE header: missing ticket 401; bad ticket or target 404; bad
+ * resume point 400; too many streams for the key 429. (A handler cannot: behind interceptors Nest
+ * sends the SSE headers before a slow handler's rejection arrives.) `observe` then only builds the
+ * stream from what was prepared.
  */
 @Injectable()
 export class StreamService implements OnModuleDestroy {
@@ -47,7 +55,9 @@ export class StreamService implements OnModuleDestroy {
     this.maxPerSubject = config.get('STREAM_MAX_PER_SUBJECT', { infer: true });
   }
 
-  async open(request: StreamRequest, res: Response): Promise<Observable<MessageEvent>> {
+  private readonly prepared = new WeakMap<Request, PreparedStream>();
+
+  async prepare(req: Request, res: Response, request: StreamRequest): Promise<void> {
     if (!request.ticket) {
       throw Errors.unauthorized(
         'A stream ticket is required: POST …/stream-ticket, then pass it as ?ticket=',
@@ -74,11 +84,22 @@ export class StreamService implements OnModuleDestroy {
         omitRequestId: true,
       });
     }
+    // Freed when the connection closes, even if Nest never subscribes to the stream.
+    res.once('close', release);
+    this.prepared.set(req, { conversationId: conversation.id, start, release });
+  }
+
+  observe(req: Request): Observable<MessageEvent> {
+    const stream = this.prepared.get(req);
+    if (!stream) {
+      throw new Error('observe() without prepare(): the stream guard did not run');
+    }
+    this.prepared.delete(req);
     return conversationStream(
       { messages: this.messages, bus: this.bus, heartbeatMs: this.heartbeatMs },
-      conversation.id,
-      start,
-      release,
+      stream.conversationId,
+      stream.start,
+      stream.release,
     ).pipe(takeUntil(this.shutdown$));
   }
 
