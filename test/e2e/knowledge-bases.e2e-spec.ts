@@ -41,7 +41,8 @@ describe('knowledge bases', () => {
       updated_at: expect.any(String),
     });
     expect((await passagesOf(res.body.data.id)).map((p) => p.content)).toEqual([
-      'Our store opens at 9am. Refunds take five business days.',
+      'Our store opens at 9am.',
+      'Refunds take five business days.',
     ]);
     const read = await t.http().get(`${base}/${res.body.data.id}`).set(bearer(t.key)).expect(200);
     expect(read.body.data).toEqual(res.body.data);

@@ -1,4 +1,12 @@
-import { MESSAGE_BUS, MessageBus, STREAM_SLOTS, StreamSlots } from '@/common/state/ports';
+import { createHash } from 'node:crypto';
+import {
+  MESSAGE_BUS,
+  MessageBus,
+  STREAM_SLOTS,
+  StreamSlots,
+  TICKET_STORE,
+  TicketStore,
+} from '@/common/state/ports';
 import { ApiKeysService } from '@/modules/auth/api-keys.service';
 import { createAgent } from '../factories/agents';
 import {
@@ -77,10 +85,16 @@ describe('the message stream', () => {
 
     it('stores tickets only by hash', async () => {
       const conversation = await quietConversation('hash-user');
-      const ticket = await issueTicket(t, agentId, conversation);
-      const { TICKET_STORE } = await import('@/common/state/ports');
-      const store = t.app.get(TICKET_STORE) as { tickets?: Map<string, unknown> };
-      expect([...(store.tickets?.keys() ?? [])].some((key) => key.includes(ticket))).toBe(false);
+      const save = jest.spyOn(t.app.get<TicketStore>(TICKET_STORE), 'save');
+      try {
+        const ticket = await issueTicket(t, agentId, conversation);
+        expect(save).toHaveBeenCalledTimes(1);
+        const [stored, grant] = save.mock.calls[0];
+        expect(stored).toBe(createHash('sha256').update(ticket).digest('hex'));
+        expect(JSON.stringify(grant)).not.toContain(ticket);
+      } finally {
+        save.mockRestore();
+      }
     });
 
     it('opens exactly one of 30 parallel streams with one ticket', async () => {

@@ -1,9 +1,14 @@
 import { toPassages } from './passages';
 
 describe('toPassages', () => {
-  it('keeps short paragraphs together up to the target size', () => {
-    expect(toPassages('Opening hours are 9 to 5.\n\nWe are closed on Sundays.')).toEqual([
-      'Opening hours are 9 to 5. We are closed on Sundays.',
+  it('makes each paragraph a passage, joining a very short one (a heading) to the next', () => {
+    expect(
+      toPassages(
+        'Hours\n\nOur shop opens at 9am and closes at 6pm, Monday to Saturday.\n\nWe are closed on Sundays and on public holidays.',
+      ),
+    ).toEqual([
+      'Hours Our shop opens at 9am and closes at 6pm, Monday to Saturday.',
+      'We are closed on Sundays and on public holidays.',
     ]);
   });
 

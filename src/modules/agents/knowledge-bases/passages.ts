@@ -1,5 +1,7 @@
 const TARGET_PASSAGE_CHARS = 800;
 const MAX_PASSAGE_CHARS = 1200;
+/** A paragraph shorter than this with no sentence end (a heading, a label) joins the next one. */
+const MAX_HEADING_CHARS = 60;
 
 function sentencesOf(paragraph: string): string[] {
   return (
@@ -18,31 +20,51 @@ function hardWrap(text: string): string[] {
   return pieces;
 }
 
-/**
- * Splits a text into passages of about TARGET_PASSAGE_CHARS: whole paragraphs where they fit,
- * sentences where a paragraph is too long, so that a retrieved passage reads as a unit.
- */
-export function toPassages(text: string): string[] {
-  const units = text
-    .split(/\n\s*\n/)
-    .map((paragraph) => paragraph.replace(/\s+/g, ' ').trim())
-    .filter(Boolean)
-    .flatMap((paragraph) =>
-      paragraph.length <= MAX_PASSAGE_CHARS ? [paragraph] : sentencesOf(paragraph),
-    )
-    .flatMap((unit) => (unit.length <= MAX_PASSAGE_CHARS ? [unit] : hardWrap(unit)));
-  const passages: string[] = [];
+/** Packs sentences into chunks of about TARGET_PASSAGE_CHARS. */
+function chunk(sentences: string[]): string[] {
+  const chunks: string[] = [];
   let current = '';
-  for (const unit of units) {
-    if (current && current.length + unit.length + 1 > TARGET_PASSAGE_CHARS) {
-      passages.push(current);
-      current = unit;
+  for (const sentence of sentences) {
+    if (current && current.length + sentence.length + 1 > TARGET_PASSAGE_CHARS) {
+      chunks.push(current);
+      current = sentence;
     } else {
-      current = current ? `${current} ${unit}` : unit;
+      current = current ? `${current} ${sentence}` : sentence;
     }
   }
-  if (current) {
-    passages.push(current);
+  return current ? [...chunks, current] : chunks;
+}
+
+function isHeading(paragraph: string): boolean {
+  return paragraph.length < MAX_HEADING_CHARS && !/[.!?]["')\]]*$/.test(paragraph);
+}
+
+/**
+ * Splits a text into passages that read as units: each paragraph is one (a heading joins the
+ * paragraph under it), and a paragraph too long for one is cut at sentence ends.
+ */
+export function toPassages(text: string): string[] {
+  const paragraphs: string[] = [];
+  let heading = '';
+  for (const raw of text.split(/\n\s*\n/)) {
+    const paragraph = `${heading} ${raw.replace(/\s+/g, ' ')}`.trim();
+    if (paragraph && isHeading(paragraph)) {
+      heading = paragraph;
+    } else if (paragraph) {
+      paragraphs.push(paragraph);
+      heading = '';
+    }
   }
-  return passages;
+  if (heading) {
+    paragraphs.push(heading);
+  }
+  return paragraphs.flatMap((paragraph) =>
+    paragraph.length <= MAX_PASSAGE_CHARS
+      ? [paragraph]
+      : chunk(
+          sentencesOf(paragraph).flatMap((s) =>
+            s.length <= MAX_PASSAGE_CHARS ? [s] : hardWrap(s),
+          ),
+        ),
+  );
 }

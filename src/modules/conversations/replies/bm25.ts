@@ -6,6 +6,9 @@ const B = 0.75;
 export interface ScoredPassage {
   index: number;
   score: number;
+  /** How many of the query's distinct terms the passage contains. */
+  matchedTerms: number;
+  queryTerms: number;
 }
 
 /** Okapi BM25 over a fixed set of passages. */
@@ -48,15 +51,17 @@ export class Bm25Index {
     const scored: ScoredPassage[] = [];
     this.termCounts.forEach((counts, index) => {
       let score = 0;
+      let matchedTerms = 0;
       for (const term of queryTerms) {
         const frequency = counts.get(term);
         if (frequency) {
           const norm = K1 * (1 - B + (B * this.lengths[index]) / (this.averageLength || 1));
           score += this.idf(term) * ((frequency * (K1 + 1)) / (frequency + norm));
+          matchedTerms++;
         }
       }
       if (score > 0) {
-        scored.push({ index, score });
+        scored.push({ index, score, matchedTerms, queryTerms: queryTerms.length });
       }
     });
     return scored.sort((a, b) => b.score - a.score || a.index - b.index).slice(0, limit);

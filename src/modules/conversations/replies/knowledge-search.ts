@@ -6,8 +6,13 @@ import {
 } from '@/modules/agents/knowledge-bases/knowledge-base.entity';
 import { Bm25Index } from './bm25';
 
-/** Below this BM25 score a passage is too weak a match to be given as an answer. */
-export const MIN_PASSAGE_SCORE = 1.0;
+/**
+ * A passage answers only if it contains at least half of the question's significant words: BM25
+ * ranks, but its scores do not compare across knowledge bases of different sizes.
+ */
+export function isRelevant(matchedTerms: number, queryTerms: number): boolean {
+  return queryTerms > 0 && matchedTerms >= Math.ceil(queryTerms / 2);
+}
 const CACHED_AGENTS = 200;
 
 interface AgentIndex {
@@ -35,7 +40,7 @@ export class KnowledgeSearch {
     const index = await this.indexFor(agentId);
     return index.index
       .search(question, limit)
-      .filter((hit) => hit.score >= MIN_PASSAGE_SCORE)
+      .filter((hit) => isRelevant(hit.matchedTerms, hit.queryTerms))
       .map((hit) => ({ text: index.passages[hit.index], score: hit.score }));
   }
 
