@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import type { Server } from 'node:http';
 import { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { Logger } from 'nestjs-pino';
@@ -21,14 +22,20 @@ async function bootstrap(): Promise<void> {
 
 const SHUTDOWN_DEADLINE_MS = 10_000;
 
+const IDLE_SWEEP_MS = 50;
+
 /**
- * SIGTERM/SIGINT close the application (HTTP server first, so in-flight requests finish, then
- * every module's shutdown hook) and exit 0; a shutdown that hangs is cut off at the deadline.
+ * SIGTERM/SIGINT close the application and exit 0: open streams are ended, the server stops
+ * accepting connections, in-flight requests finish, and each keep-alive connection is closed as
+ * soon as it falls idle (rather than after its keep-alive timeout). A shutdown that hangs is cut
+ * off at the deadline.
  */
 function closeOnSignals(app: INestApplication): void {
   const shutdown = (signal: NodeJS.Signals) => {
     app.get(Logger).log(`${signal} received, shutting down`);
     setTimeout(() => process.exit(1), SHUTDOWN_DEADLINE_MS).unref();
+    const server = app.getHttpServer() as Server;
+    setInterval(() => server.closeIdleConnections(), IDLE_SWEEP_MS).unref();
     app.close().then(
       () => process.exit(0),
       () => process.exit(1),

@@ -3,7 +3,27 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sqlite3 from 'sqlite3';
 import { API, randomApiKey } from '../factories/test-app';
+import { startLlmStub } from '../support/llm-stub';
 import { runServerExpectingFailure, startServer } from '../support/processes';
+import { openStream } from '../support/sse-client';
+import { pollUntil, sleep } from '../support/wait';
+
+async function postJson(
+  url: string,
+  path: string,
+  body: unknown,
+  headers: Record<string, string>,
+): Promise<Record<string, any>> {
+  const res = await fetch(`${url}${API}${path}`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify(body),
+  });
+  if (res.status !== 201) {
+    throw new Error(`POST ${path} answered ${res.status}: ${await res.text()}`);
+  }
+  return ((await res.json()) as { data: Record<string, any> }).data;
+}
 
 interface LogLine {
   level: number;
@@ -136,6 +156,109 @@ describe('the server process', () => {
     });
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/CONSOLE_SECRET_KEY/);
+  });
+
+  it('delivers a reply after a crash between the user message and its reply', async () => {
+    const llm = await startLlmStub();
+    const key = randomApiKey();
+    const env = {
+      DATABASE_URL: `sqlite:${join(directory, 'db.sqlite')}`,
+      CONSOLE_BOOTSTRAP_KEY: key,
+      LOG_LEVEL: 'silent',
+      LLM_BASE_URL: llm.url,
+      LLM_TIMEOUT_MS: '60000',
+    };
+    try {
+      llm.behaviour = 'hang';
+      const first = await startServer(env);
+      const headers = { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' };
+      const workflow = await postJson(first.url, '/workflows', { name: 'W' }, headers);
+      const agent = await postJson(
+        first.url,
+        '/agents',
+        { workflow_id: workflow.id, name: 'A', description: 'd' },
+        headers,
+      );
+      const message = await postJson(
+        first.url,
+        `/agents/${agent.id}/conversations/messages`,
+        { message: 'Is anyone there?', channel_type: 'webchat', channel_user_id: 'crash-user' },
+        headers,
+      );
+      await pollUntil(
+        async () => llm.requests.length,
+        (n) => n > 0,
+        10_000,
+      );
+      await first.stop('SIGKILL');
+
+      llm.behaviour = 'answer';
+      llm.answer = 'Yes, I am here.';
+      const second = await startServer(env);
+      try {
+        const messagesUrl = `${second.url}${API}/agents/${agent.id}/conversations/${message.conversation_id}/messages`;
+        const { value: messages } = await pollUntil(
+          async () =>
+            (
+              (await (await fetch(messagesUrl, { headers })).json()) as {
+                data: Array<{ role: string; message: string }>;
+              }
+            ).data,
+          (list) => list.length >= 2,
+          15_000,
+        );
+        await sleep(500);
+        const final = (
+          (await (await fetch(messagesUrl, { headers })).json()) as { data: typeof messages }
+        ).data;
+        expect(final.map((m) => [m.role, m.message])).toEqual([
+          ['user', 'Is anyone there?'],
+          ['assistant', 'Yes, I am here.'],
+        ]);
+      } finally {
+        await second.stop();
+      }
+    } finally {
+      await llm.close();
+    }
+  });
+
+  it('closes open streams and exits promptly on SIGTERM', async () => {
+    const key = randomApiKey();
+    const server = await startServer({
+      DATABASE_URL: `sqlite:${join(directory, 'db.sqlite')}`,
+      CONSOLE_BOOTSTRAP_KEY: key,
+      LOG_LEVEL: 'silent',
+    });
+    const headers = { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' };
+    const workflow = await postJson(server.url, '/workflows', { name: 'W' }, headers);
+    const agent = await postJson(
+      server.url,
+      '/agents',
+      { workflow_id: workflow.id, name: 'A', description: 'd' },
+      headers,
+    );
+    const message = await postJson(
+      server.url,
+      `/agents/${agent.id}/conversations/messages`,
+      { message: 'hi', role: 'assistant', channel_type: 'webchat', channel_user_id: 'u' },
+      headers,
+    );
+    const base = `/agents/${agent.id}/conversations/${message.conversation_id}`;
+    const streams = [];
+    for (let i = 0; i < 5; i++) {
+      const { ticket } = await postJson(server.url, `${base}/stream-ticket`, {}, headers);
+      const stream = await openStream(
+        `${server.url}${API}${base}/messages/stream?ticket=${ticket}`,
+      );
+      expect(stream.status).toBe(200);
+      streams.push(stream);
+    }
+    const started = Date.now();
+    expect(await server.stop('SIGTERM')).toBe(0);
+    // Well under the 5 s keep-alive timeout that idle stream connections would otherwise wait out.
+    expect(Date.now() - started).toBeLessThan(3000);
+    await Promise.all(streams.map((stream) => stream.closed));
   });
 
   it('stops cleanly on SIGTERM', async () => {
