@@ -37,20 +37,21 @@ export class MessagesRepository {
     return this.db.manager.findOneBy(MessageEntity, { conversationId, id });
   }
 
-  /** Messages after position `seq`, oldest first. */
+  /** Messages after position `seq` (and up to `upTo`, when given), oldest first. */
   afterSeq(
     conversationId: string,
     seq: number,
     limit: number,
-    upTo = Number.MAX_SAFE_INTEGER,
+    upTo?: number,
   ): Promise<MessageEntity[]> {
-    return this.db.manager
+    const query = this.db.manager
       .createQueryBuilder(MessageEntity, 'message')
       .where('message.conversation_id = :conversationId', { conversationId })
-      .andWhere('message.seq > :seq AND message.seq <= :upTo', { seq, upTo })
-      .orderBy('message.seq', 'ASC')
-      .limit(limit)
-      .getMany();
+      .andWhere('message.seq > :seq', { seq });
+    if (upTo !== undefined) {
+      query.andWhere('message.seq <= :upTo', { upTo });
+    }
+    return query.orderBy('message.seq', 'ASC').limit(limit).getMany();
   }
 
   /** The position just before the first message created after `time`. */

@@ -1,10 +1,11 @@
-import { MessageEvent } from '@nestjs/common';
+import { Logger, MessageEvent } from '@nestjs/common';
 import { Observable } from 'rxjs';
 import { BusMessage, MessageBus } from '@/common/state/ports';
 import { MessageEntity } from '../entities/message.entity';
 import { MessagesRepository } from '../messages/messages.repository';
 
 const REPLAY_BATCH = 500;
+const logger = new Logger('ConversationStream');
 
 export interface StreamStart {
   /** The sequence number of the last message the client has; replay starts after it. */
@@ -75,8 +76,14 @@ export function conversationStream(
         }
       }
     };
+    // A failure mid-stream ends the stream rather than erroring it: Nest would send an error frame
+    // numbered `id: 1`, which a browser would keep as its resume point. Ended, the client simply
+    // reconnects from the last id it got.
     const enqueue = (step: () => Promise<void> | void) => {
-      queue = queue.then(step).catch((error: unknown) => subscriber.error(error));
+      queue = queue.then(step).catch((error: unknown) => {
+        logger.error({ err: error, conversation_id: conversationId }, 'Stream failed; ending it');
+        subscriber.complete();
+      });
     };
     const heartbeat = () =>
       subscriber.next({ id: position, type: 'heartbeat', data: { ts: Date.now() } });
