@@ -26,14 +26,8 @@ export interface StreamSlots {
 /** A message as it travels between instances: what the stream shows, plus its position. */
 export interface BusMessage {
   seq: number;
-  event: {
-    id: string;
-    conversation_id: string;
-    role: string;
-    message: string;
-    message_type: string;
-    created_at: string;
-  };
+  /** The StreamMessageEvent, sent as the frame's data. */
+  event: { id: string } & Record<string, unknown>;
 }
 
 /** Fan-out of new messages to the streams that watch their conversation. */

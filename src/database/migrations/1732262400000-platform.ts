@@ -1,5 +1,6 @@
-import { MigrationInterface, QueryRunner, Table, TableForeignKey, TableIndex } from 'typeorm';
+import { MigrationInterface, QueryRunner, Table, TableIndex } from 'typeorm';
 import {
+  cascadeForeignKey,
   idColumn,
   integerColumn,
   refColumn,
@@ -7,15 +8,6 @@ import {
   timestampColumn,
   varcharColumn,
 } from './columns';
-
-function teamForeignKey(): TableForeignKey {
-  return new TableForeignKey({
-    columnNames: ['team_id'],
-    referencedTableName: 'teams',
-    referencedColumnNames: ['id'],
-    onDelete: 'CASCADE',
-  });
-}
 
 export class Platform1732262400000 implements MigrationInterface {
   name = 'Platform1732262400000';
@@ -48,7 +40,7 @@ export class Platform1732262400000 implements MigrationInterface {
           timestampColumn(queryRunner, 'created_at'),
         ],
         uniques: [{ name: 'uq_api_keys_key_hash', columnNames: ['key_hash'] }],
-        foreignKeys: [teamForeignKey()],
+        foreignKeys: [cascadeForeignKey('teams', 'team_id')],
         indices: [new TableIndex({ name: 'ix_api_keys_team', columnNames: ['team_id'] })],
       }),
     );
@@ -79,7 +71,7 @@ export class Platform1732262400000 implements MigrationInterface {
           timestampColumn(queryRunner, 'created_at'),
           timestampColumn(queryRunner, 'updated_at'),
         ],
-        foreignKeys: [teamForeignKey()],
+        foreignKeys: [cascadeForeignKey('teams', 'team_id')],
         indices: [
           new TableIndex({
             name: 'ix_workflows_team_created',
@@ -111,7 +103,7 @@ export class Platform1732262400000 implements MigrationInterface {
         uniques: [
           { name: 'uq_idempotency_keys_team_key', columnNames: ['team_id', 'idempotency_key'] },
         ],
-        foreignKeys: [teamForeignKey()],
+        foreignKeys: [cascadeForeignKey('teams', 'team_id')],
         indices: [
           new TableIndex({ name: 'ix_idempotency_keys_expires', columnNames: ['expires_at'] }),
         ],

@@ -1,6 +1,7 @@
 import { MigrationInterface, QueryRunner, Table, TableForeignKey, TableIndex } from 'typeorm';
 import {
   booleanColumn,
+  cascadeForeignKey,
   idColumn,
   integerColumn,
   refColumn,
@@ -8,15 +9,6 @@ import {
   timestampColumn,
   varcharColumn,
 } from './columns';
-
-function cascadeFrom(table: string, column: string): TableForeignKey {
-  return new TableForeignKey({
-    columnNames: [column],
-    referencedTableName: table,
-    referencedColumnNames: ['id'],
-    onDelete: 'CASCADE',
-  });
-}
 
 export class Agents1732348800000 implements MigrationInterface {
   name = 'Agents1732348800000';
@@ -52,7 +44,7 @@ export class Agents1732348800000 implements MigrationInterface {
         ],
         uniques: [{ name: 'uq_agents_test_channel_code', columnNames: ['test_channel_code'] }],
         foreignKeys: [
-          cascadeFrom('teams', 'team_id'),
+          cascadeForeignKey('teams', 'team_id'),
           // A workflow in use cannot be deleted: the service turns the violation into 409.
           new TableForeignKey({
             columnNames: ['workflow_id'],
@@ -85,7 +77,7 @@ export class Agents1732348800000 implements MigrationInterface {
           ...timestamps(),
         ],
         uniques: [{ name: 'uq_agent_channels_agent_type', columnNames: ['agent_id', 'type'] }],
-        foreignKeys: [cascadeFrom('agents', 'agent_id')],
+        foreignKeys: [cascadeForeignKey('agents', 'agent_id')],
       }),
     );
 
@@ -103,7 +95,7 @@ export class Agents1732348800000 implements MigrationInterface {
           textColumn('content', true),
           ...timestamps(),
         ],
-        foreignKeys: [cascadeFrom('agents', 'agent_id')],
+        foreignKeys: [cascadeForeignKey('agents', 'agent_id')],
         indices: [
           new TableIndex({
             name: 'ix_knowledge_bases_agent',
@@ -123,7 +115,7 @@ export class Agents1732348800000 implements MigrationInterface {
           integerColumn('position'),
           textColumn('content'),
         ],
-        foreignKeys: [cascadeFrom('knowledge_bases', 'knowledge_base_id')],
+        foreignKeys: [cascadeForeignKey('knowledge_bases', 'knowledge_base_id')],
         indices: [
           new TableIndex({ name: 'ix_knowledge_passages_agent', columnNames: ['agent_id'] }),
           new TableIndex({ name: 'ix_knowledge_passages_kb', columnNames: ['knowledge_base_id'] }),
@@ -148,7 +140,7 @@ export class Agents1732348800000 implements MigrationInterface {
           textColumn('secrets', true),
           ...timestamps(),
         ],
-        foreignKeys: [cascadeFrom('agents', 'agent_id')],
+        foreignKeys: [cascadeForeignKey('agents', 'agent_id')],
         indices: [
           new TableIndex({
             name: 'ix_integrations_agent_family',
@@ -188,8 +180,8 @@ export class Agents1732348800000 implements MigrationInterface {
           { name: 'uq_actions_integration_name', columnNames: ['integration_id', 'action_name'] },
         ],
         foreignKeys: [
-          cascadeFrom('integrations', 'integration_id'),
-          cascadeFrom('agents', 'agent_id'),
+          cascadeForeignKey('integrations', 'integration_id'),
+          cascadeForeignKey('agents', 'agent_id'),
         ],
         indices: [
           new TableIndex({ name: 'ix_actions_agent', columnNames: ['agent_id', 'created_at'] }),

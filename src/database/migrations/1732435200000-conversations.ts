@@ -1,6 +1,7 @@
-import { MigrationInterface, QueryRunner, Table, TableForeignKey, TableIndex } from 'typeorm';
+import { MigrationInterface, QueryRunner, Table, TableIndex } from 'typeorm';
 import {
   booleanColumn,
+  cascadeForeignKey,
   idColumn,
   integerColumn,
   refColumn,
@@ -8,15 +9,6 @@ import {
   timestampColumn,
   varcharColumn,
 } from './columns';
-
-function cascadeFrom(table: string, column: string): TableForeignKey {
-  return new TableForeignKey({
-    columnNames: [column],
-    referencedTableName: table,
-    referencedColumnNames: ['id'],
-    onDelete: 'CASCADE',
-  });
-}
 
 export class Conversations1732435200000 implements MigrationInterface {
   name = 'Conversations1732435200000';
@@ -55,7 +47,7 @@ export class Conversations1732435200000 implements MigrationInterface {
             columnNames: ['agent_id', 'channel_type', 'channel_user_id', 'is_test_channel'],
           },
         ],
-        foreignKeys: [cascadeFrom('agents', 'agent_id')],
+        foreignKeys: [cascadeForeignKey('agents', 'agent_id')],
         indices: [
           new TableIndex({
             name: 'ix_conversations_agent_last_message',
@@ -91,7 +83,7 @@ export class Conversations1732435200000 implements MigrationInterface {
         uniques: [
           { name: 'uq_messages_conversation_seq', columnNames: ['conversation_id', 'seq'] },
         ],
-        foreignKeys: [cascadeFrom('conversations', 'conversation_id')],
+        foreignKeys: [cascadeForeignKey('conversations', 'conversation_id')],
         indices: [
           new TableIndex({
             name: 'ix_messages_conversation_created',
@@ -116,8 +108,8 @@ export class Conversations1732435200000 implements MigrationInterface {
         ],
         uniques: [{ name: 'uq_pending_replies_message', columnNames: ['message_id'] }],
         foreignKeys: [
-          cascadeFrom('messages', 'message_id'),
-          cascadeFrom('conversations', 'conversation_id'),
+          cascadeForeignKey('messages', 'message_id'),
+          cascadeForeignKey('conversations', 'conversation_id'),
         ],
         indices: [
           new TableIndex({ name: 'ix_pending_replies_created', columnNames: ['created_at'] }),

@@ -1,4 +1,4 @@
-import { QueryRunner, TableColumnOptions } from 'typeorm';
+import { QueryRunner, TableColumnOptions, TableForeignKey } from 'typeorm';
 
 /**
  * Column builders shared by the migrations, so that one migration runs unchanged on SQLite and
@@ -35,4 +35,14 @@ export function timestampColumn(
 ): TableColumnOptions {
   const type = queryRunner.connection.options.type === 'postgres' ? 'timestamptz' : 'datetime';
   return { name, type, isNullable: nullable };
+}
+
+/** `column` references `table`.id, and goes when that row goes. */
+export function cascadeForeignKey(table: string, column: string): TableForeignKey {
+  return new TableForeignKey({
+    columnNames: [column],
+    referencedTableName: table,
+    referencedColumnNames: ['id'],
+    onDelete: 'CASCADE',
+  });
 }

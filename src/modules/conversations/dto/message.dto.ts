@@ -59,7 +59,10 @@ export class MessageResponseDto {
   @ApiProperty({ type: 'array', items: { type: 'object' } }) attachments: unknown[];
 }
 
-export function toMessageResponse(message: MessageEntity): MessageResponseDto {
+/** The StreamMessageEvent of SPEC.md: what a stream frame carries. */
+export type StreamMessageEvent = Omit<MessageResponseDto, 'attachments'>;
+
+export function toStreamMessageEvent(message: MessageEntity): StreamMessageEvent {
   return {
     id: message.id,
     conversation_id: message.conversationId,
@@ -67,6 +70,9 @@ export function toMessageResponse(message: MessageEntity): MessageResponseDto {
     message: message.message,
     message_type: message.messageType,
     created_at: message.createdAt.toISOString(),
-    attachments: message.attachments,
   };
+}
+
+export function toMessageResponse(message: MessageEntity): MessageResponseDto {
+  return { ...toStreamMessageEvent(message), attachments: message.attachments };
 }

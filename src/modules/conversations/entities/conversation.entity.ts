@@ -1,14 +1,10 @@
 import { Column, Entity } from 'typeorm';
 import { TeamScopedEntity } from '@/database/team-scoped.entity';
+import { CHANNEL_TYPES, ChannelType } from '@/modules/agents/channels/agent-channel.entity';
 
-export const CONVERSATION_CHANNELS = [
-  'webchat',
-  'whatsapp',
-  'instagram',
-  'messenger',
-  'telephony',
-] as const;
-export type ConversationChannel = (typeof CONVERSATION_CHANNELS)[number];
+/** A conversation happens on one of the agent's channels. */
+export const CONVERSATION_CHANNELS = CHANNEL_TYPES;
+export type ConversationChannel = ChannelType;
 
 /** Where the conversation is in a workflow flow: the next user message continues it. */
 export interface FlowState {

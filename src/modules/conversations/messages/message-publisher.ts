@@ -1,7 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Database } from '@/database/database.service';
-import { MESSAGE_BUS, MessageBus } from '@/common/state/ports';
+import { BusMessage, MESSAGE_BUS, MessageBus } from '@/common/state/ports';
+import { toStreamMessageEvent } from '../dto/message.dto';
 import { MessageEntity } from '../entities/message.entity';
+
+export function toBusMessage(message: MessageEntity): BusMessage {
+  return { seq: message.seq, event: toStreamMessageEvent(message) };
+}
 
 /** Announces stored messages to the streams watching their conversation, once committed. */
 @Injectable()
@@ -12,18 +17,6 @@ export class MessagePublisher {
   ) {}
 
   publish(message: MessageEntity): void {
-    this.db.afterCommit(() =>
-      this.bus.publish(message.conversationId, {
-        seq: message.seq,
-        event: {
-          id: message.id,
-          conversation_id: message.conversationId,
-          role: message.role,
-          message: message.message,
-          message_type: message.messageType,
-          created_at: message.createdAt.toISOString(),
-        },
-      }),
-    );
+    this.db.afterCommit(() => this.bus.publish(message.conversationId, toBusMessage(message)));
   }
 }

@@ -74,8 +74,4 @@ export class PendingRepliesRepository {
       manager.createQueryBuilder().update(PendingReplyEntity).set({ leaseUntil: null }).execute(),
     );
   }
-
-  count(): Promise<number> {
-    return this.db.manager.count(PendingReplyEntity);
-  }
 }

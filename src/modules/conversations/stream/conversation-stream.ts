@@ -1,7 +1,7 @@
 import { Logger, MessageEvent } from '@nestjs/common';
 import { Observable } from 'rxjs';
 import { BusMessage, MessageBus } from '@/common/state/ports';
-import { MessageEntity } from '../entities/message.entity';
+import { toBusMessage } from '../messages/message-publisher';
 import { MessagesRepository } from '../messages/messages.repository';
 
 const REPLAY_BATCH = 500;
@@ -22,20 +22,6 @@ export interface StreamDependencies {
 
 function messageFrame(message: BusMessage): MessageEvent {
   return { id: message.event.id, type: 'message', data: message.event };
-}
-
-function toBusMessage(message: MessageEntity): BusMessage {
-  return {
-    seq: message.seq,
-    event: {
-      id: message.id,
-      conversation_id: message.conversationId,
-      role: message.role,
-      message: message.message,
-      message_type: message.messageType,
-      created_at: message.createdAt.toISOString(),
-    },
-  };
 }
 
 /**
