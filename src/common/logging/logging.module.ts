@@ -1,4 +1,4 @@
-import { Module } from '@nestjs/common';
+import { Module, RequestMethod } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type { Request } from 'express';
 import { LoggerModule } from 'nestjs-pino';
@@ -20,6 +20,7 @@ function pathOf(url: string): string {
     LoggerModule.forRootAsync({
       inject: [ConfigService],
       useFactory: (config: AppConfig) => ({
+        forRoutes: [{ path: '{*path}', method: RequestMethod.ALL }],
         pinoHttp: {
           level: config.get('LOG_LEVEL', { infer: true }),
           quietReqLogger: true,
