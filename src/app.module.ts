@@ -9,6 +9,7 @@ import { IdempotencyModule } from './common/idempotency/idempotency.module';
 import { LoggingModule } from './common/logging/logging.module';
 import { RateLimitGuard } from './common/rate-limit/rate-limit.guard';
 import { RateLimitModule } from './common/rate-limit/rate-limit.module';
+import { RedisModule } from './common/redis/redis.module';
 import { StateModule } from './common/state/state.module';
 import { ApiValidationPipe } from './common/validation/api-validation.pipe';
 import { AppConfigModule } from './config/config.module';
@@ -35,8 +36,9 @@ export class AppModule {
         AppConfigModule.forRoot(env),
         LoggingModule,
         DatabaseModule,
-        RateLimitModule,
+        RedisModule,
         StateModule,
+        RateLimitModule,
         IdempotencyModule,
         AuthModule,
         HealthModule,

@@ -1,4 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
+import { RedisModule } from './common/redis/redis.module';
+import { StateModule } from './common/state/state.module';
 import { AppConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
 import { ApiKeysModule } from './modules/auth/api-keys.module';
@@ -15,7 +17,13 @@ export class CliModule {
   static forRoot(env: Record<string, string | undefined> = process.env): DynamicModule {
     return {
       module: CliModule,
-      imports: [AppConfigModule.forRoot(env), DatabaseModule, ApiKeysModule],
+      imports: [
+        AppConfigModule.forRoot(env),
+        DatabaseModule,
+        RedisModule,
+        StateModule,
+        ApiKeysModule,
+      ],
       providers: [
         TeamsCommand,
         TeamsCreateCommand,

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { CommandFactory } from 'nest-commander';
 import { CliModule } from './cli.module';
-import { InvalidEnvironmentError } from './config/environment';
+import { StartupError } from './common/startup-error';
 
 /** The admin CLI: `teams create`, `keys create|list|revoke`. */
 async function main(): Promise<void> {
@@ -20,7 +20,7 @@ async function main(): Promise<void> {
 
 main().catch((error: unknown) => {
   process.stderr.write(
-    error instanceof InvalidEnvironmentError
+    error instanceof StartupError
       ? `${error.message}\n`
       : `error: ${String((error as Error)?.stack ?? error)}\n`,
   );

@@ -6,7 +6,8 @@ import { Logger } from 'nestjs-pino';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { AppModule } from './app.module';
 import { configureApp } from './app.setup';
-import { InvalidEnvironmentError, validateEnvironment } from './config/environment';
+import { StartupError } from './common/startup-error';
+import { validateEnvironment } from './config/environment';
 
 async function bootstrap(): Promise<void> {
   const environment = validateEnvironment(process.env);
@@ -47,7 +48,7 @@ function closeOnSignals(app: INestApplication): void {
 
 bootstrap().catch((error: unknown) => {
   process.stderr.write(
-    error instanceof InvalidEnvironmentError
+    error instanceof StartupError
       ? `${error.message}\n`
       : `Could not start: ${String((error as Error)?.stack ?? error)}\n`,
   );

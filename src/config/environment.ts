@@ -12,6 +12,7 @@ import {
   validateSync,
 } from 'class-validator';
 import bytes from 'bytes';
+import { StartupError } from '@/common/startup-error';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -47,6 +48,9 @@ export class Environment {
   @IsOptional()
   @Matches(/^rediss?:\/\/.+/, { message: 'must be a redis:// or rediss:// URL' })
   REDIS_URL?: string;
+
+  @Matches(/^[A-Za-z0-9:_.-]{0,64}$/, { message: 'must be up to 64 letters, digits or :_.-' })
+  REDIS_KEY_PREFIX = 'console:';
 
   @Transform(emptyToUndefined)
   @IsOptional()
@@ -166,7 +170,7 @@ export class Environment {
   TEST_TELEPHONY_NUMBER?: string;
 }
 
-export class InvalidEnvironmentError extends Error {}
+export class InvalidEnvironmentError extends StartupError {}
 
 export function bodyLimitBytes(bodyLimit: string): number {
   return bytes.parse(bodyLimit) ?? 1024 * 1024;

@@ -197,20 +197,15 @@ describe('the server process', () => {
       const second = await startServer(env);
       try {
         const messagesUrl = `${second.url}${API}/agents/${agent.id}/conversations/${message.conversation_id}/messages`;
-        const { value: messages } = await pollUntil(
-          async () =>
-            (
-              (await (await fetch(messagesUrl, { headers })).json()) as {
-                data: Array<{ role: string; message: string }>;
-              }
-            ).data,
-          (list) => list.length >= 2,
-          15_000,
-        );
+        const listMessages = async () =>
+          (
+            (await (await fetch(messagesUrl, { headers })).json()) as {
+              data: Array<{ role: string; message: string }>;
+            }
+          ).data;
+        await pollUntil(listMessages, (list) => list.length >= 2, 15_000);
         await sleep(500);
-        const final = (
-          (await (await fetch(messagesUrl, { headers })).json()) as { data: typeof messages }
-        ).data;
+        const final = await listMessages();
         expect(final.map((m) => [m.role, m.message])).toEqual([
           ['user', 'Is anyone there?'],
           ['assistant', 'Yes, I am here.'],

@@ -9,7 +9,10 @@ import {
   ThrottlerStorage,
 } from '@nestjs/throttler';
 import type { Request, Response } from 'express';
+import { ConfigService } from '@nestjs/config';
+import { Environment } from '@/config/environment';
 import { Errors } from '../http/api-error';
+import { requireRedis } from '../redis/redis-unavailable';
 import { PRINCIPAL_RESOLVER, PrincipalResolver } from './principal-resolver';
 
 /**
@@ -19,13 +22,17 @@ import { PRINCIPAL_RESOLVER, PrincipalResolver } from './principal-resolver';
  */
 @Injectable()
 export class RateLimitGuard extends ThrottlerGuard {
+  private readonly keyPrefix: string;
+
   constructor(
     @InjectThrottlerOptions() options: ThrottlerModuleOptions,
     @InjectThrottlerStorage() storage: ThrottlerStorage,
     reflector: Reflector,
     @Inject(PRINCIPAL_RESOLVER) private readonly principals: PrincipalResolver,
+    config: ConfigService<Environment, true>,
   ) {
     super(options, storage, reflector);
+    this.keyPrefix = `${config.get('REDIS_KEY_PREFIX', { infer: true })}rate`;
   }
 
   protected override async getTracker(req: Request): Promise<string> {
@@ -49,14 +56,9 @@ export class RateLimitGuard extends ThrottlerGuard {
     const res = context.switchToHttp().getResponse<Response>();
     const tracker = await this.getTracker(req);
     const key = this.generateKey(context, tracker, throttler.name ?? 'default');
-    const { totalHits, timeToExpire, isBlocked, timeToBlockExpire } =
-      await this.storageService.increment(
-        key,
-        ttl,
-        limit,
-        blockDuration,
-        throttler.name ?? 'default',
-      );
+    const { totalHits, timeToExpire, isBlocked, timeToBlockExpire } = await requireRedis(() =>
+      this.storageService.increment(key, ttl, limit, blockDuration, throttler.name ?? 'default'),
+    );
     const nowSeconds = Math.floor(Date.now() / 1000);
     const secondsLeft = isBlocked ? Math.max(timeToExpire, timeToBlockExpire) : timeToExpire;
     res.setHeader('X-RateLimit-Limit', limit);

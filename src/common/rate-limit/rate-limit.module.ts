@@ -1,13 +1,17 @@
 import { Module } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
+import { ThrottlerStorageRedisService } from '@nest-lab/throttler-storage-redis';
 import { ThrottlerModule } from '@nestjs/throttler';
 import { AppConfig } from '@/config/config.module';
+import { REDIS } from '../redis/redis.module';
+import { RedisConnections } from '../redis/redis-connections';
 
+/** One budget per caller: in process memory, or in Redis so that it holds across instances. */
 @Module({
   imports: [
     ThrottlerModule.forRootAsync({
-      inject: [ConfigService],
-      useFactory: (config: AppConfig) => ({
+      inject: [ConfigService, REDIS],
+      useFactory: (config: AppConfig, redis: RedisConnections | null) => ({
         throttlers: [
           {
             name: 'default',
@@ -15,6 +19,7 @@ import { AppConfig } from '@/config/config.module';
             ttl: config.get('RATE_LIMIT_WINDOW_S', { infer: true }) * 1000,
           },
         ],
+        ...(redis ? { storage: new ThrottlerStorageRedisService(redis.commands) } : {}),
       }),
     }),
   ],

@@ -30,15 +30,28 @@ export interface BusMessage {
   event: { id: string } & Record<string, unknown>;
 }
 
+/**
+ * Said to watchers when messages may have been missed (the connection to the other instances was
+ * lost for a while): they re-read from the database what came after the last message they have.
+ */
+export const RESYNC = 'resync';
+
 /** Fan-out of new messages to the streams that watch their conversation. */
 export interface MessageBus {
   publish(conversationId: string, message: BusMessage): void;
   /** Hot: only messages published after subscribing. */
-  watch(conversationId: string): Observable<BusMessage>;
+  watch(conversationId: string): Observable<BusMessage | typeof RESYNC>;
   /** Conversations with at least one local watcher. */
   watchedConversations(): number;
 }
 
+/** Small notices every instance must hear, such as a revoked API key. */
+export interface ClusterEvents {
+  emit(topic: string, payload: string): Promise<void>;
+  on(topic: string, handler: (payload: string) => void): void;
+}
+
 export const TICKET_STORE = Symbol('TICKET_STORE');
+export const CLUSTER_EVENTS = Symbol('CLUSTER_EVENTS');
 export const STREAM_SLOTS = Symbol('STREAM_SLOTS');
 export const MESSAGE_BUS = Symbol('MESSAGE_BUS');

@@ -1,17 +1,61 @@
 import { Global, Module } from '@nestjs/common';
+import { REDIS } from '../redis/redis.module';
+import { RedisConnections } from '../redis/redis-connections';
+import { MemoryClusterEvents } from './memory-cluster-events';
 import { MemoryMessageBus } from './memory-message-bus';
 import { MemoryStreamSlots } from './memory-stream-slots';
 import { MemoryTicketStore } from './memory-ticket-store';
-import { MESSAGE_BUS, STREAM_SLOTS, TICKET_STORE } from './ports';
+import {
+  CLUSTER_EVENTS,
+  ClusterEvents,
+  MESSAGE_BUS,
+  MessageBus,
+  STREAM_SLOTS,
+  StreamSlots,
+  TICKET_STORE,
+  TicketStore,
+} from './ports';
+import { RedisClusterEvents } from './redis-cluster-events';
+import { RedisMessageBus } from './redis-message-bus';
+import { RedisStreamSlots } from './redis-stream-slots';
+import { RedisTicketStore } from './redis-ticket-store';
 
-/** State that instances must agree on; in-process here (embedded mode). */
+function adapter<T>(token: symbol, inMemory: () => T, inRedis: (redis: RedisConnections) => T) {
+  return {
+    provide: token,
+    inject: [REDIS],
+    useFactory: (redis: RedisConnections | null): T => (redis ? inRedis(redis) : inMemory()),
+  };
+}
+
+/**
+ * State that instances must agree on, behind ports: in process memory for a single instance
+ * (embedded mode), in Redis when REDIS_URL is set (cluster mode). Chosen once, at start.
+ */
 @Global()
 @Module({
   providers: [
-    { provide: TICKET_STORE, useClass: MemoryTicketStore },
-    { provide: STREAM_SLOTS, useClass: MemoryStreamSlots },
-    { provide: MESSAGE_BUS, useClass: MemoryMessageBus },
+    adapter<TicketStore>(
+      TICKET_STORE,
+      () => new MemoryTicketStore(),
+      (redis) => new RedisTicketStore(redis),
+    ),
+    adapter<StreamSlots>(
+      STREAM_SLOTS,
+      () => new MemoryStreamSlots(),
+      (redis) => new RedisStreamSlots(redis),
+    ),
+    adapter<MessageBus>(
+      MESSAGE_BUS,
+      () => new MemoryMessageBus(),
+      (redis) => new RedisMessageBus(redis),
+    ),
+    adapter<ClusterEvents>(
+      CLUSTER_EVENTS,
+      () => new MemoryClusterEvents(),
+      (redis) => new RedisClusterEvents(redis),
+    ),
   ],
-  exports: [TICKET_STORE, STREAM_SLOTS, MESSAGE_BUS],
+  exports: [TICKET_STORE, STREAM_SLOTS, MESSAGE_BUS, CLUSTER_EVENTS],
 })
 export class StateModule {}

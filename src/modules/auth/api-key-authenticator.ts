@@ -1,10 +1,11 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { Request } from 'express';
 import { ApiError, Errors } from '@/common/http/api-error';
 import { Principal } from '@/common/http/principal';
 import { PrincipalResolver } from '@/common/rate-limit/principal-resolver';
+import { CLUSTER_EVENTS, ClusterEvents } from '@/common/state/ports';
 import { hashApiKey, isApiKeyFormat } from './api-key-secret';
-import { ApiKeysService } from './api-keys.service';
+import { ApiKeysService, KEY_REVOKED } from './api-keys.service';
 import { ApiKeyEntity } from './entities/api-key.entity';
 
 export type Authentication =
@@ -29,7 +30,12 @@ export class ApiKeyAuthenticator implements PrincipalResolver {
   private readonly byRequest = new WeakMap<Request, Promise<Authentication>>();
   private readonly cache = new Map<string, CachedKey>();
 
-  constructor(private readonly apiKeys: ApiKeysService) {}
+  constructor(
+    private readonly apiKeys: ApiKeysService,
+    @Inject(CLUSTER_EVENTS) events: ClusterEvents,
+  ) {
+    events.on(KEY_REVOKED, (keyId) => this.forgetKey(keyId));
+  }
 
   authenticate(req: Request): Promise<Authentication> {
     let result = this.byRequest.get(req);
@@ -44,11 +50,15 @@ export class ApiKeyAuthenticator implements PrincipalResolver {
     return (await this.authenticate(req)).principal ?? null;
   }
 
-  forget(keyHash?: string): void {
-    if (keyHash) {
-      this.cache.delete(keyHash);
-    } else {
-      this.cache.clear();
+  forget(): void {
+    this.cache.clear();
+  }
+
+  private forgetKey(keyId: string): void {
+    for (const [keyHash, cached] of this.cache) {
+      if (cached.record?.id === keyId) {
+        this.cache.delete(keyHash);
+      }
     }
   }
 

@@ -1,6 +1,7 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { IsNull } from 'typeorm';
 import { newId } from '@/common/ids';
+import { CLUSTER_EVENTS, ClusterEvents } from '@/common/state/ports';
 import { Database } from '@/database/database.service';
 import { displayPrefix, generateApiKey, hashApiKey } from './api-key-secret';
 import { ApiKeyEntity } from './entities/api-key.entity';
@@ -13,13 +14,17 @@ export interface CreatedApiKey {
 }
 
 const LAST_USED_RESOLUTION_MS = 60_000;
+export const KEY_REVOKED = 'key-revoked';
 
 @Injectable()
 export class ApiKeysService {
   private readonly logger = new Logger(ApiKeysService.name);
   private readonly lastTouched = new Map<string, number>();
 
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    @Inject(CLUSTER_EVENTS) private readonly events: ClusterEvents,
+  ) {}
 
   async create(
     teamId: string,
@@ -62,12 +67,24 @@ export class ApiKeysService {
     return this.db.manager.count(ApiKeyEntity);
   }
 
-  /** Revokes the key; false when no such active key exists. */
+  /**
+   * Revokes the key, and tells every instance to drop it from its cache at once; false when no
+   * such active key exists.
+   */
   async revoke(id: string): Promise<boolean> {
     const result = await this.db.transaction((manager) =>
       manager.update(ApiKeyEntity, { id, revokedAt: IsNull() }, { revokedAt: new Date() }),
     );
-    return (result.affected ?? 0) > 0;
+    if ((result.affected ?? 0) === 0) {
+      return false;
+    }
+    await this.events.emit(KEY_REVOKED, id).catch((error: unknown) => {
+      this.logger.warn(
+        { err: error, keyId: id },
+        'Could not announce the revocation; caches expire it soon',
+      );
+    });
+    return true;
   }
 
   /** Makes `key` a working key of `teamId` with `scopes`, whatever state it was left in. */

@@ -1,21 +1,26 @@
 import { Controller, Get, HttpException } from '@nestjs/common';
 import { ApiOkResponse, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import { HealthCheckResult, HealthCheckService, TypeOrmHealthIndicator } from '@nestjs/terminus';
+import { SkipThrottle } from '@nestjs/throttler';
 import { Errors } from '@/common/http/api-error';
 import { ErrorBodyDto } from '@/common/http/error-body.dto';
 import { Public } from '@/common/http/public.decorator';
 import { RawResponse } from '@/common/http/response-message.decorator';
+import { RedisHealthIndicator } from './redis.health';
 
 const PING_TIMEOUT_MS = 1500;
 
 @ApiTags('health')
 @Public()
+// Probes must answer whatever the state of Redis, which holds the rate-limit counters.
+@SkipThrottle()
 @RawResponse()
 @Controller()
 export class HealthController {
   constructor(
     private readonly health: HealthCheckService,
     private readonly database: TypeOrmHealthIndicator,
+    private readonly redis: RedisHealthIndicator,
   ) {}
 
   @Get('healthz')

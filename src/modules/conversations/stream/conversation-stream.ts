@@ -1,6 +1,6 @@
 import { Logger, MessageEvent } from '@nestjs/common';
 import { Observable } from 'rxjs';
-import { BusMessage, MessageBus } from '@/common/state/ports';
+import { BusMessage, MessageBus, RESYNC } from '@/common/state/ports';
 import { toBusMessage } from '../messages/message-publisher';
 import { MessagesRepository } from '../messages/messages.repository';
 
@@ -76,6 +76,10 @@ export function conversationStream(
 
     const live = deps.bus.watch(conversationId).subscribe((message) =>
       enqueue(async () => {
+        if (message === RESYNC) {
+          await catchUp();
+          return;
+        }
         if (message.seq > lastSeq + 1) {
           await catchUp(message.seq - 1);
         }
