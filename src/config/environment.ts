@@ -92,6 +92,11 @@ export class Environment {
   @Min(100)
   STREAM_HEARTBEAT_MS = 20000;
 
+  @Transform(toInt)
+  @IsInt()
+  @Min(300)
+  STREAM_SLOT_LEASE_MS = 15000;
+
   @Matches(/^\d+(\.\d+)?\s*(b|kb|mb)$/i, { message: 'must be a size such as 1mb or 512kb' })
   BODY_LIMIT = '1mb';
 

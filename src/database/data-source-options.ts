@@ -9,8 +9,7 @@ export function dataSourceOptions(databaseUrl: string): DataSourceOptions {
   const target = parseDatabaseUrl(databaseUrl);
   const common = {
     migrations: MIGRATIONS,
-    migrationsRun: true,
-    migrationsTransactionMode: 'each' as const,
+    migrationsRun: false,
     synchronize: false,
     logging: false,
   };

@@ -1,9 +1,11 @@
 import { Global, Module } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
 import { AppConfig } from '@/config/config.module';
 import { dataSourceOptions } from './data-source-options';
 import { Database } from './database.service';
+import { migrate } from './migrate';
 
 @Global()
 @Module({
@@ -15,6 +17,11 @@ import { Database } from './database.service';
         autoLoadEntities: true,
         retryAttempts: 0,
       }),
+      dataSourceFactory: async (options) => {
+        const dataSource = await new DataSource(options!).initialize();
+        await migrate(dataSource);
+        return dataSource;
+      },
     }),
   ],
   providers: [Database],

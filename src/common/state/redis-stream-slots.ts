@@ -4,10 +4,6 @@ import { RedisConnections } from '../redis/redis-connections';
 import { requireRedis } from '../redis/redis-unavailable';
 import { StreamSlots } from './ports';
 
-/** A slot lives this long unless its instance renews it: the bound on reclaiming a dead one's. */
-export const SLOT_LEASE_MS = 15_000;
-const RENEW_EVERY_MS = 5_000;
-
 // Drops expired leases, then takes one if the subject holds fewer than the limit.
 const ACQUIRE = `
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
@@ -19,14 +15,20 @@ return 1`;
 /**
  * Slots counted in Redis, so the per-key limit holds across instances: a sorted set per subject,
  * one member per open stream, scored by lease expiry. Each instance renews the leases of its own
- * streams; the slots of an instance that died expire within SLOT_LEASE_MS.
+ * streams three times per lease; the slots of an instance that died expire within one lease
+ * (STREAM_SLOT_LEASE_MS).
  */
 export class RedisStreamSlots implements StreamSlots, OnModuleDestroy {
   private readonly logger = new Logger(RedisStreamSlots.name);
   private readonly local = new Map<string, { subject: string }>();
-  private readonly renewer = setInterval(() => void this.renew(), RENEW_EVERY_MS).unref();
+  private readonly renewer: NodeJS.Timeout;
 
-  constructor(private readonly redis: RedisConnections) {}
+  constructor(
+    private readonly redis: RedisConnections,
+    private readonly leaseMs: number,
+  ) {
+    this.renewer = setInterval(() => void this.renew(), leaseMs / 3).unref();
+  }
 
   async acquire(subject: string, limit: number): Promise<(() => void) | null> {
     const slot = randomUUID();
@@ -39,9 +41,9 @@ export class RedisStreamSlots implements StreamSlots, OnModuleDestroy {
         key,
         now,
         limit,
-        now + SLOT_LEASE_MS,
+        now + this.leaseMs,
         slot,
-        SLOT_LEASE_MS * 2,
+        this.leaseMs * 2,
       ),
     );
     if (taken !== 1) {
@@ -79,11 +81,11 @@ export class RedisStreamSlots implements StreamSlots, OnModuleDestroy {
     if (this.local.size === 0) {
       return;
     }
-    const expiry = Date.now() + SLOT_LEASE_MS;
+    const expiry = Date.now() + this.leaseMs;
     const pipeline = this.redis.commands.pipeline();
     for (const [slot, { subject }] of this.local) {
       const key = this.redis.key('slots', subject);
-      pipeline.zadd(key, 'XX', expiry, slot).pexpire(key, SLOT_LEASE_MS * 2);
+      pipeline.zadd(key, 'XX', expiry, slot).pexpire(key, this.leaseMs * 2);
     }
     try {
       await pipeline.exec();

@@ -1,4 +1,6 @@
 import { Global, Module } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { Environment } from '@/config/environment';
 import { REDIS } from '../redis/redis.module';
 import { RedisConnections } from '../redis/redis-connections';
 import { MemoryClusterEvents } from './memory-cluster-events';
@@ -20,11 +22,18 @@ import { RedisMessageBus } from './redis-message-bus';
 import { RedisStreamSlots } from './redis-stream-slots';
 import { RedisTicketStore } from './redis-ticket-store';
 
-function adapter<T>(token: symbol, inMemory: () => T, inRedis: (redis: RedisConnections) => T) {
+type AppConfig = ConfigService<Environment, true>;
+
+function adapter<T>(
+  token: symbol,
+  inMemory: () => T,
+  inRedis: (redis: RedisConnections, config: AppConfig) => T,
+) {
   return {
     provide: token,
-    inject: [REDIS],
-    useFactory: (redis: RedisConnections | null): T => (redis ? inRedis(redis) : inMemory()),
+    inject: [REDIS, ConfigService],
+    useFactory: (redis: RedisConnections | null, config: AppConfig): T =>
+      redis ? inRedis(redis, config) : inMemory(),
   };
 }
 
@@ -43,7 +52,8 @@ function adapter<T>(token: symbol, inMemory: () => T, inRedis: (redis: RedisConn
     adapter<StreamSlots>(
       STREAM_SLOTS,
       () => new MemoryStreamSlots(),
-      (redis) => new RedisStreamSlots(redis),
+      (redis, config) =>
+        new RedisStreamSlots(redis, config.get('STREAM_SLOT_LEASE_MS', { infer: true })),
     ),
     adapter<MessageBus>(
       MESSAGE_BUS,

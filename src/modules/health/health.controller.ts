@@ -36,6 +36,7 @@ export class HealthController {
     try {
       return await this.health.check([
         () => this.database.pingCheck('database', { timeout: PING_TIMEOUT_MS }),
+        ...(this.redis.configured ? [() => this.redis.ping(PING_TIMEOUT_MS)] : []),
       ]);
     } catch (error) {
       const failing =

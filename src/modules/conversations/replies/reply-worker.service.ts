@@ -23,6 +23,8 @@ const SWEEP_INTERVAL_MS = 2_000;
 const SWEEP_GRACE_MS = 1_000;
 const SWEEP_BATCH = 50;
 const MAX_ATTEMPTS = 5;
+/** A reply takes at most the model's timeout plus a few database round trips. */
+const REPLY_LEASE_MARGIN_MS = 5_000;
 
 /**
  * Produces the replies that user messages are waiting for. The pending mark is written with the
@@ -50,7 +52,7 @@ export class ReplyWorker implements OnApplicationBootstrap, OnModuleDestroy {
     @Inject(REPLY_ENGINE) private readonly engine: ReplyEngine,
     config: ConfigService<Environment, true>,
   ) {
-    this.leaseMs = config.get('LLM_TIMEOUT_MS', { infer: true }) + 15_000;
+    this.leaseMs = config.get('LLM_TIMEOUT_MS', { infer: true }) + REPLY_LEASE_MARGIN_MS;
   }
 
   async onApplicationBootstrap(): Promise<void> {
