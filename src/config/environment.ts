@@ -44,6 +44,12 @@ export class Environment {
   @Matches(DATABASE_URL_FORMAT, { message: 'must be sqlite:<path> or postgres://…' })
   DATABASE_URL = 'sqlite:./data/console.sqlite';
 
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(1000)
+  DATABASE_POOL_SIZE = 10;
+
   @Transform(emptyToUndefined)
   @IsOptional()
   @Matches(/^rediss?:\/\/.+/, { message: 'must be a redis:// or rediss:// URL' })

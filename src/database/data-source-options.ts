@@ -5,7 +5,7 @@ import { MIGRATIONS } from './migrations';
 
 const SQLITE_BUSY_TIMEOUT_MS = 5000;
 
-export function dataSourceOptions(databaseUrl: string): DataSourceOptions {
+export function dataSourceOptions(databaseUrl: string, poolSize = 10): DataSourceOptions {
   const target = parseDatabaseUrl(databaseUrl);
   const common = {
     migrations: MIGRATIONS,
@@ -25,5 +25,5 @@ export function dataSourceOptions(databaseUrl: string): DataSourceOptions {
       busyTimeout: SQLITE_BUSY_TIMEOUT_MS,
     };
   }
-  return { ...common, type: 'postgres', url: target.url, extra: { max: 20 } };
+  return { ...common, type: 'postgres', url: target.url, extra: { max: poolSize } };
 }

@@ -13,7 +13,10 @@ import { migrate } from './migrate';
     TypeOrmModule.forRootAsync({
       inject: [ConfigService],
       useFactory: (config: AppConfig) => ({
-        ...dataSourceOptions(config.get('DATABASE_URL', { infer: true })),
+        ...dataSourceOptions(
+          config.get('DATABASE_URL', { infer: true }),
+          config.get('DATABASE_POOL_SIZE', { infer: true }),
+        ),
         autoLoadEntities: true,
         retryAttempts: 0,
       }),
