@@ -319,6 +319,12 @@ describe('Redis faults', () => {
       instance = await startInstance('A', cluster.env);
       const client = api(instance, cluster.key);
       expect((await client.get('/workflows')).status).toBe(200);
+      const { agentId, conversationId } = await seedConversation(instance, cluster.key);
+      const ticket = await ticketFrom(instance, cluster.key, agentId, conversationId);
+      const stream = await openStream(
+        streamUrl(instance, agentId, conversationId, `ticket=${ticket}`),
+      );
+      expect(stream.status).toBe(200);
 
       await redis.stop();
       const { value: ready } = await pollUntil(
@@ -348,6 +354,20 @@ describe('Redis faults', () => {
       expect(back.status).toBe(200);
       expect(elapsedMs).toBeLessThan(5_000);
       expect((await fetch(`${instance.url}/readyz`)).status).toBe(200);
+
+      // The stream opened before the outage hears messages again: the subscription came back.
+      const after = await client.post(
+        `/agents/${agentId}/conversations/${conversationId}/messages`,
+        {
+          message: 'after the outage',
+          role: 'assistant',
+        },
+      );
+      await stream.waitFor(
+        (frames) => frames.some((frame) => frame.id === after.body.data.id),
+        5_000,
+      );
+      stream.close();
     } finally {
       await instance?.stop();
       await redis.stop();
