@@ -8,8 +8,11 @@ import { hashApiKey, isApiKeyFormat } from './api-key-secret';
 import { ApiKeysService, KEY_REVOKED } from './api-keys.service';
 import { ApiKeyEntity } from './entities/api-key.entity';
 
+/** Builds the error only when it is thrown: many requests (streams, probes) never need it. */
+export type Refusal = () => ApiError;
+
 export type Authentication =
-  { principal: Principal; error?: undefined } | { principal?: undefined; error: ApiError };
+  { principal: Principal; refusal?: undefined } | { principal?: undefined; refusal: Refusal };
 
 interface CachedKey {
   record: ApiKeyEntity | null;
@@ -64,19 +67,19 @@ export class ApiKeyAuthenticator implements PrincipalResolver {
 
   private async resolve(req: Request): Promise<Authentication> {
     const presented = presentedKey(req);
-    if (presented instanceof ApiError) {
-      return { error: presented };
+    if (typeof presented === 'function') {
+      return { refusal: presented };
     }
     if (!isApiKeyFormat(presented)) {
-      return { error: Errors.apiKeyInvalid() };
+      return { refusal: Errors.apiKeyInvalid };
     }
     const keyHash = hashApiKey(presented);
     const record = await this.lookup(keyHash);
     if (!record || record.revokedAt) {
-      return { error: Errors.apiKeyInvalid() };
+      return { refusal: Errors.apiKeyInvalid };
     }
     if (record.expiresAt && record.expiresAt.getTime() <= Date.now()) {
-      return { error: Errors.apiKeyExpired() };
+      return { refusal: Errors.apiKeyExpired };
     }
     this.apiKeys.touch(record.id);
     return { principal: { keyId: record.id, teamId: record.teamId, scopes: record.scopes } };
@@ -99,17 +102,17 @@ export class ApiKeyAuthenticator implements PrincipalResolver {
 }
 
 /** The key a request carries, or the reason it carries no usable one. */
-function presentedKey(req: Request): string | ApiError {
+function presentedKey(req: Request): string | Refusal {
   const authorization = req.headers.authorization;
   const apiKeyHeader = req.headers['x-api-key'];
   if (authorization === undefined && apiKeyHeader === undefined) {
-    return Errors.apiKeyMissing();
+    return Errors.apiKeyMissing;
   }
   let fromAuthorization: string | undefined;
   if (authorization !== undefined) {
     const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(authorization);
     if (!match) {
-      return Errors.unauthorized('The Authorization header must be "Bearer <API key>"');
+      return () => Errors.unauthorized('The Authorization header must be "Bearer <API key>"');
     }
     fromAuthorization = match[1];
   }
@@ -118,7 +121,7 @@ function presentedKey(req: Request): string | ApiError {
     const value = Array.isArray(apiKeyHeader) ? apiKeyHeader.join(',') : apiKeyHeader;
     fromHeader = value.trim();
     if (!fromHeader || Array.isArray(apiKeyHeader)) {
-      return Errors.unauthorized('The X-Api-Key header must carry one API key');
+      return () => Errors.unauthorized('The X-Api-Key header must carry one API key');
     }
   }
   if (
@@ -126,7 +129,7 @@ function presentedKey(req: Request): string | ApiError {
     fromHeader !== undefined &&
     fromAuthorization !== fromHeader
   ) {
-    return Errors.unauthorized('Authorization and X-Api-Key carry different keys; send one');
+    return () => Errors.unauthorized('Authorization and X-Api-Key carry different keys; send one');
   }
   return (fromAuthorization ?? fromHeader)!;
 }

@@ -22,8 +22,8 @@ export class ApiKeyGuard implements CanActivate {
     }
     const req = context.switchToHttp().getRequest<Request>();
     const authentication = await this.authenticator.authenticate(req);
-    if (authentication.error) {
-      throw authentication.error;
+    if (authentication.refusal) {
+      throw authentication.refusal();
     }
     req.principal = authentication.principal;
     return true;
