@@ -168,6 +168,29 @@ describe('request path', () => {
       expect(scalar.body.code).toBe('bad_request');
     });
 
+    it('refuses NUL characters in bodies and URLs, which PostgreSQL cannot store', async () => {
+      const body = await t
+        .http()
+        .post(`${API}/workflows`)
+        .set(bearer(t.key))
+        .send({ name: 'a\u0000b' })
+        .expect(400);
+      expect(body.body.code).toBe('bad_request');
+      const key = await t
+        .http()
+        .post(`${API}/workflows`)
+        .set(bearer(t.key))
+        .send({ name: 'n', prompt_config: { 'k\u0000': 1 } })
+        .expect(400);
+      expect(key.body.code).toBe('bad_request');
+      const query = await t
+        .http()
+        .get(`${API}/workflows?search=a%00b`)
+        .set(bearer(t.key))
+        .expect(400);
+      expect(query.body.code).toBe('bad_request');
+    });
+
     it('checks the key before it looks at the body', async () => {
       const res = await t
         .http()

@@ -19,23 +19,34 @@ function isJsonContentType(req: Request): boolean {
   return type === 'application/json' || /^application\/[a-z0-9.+-]+\+json$/.test(type);
 }
 
-function depthOf(value: unknown): number {
-  let deepest = 0;
+interface Shape {
+  depth: number;
+  hasNul: boolean;
+}
+
+/** How deep the parsed JSON nests, and whether any key or string holds a NUL character. */
+function shapeOf(value: unknown): Shape {
+  const shape: Shape = { depth: 0, hasNul: false };
   const pending: Array<[unknown, number]> = [[value, 1]];
   while (pending.length > 0) {
     const [current, depth] = pending.pop()!;
+    if (typeof current === 'string') {
+      shape.hasNul ||= current.includes('\0');
+      continue;
+    }
     if (current === null || typeof current !== 'object') {
       continue;
     }
-    deepest = Math.max(deepest, depth);
-    if (deepest > MAX_JSON_DEPTH) {
-      return deepest;
+    shape.depth = Math.max(shape.depth, depth);
+    if (shape.depth > MAX_JSON_DEPTH) {
+      return shape;
     }
-    for (const child of Object.values(current)) {
+    for (const [key, child] of Object.entries(current)) {
+      shape.hasNul ||= key.includes('\0');
       pending.push([child, depth + 1]);
     }
   }
-  return deepest;
+  return shape;
 }
 
 const BODY_ERRORS: Record<string, () => ApiError> = {
@@ -62,6 +73,9 @@ function toApiError(error: BodyParserError): ApiError {
 export function jsonBody(limitBytes: number): RequestHandler {
   const parse = json({ limit: limitBytes, strict: true, type: () => true });
   return (req: Request, res: Response, next: NextFunction) => {
+    if (/%00|\0/.test(req.url)) {
+      req.bodyError = Errors.badRequest('The URL must not contain NUL characters');
+    }
     if (!hasBody(req)) {
       next();
       return;
@@ -76,11 +90,20 @@ export function jsonBody(limitBytes: number): RequestHandler {
       if (error) {
         req.bodyError = toApiError(error);
         req.body = undefined;
-      } else if (depthOf(req.body) > MAX_JSON_DEPTH) {
-        req.bodyError = Errors.badRequest(
-          `Request body is nested deeper than ${MAX_JSON_DEPTH} levels`,
-        );
-        req.body = undefined;
+      } else {
+        const shape = shapeOf(req.body);
+        if (shape.depth > MAX_JSON_DEPTH) {
+          req.bodyError = Errors.badRequest(
+            `Request body is nested deeper than ${MAX_JSON_DEPTH} levels`,
+          );
+          req.body = undefined;
+        } else if (shape.hasNul) {
+          // PostgreSQL cannot store U+0000 in text; refuse it the same way on every database.
+          req.bodyError = Errors.badRequest(
+            'Request body must not contain NUL characters (\\u0000)',
+          );
+          req.body = undefined;
+        }
       }
       next();
     });
