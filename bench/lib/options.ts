@@ -1,0 +1,96 @@
+export const SCENARIOS = [
+  'get-workflow',
+  'list-workflows',
+  'post-messages',
+  'stream-capacity',
+  'stream-fanout',
+  'cluster-delivery',
+] as const;
+export type ScenarioName = (typeof SCENARIOS)[number];
+
+export interface Sizes {
+  mode: 'quick' | 'full';
+  /** Fresh starts timed for the start-up figure. */
+  startups: number;
+  connections: number;
+  durationS: number;
+  warmupS: number;
+  workflows: number;
+  /** Conversations the message load is spread over (one conversation serialises its writes). */
+  postConversations: number;
+  capacityStreams: number;
+  /** Streams (each with its own ticket request) opened concurrently. */
+  openBatch: number;
+  fanoutSubscribers: number;
+  fanoutMessages: number;
+  postIntervalMs: number;
+  clusterSubscribers: number;
+  clusterMessages: number;
+}
+
+const FULL: Sizes = {
+  mode: 'full',
+  startups: 5,
+  connections: 50,
+  durationS: 10,
+  warmupS: 3,
+  workflows: 30,
+  postConversations: 50,
+  capacityStreams: 10_000,
+  openBatch: 200,
+  fanoutSubscribers: 1_000,
+  fanoutMessages: 100,
+  postIntervalMs: 100,
+  clusterSubscribers: 1_000,
+  clusterMessages: 100,
+};
+
+const QUICK: Sizes = {
+  ...FULL,
+  mode: 'quick',
+  startups: 3,
+  durationS: 5,
+  warmupS: 1,
+  capacityStreams: 2_000,
+  fanoutSubscribers: 200,
+  fanoutMessages: 20,
+  clusterSubscribers: 200,
+  clusterMessages: 20,
+};
+
+export interface BenchOptions {
+  sizes: Sizes;
+  scenarios: Set<ScenarioName>;
+}
+
+const USAGE =
+  'usage: npm run bench -- [--quick] [--cluster] [--only=<scenario>,…]\n' +
+  `scenarios: ${SCENARIOS.join(', ')} (cluster-delivery needs --cluster)`;
+
+export function parseOptions(args: string[]): BenchOptions {
+  let quick = false;
+  let cluster = false;
+  let only: string[] | undefined;
+  for (const arg of args) {
+    if (arg === '--quick') {
+      quick = true;
+    } else if (arg === '--cluster') {
+      cluster = true;
+    } else if (arg.startsWith('--only=')) {
+      only = arg.slice('--only='.length).split(',');
+    } else {
+      throw new Error(`unknown argument ${arg}\n${USAGE}`);
+    }
+  }
+  const unknown = only?.filter((name) => !(SCENARIOS as readonly string[]).includes(name));
+  if (unknown && unknown.length > 0) {
+    throw new Error(`unknown scenario ${unknown.join(', ')}\n${USAGE}`);
+  }
+  const scenarios = new Set<ScenarioName>(
+    SCENARIOS.filter(
+      (name) =>
+        (only === undefined || only.includes(name)) && (name !== 'cluster-delivery' || cluster),
+    ),
+  );
+  return { sizes: quick ? QUICK : FULL, scenarios };
+}

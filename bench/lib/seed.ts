@@ -1,0 +1,103 @@
+import { ApiClient } from './api-client';
+
+/** A workflow as a team would write one: a few rules, a flow, an FAQ. */
+function workflowBody(index: number): Record<string, unknown> {
+  return {
+    name: `Support desk ${index}`,
+    description: 'Answers questions about orders, delivery and refunds for an online shop.',
+    category: 'support',
+    tags: ['support', 'orders', 'delivery'],
+    system_prompt: 'You are the friendly assistant of {{agent.business_name}}. Keep answers short.',
+    rules: [
+      { name: 'Greeting', trigger: 'hello, hi', response: 'Hello! How can I help you today?' },
+      {
+        name: 'Opening hours',
+        trigger: 'opening hours, open',
+        response: 'We are open from 9am to 6pm, Monday to Saturday.',
+      },
+      {
+        name: 'Refunds',
+        trigger: 'refund',
+        response: 'Refunds take five working days.',
+        action: 'escalate',
+      },
+    ],
+    flows: [
+      {
+        name: 'Order tracking',
+        is_active: true,
+        trigger_keywords: [{ keyword: 'order', weight: 'high' }, { keyword: 'tracking' }],
+        conversation_steps: [
+          { type: 'message', content: 'Please send me your order number.' },
+          { type: 'message', content: 'Thank you, I am checking it now.' },
+        ],
+      },
+    ],
+    faq: [{ question: 'Do you deliver?', answer: 'Yes, within one day in the city.' }],
+  };
+}
+
+/** What user messages say in the bench: rules, a flow, knowledge and hand-offs all get used. */
+export const USER_MESSAGES = [
+  'Hello, are you there?',
+  'What are your opening hours on Saturday?',
+  'Do you deliver to Lekki within one day?',
+  'I would like to speak about something else entirely.',
+  'Where is my order?',
+];
+
+export async function seedWorkflows(api: ApiClient, count: number): Promise<string[]> {
+  const ids: string[] = [];
+  for (let i = 0; i < count; i++) {
+    ids.push(String((await api.create('/workflows', workflowBody(i))).id));
+  }
+  return ids;
+}
+
+/** An agent on the workflow, with a small text knowledge base for its replies. */
+export async function seedAgent(api: ApiClient, workflowId: string): Promise<string> {
+  const agent = await api.create('/agents', {
+    workflow_id: workflowId,
+    name: 'Ada',
+    description: 'Front desk of the bench shop',
+    business_name: 'Bench Foods',
+  });
+  const agentId = String(agent.id);
+  await api.create(`/agents/${agentId}/knowledge_bases`, {
+    type: 'text',
+    name: 'Delivery',
+    content:
+      'We deliver in Lagos, including Lekki and Ikeja, within one day.\n\n' +
+      'Payment is by card or bank transfer; cash on delivery is not available.',
+  });
+  return agentId;
+}
+
+/** Conversations on the web chat, each created by a first message from its own visitor. */
+export async function seedConversations(
+  api: ApiClient,
+  agentId: string,
+  count: number,
+  label: string,
+): Promise<string[]> {
+  const ids: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const message = await api.create(`/agents/${agentId}/conversations/messages`, {
+      message: 'Hello!',
+      channel_type: 'webchat',
+      channel_user_id: `bench-${label}-${i}`,
+      role: 'assistant',
+    });
+    ids.push(String(message.conversation_id));
+  }
+  return ids;
+}
+
+/** The exact body a client gets for GET /workflows/{id}: what the floors answer with. */
+export async function workflowEnvelope(api: ApiClient, workflowId: string): Promise<string> {
+  const res = await api.request('GET', `/workflows/${workflowId}`);
+  if (res.status !== 200) {
+    throw new Error(`GET /workflows/${workflowId}: ${res.status} ${res.text}`);
+  }
+  return res.text;
+}

@@ -1,0 +1,59 @@
+import { ScenarioLine, TargetCheck } from './report';
+
+const UNITS: Record<string, string> = {
+  ratio_vs_floor_nest: '× floor-nest',
+  p99_ms: 'ms p99',
+  messages_per_s: 'messages/s',
+  rss_mib_at_10k_streams: 'MiB RSS at 10k streams',
+  startup_ms: 'ms to /readyz',
+};
+
+function formatNumber(value: unknown): string {
+  if (typeof value !== 'number') {
+    return '–';
+  }
+  if (Math.abs(value) >= 1000) {
+    return Math.round(value).toLocaleString('en-US');
+  }
+  if (Math.abs(value) >= 10) {
+    return String(Math.round(value * 10) / 10);
+  }
+  return String(Number(value.toPrecision(3)));
+}
+
+function formatTarget(check: TargetCheck): string {
+  const unit = UNITS[check.metric] ?? check.metric;
+  const verdict = check.met === null ? 'n/a' : check.met ? 'met' : 'MISSED';
+  const op = check.op === '>=' ? '≥' : '≤';
+  return `${formatNumber(check.value)} ${unit} (target ${op} ${formatNumber(check.bound)}): ${verdict}`;
+}
+
+const COLUMNS: [string, (line: ScenarioLine) => string][] = [
+  ['scenario', (line) => line.scenario],
+  ['req/s', (line) => formatNumber(line.rps)],
+  ['p50 ms', (line) => formatNumber(line.p50_ms)],
+  ['p99 ms', (line) => formatNumber(line.p99_ms)],
+  ['× nest', (line) => formatNumber(line.ratio_vs_floor_nest)],
+  ['× node', (line) => formatNumber(line.ratio_vs_floor_node)],
+  [
+    'figure vs target',
+    (line) =>
+      typeof line.error === 'string'
+        ? `ERROR: ${line.error.split('\n')[0].slice(0, 100)}`
+        : line.targets.map(formatTarget).join('; ') || '(baseline)',
+  ],
+  ['details', (line) => (typeof line.note === 'string' ? line.note : '')],
+];
+
+/** The lines as a Markdown table (readable in a terminal, pasteable into docs). */
+export function renderTable(lines: ScenarioLine[]): string {
+  const rows = lines.map((line) => COLUMNS.map(([, cell]) => cell(line)));
+  const header = COLUMNS.map(([title]) => title);
+  const widths = header.map((title, i) =>
+    Math.max(title.length, ...rows.map((row) => row[i].length)),
+  );
+  const render = (cells: string[]) =>
+    `| ${cells.map((cell, i) => (i === 0 || i >= cells.length - 2 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join(' | ')} |`;
+  const rule = `| ${widths.map((width) => '-'.repeat(width)).join(' | ')} |`;
+  return [render(header), rule, ...rows.map(render)].join('\n');
+}

@@ -1,0 +1,17 @@
+import { Target } from './lib/report';
+
+const atLeast = (metric: string, bound: number): Target => ({ metric, op: '>=', bound });
+const atMost = (metric: string, bound: number): Target => ({ metric, op: '<=', bound });
+
+/** The tracker's targets, each a ratio or a bound that the suite itself measures. */
+export const TARGETS: Record<string, Target[]> = {
+  'floor-node': [],
+  'floor-nest': [],
+  startup: [atMost('startup_ms', 1_500)],
+  'get-workflow': [atLeast('ratio_vs_floor_nest', 0.6), atMost('p99_ms', 20)],
+  'list-workflows': [atLeast('ratio_vs_floor_nest', 0.4)],
+  'post-messages': [atLeast('messages_per_s', 1_500)],
+  'stream-capacity': [atMost('rss_mib_at_10k_streams', 1_024)],
+  'stream-fanout': [atMost('p99_ms', 100)],
+  'cluster-delivery': [atMost('p99_ms', 150)],
+};
