@@ -13,7 +13,7 @@ export function isUniqueViolation(error: unknown): boolean {
   const driverError = error.driverError as DriverError;
   return (
     driverError.code === '23505' ||
-    (driverError.code === 'SQLITE_CONSTRAINT' &&
+    (String(driverError.code).startsWith('SQLITE_CONSTRAINT') &&
       /UNIQUE|PRIMARY KEY/.test(driverError.message ?? ''))
   );
 }
@@ -26,6 +26,6 @@ export function isForeignKeyViolation(error: unknown): boolean {
   const driverError = error.driverError as DriverError;
   return (
     driverError.code === '23503' ||
-    (driverError.code === 'SQLITE_CONSTRAINT' && /FOREIGN KEY/.test(driverError.message ?? ''))
+    (String(driverError.code).startsWith('SQLITE_CONSTRAINT') && /FOREIGN KEY/.test(driverError.message ?? ''))
   );
 }

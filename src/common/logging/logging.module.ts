@@ -1,5 +1,6 @@
 import { Module, RequestMethod } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
+import type { IncomingMessage } from 'node:http';
 import type { Request } from 'express';
 import { LoggerModule } from 'nestjs-pino';
 import { AppConfig } from '@/config/config.module';
@@ -15,6 +16,12 @@ function pathOf(url: string): string {
   return queryStart === -1 ? url : url.slice(0, queryStart);
 }
 
+/** Added when the line is written, rather than bound to a child logger on every request. */
+function withKeyId(req: IncomingMessage, line: Record<string, unknown>): Record<string, unknown> {
+  const keyId = (req as Request).principal?.keyId;
+  return keyId ? { ...line, api_key_id: keyId } : line;
+}
+
 @Module({
   imports: [
     LoggerModule.forRootAsync({
@@ -26,20 +33,21 @@ function pathOf(url: string): string {
           quietReqLogger: true,
           redact: ['err.parameters', 'err.query', 'err.driverError.parameters'],
           customAttributeKeys: { reqId: 'request_id', responseTime: 'duration_ms' },
-          customProps: (req) => {
-            const keyId = (req as Request).principal?.keyId;
-            return keyId ? { api_key_id: keyId } : {};
-          },
           serializers: {
             req: (req: SerializedRequest) => ({ method: req.method, path: pathOf(req.url) }),
             res: (res: { statusCode: number }) => ({ status: res.statusCode }),
           },
-          customLogLevel: (_req, res, error) =>
-            error || (res.statusCode >= 500 && res.statusCode !== 501) ? 'error' : 'info',
+          // 'silent' when the line would be dropped anyway: pino-http then skips building it.
+          customLogLevel: (req, res, error) => {
+            const level =
+              error || (res.statusCode >= 500 && res.statusCode !== 501) ? 'error' : 'info';
+            return req.log.isLevelEnabled(level) ? level : 'silent';
+          },
+          customSuccessObject: (req, _res, line: Record<string, unknown>) => withKeyId(req, line),
           // The exception filter logs the real error with its stack; the access line needs none.
-          customErrorObject: (_req, _res, _error, line: Record<string, unknown>) => {
+          customErrorObject: (req, _res, _error, line: Record<string, unknown>) => {
             const { err: _err, ...rest } = line;
-            return rest;
+            return withKeyId(req, rest);
           },
           customSuccessMessage: (req, res) =>
             `${req.method} ${pathOf(req.url ?? '')} ${res.statusCode}`,

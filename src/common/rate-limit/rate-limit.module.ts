@@ -5,6 +5,7 @@ import { ThrottlerModule } from '@nestjs/throttler';
 import { AppConfig } from '@/config/config.module';
 import { REDIS } from '../redis/redis.module';
 import { RedisConnections } from '../redis/redis-connections';
+import { FixedWindowStorage } from './fixed-window-storage';
 
 /** One budget per caller: in process memory, or in Redis so that it holds across instances. */
 @Module({
@@ -19,7 +20,9 @@ import { RedisConnections } from '../redis/redis-connections';
             ttl: config.get('RATE_LIMIT_WINDOW_S', { infer: true }) * 1000,
           },
         ],
-        ...(redis ? { storage: new ThrottlerStorageRedisService(redis.commands) } : {}),
+        storage: redis
+          ? new ThrottlerStorageRedisService(redis.commands)
+          : new FixedWindowStorage(),
       }),
     }),
   ],
