@@ -48,21 +48,23 @@ export function configureApp(app: NestExpressApplication): INestApplication {
   return app;
 }
 
+/** The document is built on its first request: building it costs a fair part of start-up. */
 function setUpOpenApi(app: INestApplication): void {
-  const document = SwaggerModule.createDocument(
-    app,
-    new DocumentBuilder()
-      .setTitle('Console API')
-      .setDescription(
-        'Manage AI agents, workflows, conversations and call history. Authenticate with a team ' +
-          'API key as `Authorization: Bearer <key>` or `X-Api-Key: <key>`.',
-      )
-      .setVersion('1')
-      .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'sk_…' })
-      .addApiKey({ type: 'apiKey', in: 'header', name: 'X-Api-Key' }, API_KEY_SECURITY)
-      .build(),
-  );
-  SwaggerModule.setup(`${API_PREFIX}/docs`, app, document, {
+  const buildDocument = () =>
+    SwaggerModule.createDocument(
+      app,
+      new DocumentBuilder()
+        .setTitle('Console API')
+        .setDescription(
+          'Manage AI agents, workflows, conversations and call history. Authenticate with a team ' +
+            'API key as `Authorization: Bearer <key>` or `X-Api-Key: <key>`.',
+        )
+        .setVersion('1')
+        .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'sk_…' })
+        .addApiKey({ type: 'apiKey', in: 'header', name: 'X-Api-Key' }, API_KEY_SECURITY)
+        .build(),
+    );
+  SwaggerModule.setup(`${API_PREFIX}/docs`, app, buildDocument, {
     jsonDocumentUrl: `${API_PREFIX}/openapi.json`,
     raw: ['json'],
   });

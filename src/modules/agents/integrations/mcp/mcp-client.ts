@@ -1,7 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { OutboundHttp } from '@/common/outbound/outbound-http';
 import { McpTransport } from '../dto/mcp-server.dto';
@@ -36,10 +33,13 @@ export class McpClient {
       () => deadline.abort(new Error(`no answer within ${this.outbound.timeoutMs} ms`)),
       this.outbound.timeoutMs,
     );
+    // The SDK is loaded on first use: most processes never talk to an MCP server, and it is a
+    // large part of start-up time.
+    const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
     const client = new Client({ name: 'console-api', version: '1.0.0' });
     try {
       await Promise.race([
-        client.connect(this.transportFor(server, deadline.signal), {
+        client.connect(await this.transportFor(server, deadline.signal), {
           signal: deadline.signal,
           timeout: this.outbound.timeoutMs,
         }),
@@ -75,15 +75,19 @@ export class McpClient {
     }
   }
 
-  private transportFor(server: McpServerAddress, deadline: AbortSignal): Transport {
+  private async transportFor(server: McpServerAddress, deadline: AbortSignal): Promise<Transport> {
     const url = new URL(server.url);
     const options = {
       requestInit: { headers: server.headers },
       fetch: this.outbound.fetchFor(deadline),
     };
-    return server.transport === 'http_sse'
-      ? new SSEClientTransport(url, options)
-      : new StreamableHTTPClientTransport(url, options);
+    if (server.transport === 'http_sse') {
+      const { SSEClientTransport } = await import('@modelcontextprotocol/sdk/client/sse.js');
+      return new SSEClientTransport(url, options);
+    }
+    const { StreamableHTTPClientTransport } =
+      await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
+    return new StreamableHTTPClientTransport(url, options);
   }
 }
 
