@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import sqlite3 from 'sqlite3';
+import Sqlite from 'better-sqlite3';
 import { API, randomApiKey } from '../factories/test-app';
 import { startLlmStub } from '../support/llm-stub';
 import { runServerExpectingFailure, startServer } from '../support/processes';
@@ -36,11 +36,13 @@ interface LogLine {
   err?: { stack?: string };
 }
 
-function dropTable(file: string, table: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const db = new sqlite3.Database(file);
-    db.exec(`DROP TABLE ${table}`, (error) => db.close(() => (error ? reject(error) : resolve())));
-  });
+function dropTable(file: string, table: string): void {
+  const db = new Sqlite(file);
+  try {
+    db.exec(`DROP TABLE ${table}`);
+  } finally {
+    db.close();
+  }
 }
 
 function logLines(stdout: string): LogLine[] {
@@ -110,7 +112,7 @@ describe('the server process', () => {
     });
     let requestId: string | null = null;
     try {
-      await dropTable(file, 'workflows');
+      dropTable(file, 'workflows');
       const res = await fetch(`${server.url}${API}/workflows`, { headers: { 'X-Api-Key': key } });
       expect(res.status).toBe(500);
       const body = (await res.json()) as Record<string, unknown>;
