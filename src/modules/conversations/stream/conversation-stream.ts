@@ -20,8 +20,19 @@ export interface StreamDependencies {
   heartbeatMs: number;
 }
 
+/**
+ * Every watcher of a conversation is handed the same event object: it is serialised once, not
+ * once per subscriber (a thousand browsers on one conversation would mean a thousand stringifies).
+ */
+const serialised = new WeakMap<BusMessage['event'], string>();
+
 function messageFrame(message: BusMessage): MessageEvent {
-  return { id: message.event.id, type: 'message', data: message.event };
+  let data = serialised.get(message.event);
+  if (data === undefined) {
+    data = JSON.stringify(message.event);
+    serialised.set(message.event, data);
+  }
+  return { id: message.event.id, type: 'message', data };
 }
 
 /**
