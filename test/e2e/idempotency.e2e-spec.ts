@@ -5,12 +5,13 @@ import {
   IDEMPOTENCY_LEASE_MS,
   IdempotencyStore,
 } from '@/common/idempotency/idempotency.store';
+import { Database } from '@/database/database.service';
 import { WorkflowEntity } from '@/modules/workflows/entities/workflow.entity';
 import { API, randomApiKey, startTestApp, TestApp } from '../factories/test-app';
 import { createTestDatabase } from '../factories/test-database';
 import { createWorkflow } from '../factories/workflows';
 import { bearer } from '../support/bearer';
-import { sleep } from '../support/wait';
+import { pollUntil, sleep } from '../support/wait';
 
 const onPostgres = process.env.TEST_POSTGRES_URL ? it : it.skip;
 
@@ -166,6 +167,33 @@ describe('idempotency', () => {
     } finally {
       await database.drop();
     }
+  });
+
+  it('frees a key whose release failed (the database was away) as soon as it can', async () => {
+    const store = t.app.get(IdempotencyStore);
+    const caller = await t.createKey('release-later', ['*']);
+    const body = { name: 'Released later' };
+    const claim = await store.claim(
+      caller.teamId,
+      'later',
+      requestFingerprint('POST', `${API}/workflows`, body),
+    );
+    if (claim.kind !== 'claimed') {
+      throw new Error(`expected a claim, got ${claim.kind}`);
+    }
+    const outage = jest
+      .spyOn(t.app.get(Database), 'transaction')
+      .mockRejectedValueOnce(new Error('connect ECONNREFUSED 127.0.0.1:5432'));
+    await store.release(claim.id);
+    outage.mockRestore();
+    const send = () => postWithKey(`${API}/workflows`, 'later', body, caller.key);
+    const { value: status } = await pollUntil(
+      async () => (await send()).status,
+      (s) => s !== 409,
+      3000,
+      50,
+    );
+    expect(status).toBe(201);
   });
 
   onPostgres('renews the lease of a request that is still running', async () => {

@@ -84,21 +84,22 @@ export class IdempotencyInterceptor implements NestInterceptor {
   }
 
   /**
-   * A refusal by the handler is part of the outcome and replays; anything else frees the key.
-   * Either is a no-op if a retry took the key over meanwhile: the key is the retry's now.
+   * A refusal by the handler is part of the outcome and replays; anything else frees the key, as
+   * does a refusal that could not be stored. Both are no-ops if a retry took the key over
+   * meanwhile: the key is the retry's now.
    */
   private async settleFailure(id: string, error: unknown, req: Request): Promise<void> {
     const { status, body } = toErrorResponse(error, requestIdOf(req));
     if (error instanceof ValidationFailedError || status >= 500) {
       await this.store.release(id);
-    } else {
-      await this.store.complete(id, status, JSON.stringify(body)).catch(ignoreClaimLost);
+      return;
     }
-  }
-}
-
-function ignoreClaimLost(error: unknown): void {
-  if (!(error instanceof ClaimLostError)) {
-    throw error;
+    try {
+      await this.store.complete(id, status, JSON.stringify(body));
+    } catch (storeError) {
+      if (!(storeError instanceof ClaimLostError)) {
+        await this.store.release(id);
+      }
+    }
   }
 }

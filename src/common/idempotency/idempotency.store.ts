@@ -24,6 +24,7 @@ export type Claim =
 export const IDEMPOTENCY_LEASE_MS = 10_000;
 const LEASE_RENEWAL_MS = 3_000;
 const PURGE_INTERVAL_MS = 10 * 60_000;
+const RELEASE_RETRY_MS = 250;
 const CLAIM_ATTEMPTS = 4;
 
 /** The claim's lease ran out and a retry took the key over: this run must not count. */
@@ -42,6 +43,9 @@ export class IdempotencyStore implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger(IdempotencyStore.name);
   private readonly ttlMs: number;
   private purgeTimer?: NodeJS.Timeout;
+  /** Claims whose release the database could not take yet (it was away): retried until it can. */
+  private readonly unreleased = new Set<string>();
+  private releaseRetry?: NodeJS.Timeout;
 
   constructor(
     private readonly db: Database,
@@ -61,6 +65,7 @@ export class IdempotencyStore implements OnModuleInit, OnModuleDestroy {
 
   onModuleDestroy(): void {
     clearInterval(this.purgeTimer);
+    clearInterval(this.releaseRetry);
   }
 
   async claim(teamId: string, key: string, fingerprint: string): Promise<Claim> {
@@ -142,7 +147,37 @@ export class IdempotencyStore implements OnModuleInit, OnModuleDestroy {
     }
   }
 
+  /**
+   * Frees the key of a request that failed, so that a retry can run. If the database cannot be told
+   * now (the failure may be its outage), the release is retried until it can: otherwise the key
+   * would answer 409 until its lease ran out, long after the database came back.
+   */
   async release(id: string): Promise<void> {
+    try {
+      await this.deleteClaim(id);
+    } catch (error) {
+      this.logger.warn({ err: error }, 'Could not release an idempotency key yet; will retry');
+      this.unreleased.add(id);
+      this.releaseRetry ??= setInterval(() => void this.retryReleases(), RELEASE_RETRY_MS);
+      this.releaseRetry.unref();
+    }
+  }
+
+  private async retryReleases(): Promise<void> {
+    for (const id of [...this.unreleased]) {
+      try {
+        await this.db.detached(() => this.deleteClaim(id));
+      } catch {
+        return;
+      }
+      this.unreleased.delete(id);
+    }
+    clearInterval(this.releaseRetry);
+    this.releaseRetry = undefined;
+  }
+
+  /** Deletes the claim if this holder still has it (a takeover gave it another id). */
+  private async deleteClaim(id: string): Promise<void> {
     await this.db.transaction((manager) =>
       manager.delete(IdempotencyRecordEntity, { id, state: 'in_progress' }),
     );
