@@ -14,5 +14,10 @@ module.exports = {
     { ...common, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'] },
     { ...common, displayName: 'browser', testMatch: ['<rootDir>/test/browser/**/*.browser-spec.ts'] },
     { ...common, displayName: 'cluster', testMatch: ['<rootDir>/test/cluster/**/*.cluster-spec.ts'] },
+    {
+      ...common,
+      displayName: 'reliability',
+      testMatch: ['<rootDir>/test/reliability/**/*.reliability-spec.ts'],
+    },
   ],
 };

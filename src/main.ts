@@ -6,6 +6,7 @@ import { Logger } from 'nestjs-pino';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { AppModule } from './app.module';
 import { configureApp } from './app.setup';
+import { connectionDrain } from './common/http/connection-drain';
 import { StartupError } from './common/startup-error';
 import { validateEnvironment } from './config/environment';
 
@@ -27,15 +28,17 @@ const IDLE_SWEEP_MS = 50;
 
 /**
  * SIGTERM/SIGINT close the application and exit 0: open streams are ended, the server stops
- * accepting connections, in-flight requests finish, and each keep-alive connection is closed as
- * soon as it falls idle (rather than after its keep-alive timeout). A shutdown that hangs is cut
- * off at the deadline.
+ * accepting connections, in-flight requests finish, responses from then on close their
+ * connection, and each keep-alive connection is closed as soon as it falls idle (rather than after
+ * its keep-alive timeout). A shutdown that hangs is cut off at the deadline.
  */
 function closeOnSignals(app: INestApplication): void {
+  const server = app.getHttpServer() as Server;
+  const drain = connectionDrain(server);
   const shutdown = (signal: NodeJS.Signals) => {
     app.get(Logger).log(`${signal} received, shutting down`);
     setTimeout(() => process.exit(1), SHUTDOWN_DEADLINE_MS).unref();
-    const server = app.getHttpServer() as Server;
+    drain.start();
     setInterval(() => server.closeIdleConnections(), IDLE_SWEEP_MS).unref();
     app.close().then(
       () => process.exit(0),

@@ -1,4 +1,4 @@
-import { QueryFailedError } from 'typeorm';
+import { QueryFailedError, QueryRunnerAlreadyReleasedError } from 'typeorm';
 
 interface DriverError {
   code?: string;
@@ -27,5 +27,47 @@ export function isForeignKeyViolation(error: unknown): boolean {
   return (
     driverError.code === '23503' ||
     (String(driverError.code).startsWith('SQLITE_CONSTRAINT') && /FOREIGN KEY/.test(driverError.message ?? ''))
+  );
+}
+
+/** Socket errors: the database server cannot be reached, or dropped the connection. */
+const NETWORK_ERROR_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+]);
+/**
+ * PostgreSQL SQLSTATEs of a server that is going or not there yet: class 08 (connection
+ * exception), 57P01–57P03 (terminated by an administrator or a crash, cannot connect now).
+ */
+const UNAVAILABLE_SQLSTATE = /^(08...|57P0[123])$/;
+/** What `pg` says when a connection dies under it or cannot be had in time. */
+const CONNECTION_LOST =
+  /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error)/;
+
+/**
+ * The database is unreachable (stopped, restarting, network down), as opposed to refusing the
+ * statement: the request may succeed if retried shortly.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  // TypeORM releases the query runner of a connection that fails (PostgreSQL terminated it), so
+  // the next statement of a transaction open on it finds it released.
+  if (error instanceof QueryRunnerAlreadyReleasedError) {
+    return true;
+  }
+  const cause = error instanceof QueryFailedError ? (error.driverError as unknown) : error;
+  if (!(cause instanceof Error)) {
+    return false;
+  }
+  const { code, message } = cause as DriverError;
+  return (
+    (typeof code === 'string' &&
+      (NETWORK_ERROR_CODES.has(code) || UNAVAILABLE_SQLSTATE.test(code))) ||
+    CONNECTION_LOST.test(message ?? '')
   );
 }

@@ -1,13 +1,19 @@
 import { requestFingerprint } from '@/common/idempotency/fingerprint';
 import { IdempotencyRecordEntity } from '@/common/idempotency/idempotency-record.entity';
 import {
-  IDEMPOTENCY_LOCK_TIMEOUT_MS,
+  ClaimLostError,
+  IDEMPOTENCY_LEASE_MS,
   IdempotencyStore,
 } from '@/common/idempotency/idempotency.store';
+import { Database } from '@/database/database.service';
 import { WorkflowEntity } from '@/modules/workflows/entities/workflow.entity';
-import { API, startTestApp, TestApp } from '../factories/test-app';
+import { API, randomApiKey, startTestApp, TestApp } from '../factories/test-app';
+import { createTestDatabase } from '../factories/test-database';
 import { createWorkflow } from '../factories/workflows';
 import { bearer } from '../support/bearer';
+import { pollUntil, sleep } from '../support/wait';
+
+const onPostgres = process.env.TEST_POSTGRES_URL ? it : it.skip;
 
 describe('idempotency', () => {
   let t: TestApp;
@@ -96,7 +102,7 @@ describe('idempotency', () => {
     expect(created).toHaveLength(1);
   });
 
-  it('answers 409 while the first request is still in flight, and lets a retry take over a dead claim', async () => {
+  it('answers 409 while the first request is still in flight, and lets a retry take over a dead claim, fencing off the first', async () => {
     const store = t.app.get(IdempotencyStore);
     const caller = await t.createKey('in-flight', ['*']);
     const body = { name: 'Held' };
@@ -105,19 +111,115 @@ describe('idempotency', () => {
       'held',
       requestFingerprint('POST', `${API}/workflows`, body),
     );
-    expect(claim.kind).toBe('claimed');
+    if (claim.kind !== 'claimed') {
+      throw new Error(`expected a claim, got ${claim.kind}`);
+    }
     const send = () => postWithKey(`${API}/workflows`, 'held', body, caller.key);
     const busy = await send().expect(409);
     expect(busy.body.code).toBe('conflict');
 
-    const stale = new Date(Date.now() - IDEMPOTENCY_LOCK_TIMEOUT_MS - 1000);
+    const stale = new Date(Date.now() - IDEMPOTENCY_LEASE_MS - 1000);
     await t
       .dataSource()
       .getRepository(IdempotencyRecordEntity)
       .update({ teamId: caller.teamId, key: 'held' }, { lockedAt: stale });
     const taken = await send().expect(201);
     expect(taken.headers['idempotent-replayed']).toBeUndefined();
-    expect((await send().expect(201)).headers['idempotent-replayed']).toBe('true');
+
+    // Were the first holder still running, it could neither store its response (so its work
+    // rolls back) nor free the key.
+    await expect(store.complete(claim.id, 201, '{}')).rejects.toBeInstanceOf(ClaimLostError);
+    await store.release(claim.id);
+    const replay = await send().expect(201);
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    expect(replay.text).toBe(taken.text);
+    expect(await countWorkflows('Held')).toBe(1);
+  });
+
+  it('frees at start the keys a stopped process held on SQLite, and leaves them to their lease on PostgreSQL', async () => {
+    const database = await createTestDatabase();
+    const env = {
+      DATABASE_URL: database.url,
+      CONSOLE_BOOTSTRAP_KEY: randomApiKey(),
+      CONSOLE_SECRET_KEY: t.env.CONSOLE_SECRET_KEY,
+    };
+    const body = { name: 'Left held' };
+    try {
+      const first = await startTestApp(env);
+      const caller = await first.createKey('left', ['*']);
+      await first.app
+        .get(IdempotencyStore)
+        .claim(caller.teamId, 'left', requestFingerprint('POST', `${API}/workflows`, body));
+      await first.stop();
+      const second = await startTestApp(env);
+      try {
+        const res = await second
+          .http()
+          .post(`${API}/workflows`)
+          .set(bearer(caller.key))
+          .set('Idempotency-Key', 'left')
+          .send(body);
+        // On PostgreSQL another instance may be running that request: only its lease decides.
+        expect(res.status).toBe(second.dataSource().options.type === 'postgres' ? 409 : 201);
+      } finally {
+        await second.stop();
+      }
+    } finally {
+      await database.drop();
+    }
+  });
+
+  it('frees a key whose release failed (the database was away) as soon as it can', async () => {
+    const store = t.app.get(IdempotencyStore);
+    const caller = await t.createKey('release-later', ['*']);
+    const body = { name: 'Released later' };
+    const claim = await store.claim(
+      caller.teamId,
+      'later',
+      requestFingerprint('POST', `${API}/workflows`, body),
+    );
+    if (claim.kind !== 'claimed') {
+      throw new Error(`expected a claim, got ${claim.kind}`);
+    }
+    const outage = jest
+      .spyOn(t.app.get(Database), 'transaction')
+      .mockRejectedValueOnce(new Error('connect ECONNREFUSED 127.0.0.1:5432'));
+    await store.release(claim.id);
+    outage.mockRestore();
+    const send = () => postWithKey(`${API}/workflows`, 'later', body, caller.key);
+    const { value: status } = await pollUntil(
+      async () => (await send()).status,
+      (s) => s !== 409,
+      3000,
+      50,
+    );
+    expect(status).toBe(201);
+  });
+
+  onPostgres('renews the lease of a request that is still running', async () => {
+    const store = t.app.get(IdempotencyStore);
+    const caller = await t.createKey('renewed', ['*']);
+    const body = { name: 'Long running' };
+    const claim = await store.claim(
+      caller.teamId,
+      'long',
+      requestFingerprint('POST', `${API}/workflows`, body),
+    );
+    if (claim.kind !== 'claimed') {
+      throw new Error(`expected a claim, got ${claim.kind}`);
+    }
+    const records = t.dataSource().getRepository(IdempotencyRecordEntity);
+    const almostStale = new Date(Date.now() - IDEMPOTENCY_LEASE_MS + 2000);
+    await records.update({ id: claim.id }, { lockedAt: almostStale });
+    const stopRenewing = store.keepAlive(claim.id);
+    try {
+      await sleep(IDEMPOTENCY_LEASE_MS / 2);
+      const record = await records.findOneByOrFail({ id: claim.id });
+      expect(record.lockedAt.getTime()).toBeGreaterThan(almostStale.getTime());
+      await postWithKey(`${API}/workflows`, 'long', body, caller.key).expect(409);
+    } finally {
+      stopRenewing();
+    }
   });
 
   it('replays a refusal by the handler (404) as it was', async () => {

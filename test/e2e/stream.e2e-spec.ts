@@ -8,6 +8,7 @@ import {
   TicketStore,
 } from '@/common/state/ports';
 import { ApiKeysService } from '@/modules/auth/api-keys.service';
+import { StreamService } from '@/modules/conversations/stream/stream.service';
 import { createAgent } from '../factories/agents';
 import {
   allMessages,
@@ -388,6 +389,29 @@ describe('ticket lifetime', () => {
       );
       expect(res.status).toBe(404);
     } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('shutdown', () => {
+  it('ends at once a stream opened after shutdown began, so that the server can close', async () => {
+    const t = await startTestApp();
+    let stream: SseConnection | undefined;
+    try {
+      const agentId = (await createAgent(t)).id;
+      const conversation = (await sendAs(t, agentId, 'late', 'x', { role: 'assistant' }))
+        .conversation_id;
+      const ticket = await issueTicket(t, agentId, conversation);
+      t.app.get(StreamService).onModuleDestroy();
+      stream = await openStream(
+        `${t.url}${conversationsPath(agentId)}/${conversation}/messages/stream?ticket=${ticket}`,
+      );
+      expect(stream.status).toBe(200);
+      await Promise.race([stream.closed, sleep(3000)]);
+      expect(stream.endedCleanly()).toBe(true);
+    } finally {
+      stream?.close();
       await t.close();
     }
   });

@@ -10,11 +10,13 @@ export interface TestDatabase {
 }
 
 /**
- * A database of its own for one suite: a fresh SQLite file, or, when TEST_POSTGRES_URL is set,
- * a throwaway PostgreSQL database that is dropped afterwards.
+ * A database of its own for one suite: a throwaway PostgreSQL database on the server of
+ * `postgresUrl` (default TEST_POSTGRES_URL), dropped afterwards, or a fresh SQLite file when
+ * there is no such URL (pass '' to ask for SQLite whatever the environment says).
  */
-export async function createTestDatabase(): Promise<TestDatabase> {
-  const postgresUrl = process.env.TEST_POSTGRES_URL;
+export async function createTestDatabase(
+  postgresUrl = process.env.TEST_POSTGRES_URL,
+): Promise<TestDatabase> {
   if (!postgresUrl) {
     const directory = mkdtempSync(join(tmpdir(), 'console-test-'));
     return {

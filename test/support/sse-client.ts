@@ -57,6 +57,8 @@ export interface SseConnection {
   /** Resolves when `predicate` holds for the frames received so far (checked on every frame). */
   waitFor(predicate: (frames: SseFrame[]) => boolean, timeoutMs?: number): Promise<SseFrame[]>;
   closed: Promise<void>;
+  /** Whether the server ended the stream (its last chunk came), not the connection being cut. */
+  endedCleanly(): boolean;
   close(): void;
 }
 
@@ -74,6 +76,7 @@ export function openStream(
       const waiters = new Set<() => void>();
       let buffer = '';
       let bodyText = '';
+      let ended = false;
       let resolveClosed!: () => void;
       const closed = new Promise<void>((done) => (resolveClosed = done));
       const isStream = (res.headers['content-type'] ?? '').startsWith('text/event-stream');
@@ -104,6 +107,7 @@ export function openStream(
             check();
           }),
         closed,
+        endedCleanly: () => ended,
         close: () => {
           req.destroy();
           res.destroy();
@@ -119,6 +123,7 @@ export function openStream(
         frames.push(...parsed.frames);
         [...waiters].forEach((check) => check());
       });
+      res.on('end', () => (ended = true));
       res.on('close', () => resolveClosed());
       if (isStream) {
         resolve(connection);

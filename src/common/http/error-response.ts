@@ -1,6 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import { HttpException } from '@nestjs/common';
 import { ThrottlerException } from '@nestjs/throttler';
+import { isDatabaseUnavailable } from '@/database/errors';
 import { ApiError, ErrorCode } from './api-error';
 
 export interface ErrorBody {
@@ -38,6 +39,8 @@ const GENERIC_MESSAGES: Partial<Record<ErrorCode, string>> = {
   internal_error: 'Internal server error',
 };
 
+const DATABASE_UNAVAILABLE = 'The database is unreachable; try again shortly';
+
 function describe(exception: unknown): {
   status: number;
   code: ErrorCode;
@@ -45,6 +48,9 @@ function describe(exception: unknown): {
 } {
   if (exception instanceof ApiError) {
     return { status: exception.getStatus(), code: exception.code, message: exception.messages };
+  }
+  if (isDatabaseUnavailable(exception)) {
+    return { status: 503, code: 'internal_error', message: DATABASE_UNAVAILABLE };
   }
   if (exception instanceof ThrottlerException) {
     return { status: 429, code: 'too_many_requests', message: GENERIC_MESSAGES.too_many_requests! };
@@ -71,5 +77,8 @@ export function toErrorResponse(exception: unknown, requestId: string): ErrorRes
   if (exception instanceof ApiError && exception.errorOptions.omitRequestId) {
     delete body.request_id;
   }
-  return { status, body, unexpected: status >= 500 && !(exception instanceof ApiError) };
+  // An unreachable database is an outage (the access log and /readyz show it), not a bug to trace.
+  const unexpected =
+    status >= 500 && !(exception instanceof ApiError) && !isDatabaseUnavailable(exception);
+  return { status, body, unexpected };
 }

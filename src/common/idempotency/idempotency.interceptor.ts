@@ -1,12 +1,12 @@
 import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { catchError, defer, from, lastValueFrom, mergeMap, Observable, of } from 'rxjs';
+import { catchError, defer, finalize, from, lastValueFrom, mergeMap, Observable, of } from 'rxjs';
 import { Database } from '@/database/database.service';
 import { Errors, ValidationFailedError } from '../http/api-error';
 import { toErrorResponse } from '../http/error-response';
 import { requestIdOf } from '../http/request-id';
 import { requestFingerprint } from './fingerprint';
-import { IdempotencyStore } from './idempotency.store';
+import { ClaimLostError, IdempotencyStore } from './idempotency.store';
 
 export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
 export const REPLAYED_HEADER = 'Idempotent-Replayed';
@@ -63,13 +63,16 @@ export class IdempotencyInterceptor implements NestInterceptor {
     res: Response,
     next: CallHandler,
   ): Observable<unknown> {
-    return defer(() =>
-      this.db.transaction(async () => {
-        const body: unknown = await lastValueFrom(next.handle(), { defaultValue: null });
-        await this.store.complete(id, res.statusCode, JSON.stringify(body));
-        return body;
-      }),
-    ).pipe(
+    return defer(() => {
+      const stopRenewing = this.store.keepAlive(id);
+      return from(
+        this.db.transaction(async () => {
+          const body: unknown = await lastValueFrom(next.handle(), { defaultValue: null });
+          await this.store.complete(id, res.statusCode, JSON.stringify(body));
+          return body;
+        }),
+      ).pipe(finalize(stopRenewing));
+    }).pipe(
       catchError((error: unknown) =>
         from(this.settleFailure(id, error, req)).pipe(
           mergeMap(() => {
@@ -80,13 +83,23 @@ export class IdempotencyInterceptor implements NestInterceptor {
     );
   }
 
-  /** A refusal by the handler is part of the outcome and replays; anything else frees the key. */
+  /**
+   * A refusal by the handler is part of the outcome and replays; anything else frees the key, as
+   * does a refusal that could not be stored. Both are no-ops if a retry took the key over
+   * meanwhile: the key is the retry's now.
+   */
   private async settleFailure(id: string, error: unknown, req: Request): Promise<void> {
     const { status, body } = toErrorResponse(error, requestIdOf(req));
     if (error instanceof ValidationFailedError || status >= 500) {
       await this.store.release(id);
-    } else {
+      return;
+    }
+    try {
       await this.store.complete(id, status, JSON.stringify(body));
+    } catch (storeError) {
+      if (!(storeError instanceof ClaimLostError)) {
+        await this.store.release(id);
+      }
     }
   }
 }

@@ -4,25 +4,48 @@ import { ConfigService } from '@nestjs/config';
 import { Environment } from '@/config/environment';
 import { Database } from '@/database/database.service';
 import { isUniqueViolation } from '@/database/errors';
+import { ApiError } from '../http/api-error';
 import { newId } from '../ids';
 import { IdempotencyRecordEntity } from './idempotency-record.entity';
 
+/**
+ * A running request holds a key through its record id. The holder renews `locked_at` (its lease);
+ * a request that takes over a claim whose lease ran out gives the record a new id, so the writes of
+ * the previous holder, which all match on the id, find nothing: it can no longer store a response
+ * or release the key, and its work rolls back.
+ */
 export type Claim =
   | { kind: 'claimed'; id: string }
   | { kind: 'replay'; status: number; body: string }
   | { kind: 'mismatch' }
   | { kind: 'in_flight' };
 
-/** A claim left unfinished this long belongs to a request that died; another may take it. */
-export const IDEMPOTENCY_LOCK_TIMEOUT_MS = 30_000;
+/** A claim not renewed for this long belongs to a request that died; another may take it. */
+export const IDEMPOTENCY_LEASE_MS = 10_000;
+const LEASE_RENEWAL_MS = 3_000;
 const PURGE_INTERVAL_MS = 10 * 60_000;
+const RELEASE_RETRY_MS = 250;
 const CLAIM_ATTEMPTS = 4;
+
+/** The claim's lease ran out and a retry took the key over: this run must not count. */
+export class ClaimLostError extends ApiError {
+  constructor() {
+    super(
+      409,
+      'conflict',
+      'A retry with this Idempotency-Key took over; this attempt was rolled back',
+    );
+  }
+}
 
 @Injectable()
 export class IdempotencyStore implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger(IdempotencyStore.name);
   private readonly ttlMs: number;
   private purgeTimer?: NodeJS.Timeout;
+  /** Claims whose release the database could not take yet (it was away): retried until it can. */
+  private readonly unreleased = new Set<string>();
+  private releaseRetry?: NodeJS.Timeout;
 
   constructor(
     private readonly db: Database,
@@ -31,7 +54,10 @@ export class IdempotencyStore implements OnModuleInit, OnModuleDestroy {
     this.ttlMs = config.get('IDEMPOTENCY_TTL_S', { infer: true }) * 1000;
   }
 
-  onModuleInit(): void {
+  async onModuleInit(): Promise<void> {
+    if (this.db.kind === 'sqlite') {
+      await this.releaseAllClaims();
+    }
     this.purgeTimer = setInterval(() => void this.purgeExpiredQuietly(), PURGE_INTERVAL_MS);
     this.purgeTimer.unref();
     void this.purgeExpiredQuietly();
@@ -39,6 +65,7 @@ export class IdempotencyStore implements OnModuleInit, OnModuleDestroy {
 
   onModuleDestroy(): void {
     clearInterval(this.purgeTimer);
+    clearInterval(this.releaseRetry);
   }
 
   async claim(teamId: string, key: string, fingerprint: string): Promise<Claim> {
@@ -85,37 +112,112 @@ export class IdempotencyStore implements OnModuleInit, OnModuleDestroy {
       if (existing.state === 'done') {
         return { kind: 'replay', status: existing.responseStatus!, body: existing.responseBody! };
       }
-      if (now.getTime() - existing.lockedAt.getTime() < IDEMPOTENCY_LOCK_TIMEOUT_MS) {
+      if (now.getTime() - existing.lockedAt.getTime() < IDEMPOTENCY_LEASE_MS) {
         return { kind: 'in_flight' };
       }
+      const id = newId();
       const takenOver = await this.db.transaction((manager) =>
         manager.update(
           IdempotencyRecordEntity,
           { id: existing.id, state: 'in_progress', lockedAt: existing.lockedAt },
-          { lockedAt: now },
+          { id, lockedAt: now },
         ),
       );
       if ((takenOver.affected ?? 0) > 0) {
-        return { kind: 'claimed', id: existing.id };
+        return { kind: 'claimed', id };
       }
     }
     return { kind: 'in_flight' };
   }
 
-  /** Stores the response; joins the caller's transaction, so it commits with the handler's work. */
+  /**
+   * Stores the response; joins the caller's transaction, so it commits with the handler's work.
+   * Throws (rolling that work back) if the claim was taken over meanwhile.
+   */
   async complete(id: string, status: number, body: string): Promise<void> {
-    await this.db.transaction((manager) =>
+    const result = await this.db.transaction((manager) =>
       manager.update(
         IdempotencyRecordEntity,
-        { id },
+        { id, state: 'in_progress' },
         { state: 'done', responseStatus: status, responseBody: body },
       ),
     );
+    if ((result.affected ?? 0) === 0) {
+      throw new ClaimLostError();
+    }
   }
 
+  /**
+   * Frees the key of a request that failed, so that a retry can run. If the database cannot be told
+   * now (the failure may be its outage), the release is retried until it can: otherwise the key
+   * would answer 409 until its lease ran out, long after the database came back.
+   */
   async release(id: string): Promise<void> {
+    try {
+      await this.deleteClaim(id);
+    } catch (error) {
+      this.logger.warn({ err: error }, 'Could not release an idempotency key yet; will retry');
+      this.unreleased.add(id);
+      this.releaseRetry ??= setInterval(() => void this.retryReleases(), RELEASE_RETRY_MS);
+      this.releaseRetry.unref();
+    }
+  }
+
+  private async retryReleases(): Promise<void> {
+    for (const id of [...this.unreleased]) {
+      try {
+        await this.db.detached(() => this.deleteClaim(id));
+      } catch {
+        return;
+      }
+      this.unreleased.delete(id);
+    }
+    clearInterval(this.releaseRetry);
+    this.releaseRetry = undefined;
+  }
+
+  /** Deletes the claim if this holder still has it (a takeover gave it another id). */
+  private async deleteClaim(id: string): Promise<void> {
     await this.db.transaction((manager) =>
       manager.delete(IdempotencyRecordEntity, { id, state: 'in_progress' }),
+    );
+  }
+
+  /**
+   * Renews the lease of a running request every few seconds until the returned function is
+   * called, so that only the claims of requests that died run out. Needed on PostgreSQL, where
+   * other instances may take a key over; on SQLite the one process releases every claim at start,
+   * and its transactions take turns, so a renewal would only wait for the request it renews.
+   */
+  keepAlive(id: string): () => void {
+    if (this.db.kind === 'sqlite') {
+      return () => undefined;
+    }
+    const timer = setInterval(() => void this.renew(id), LEASE_RENEWAL_MS);
+    timer.unref();
+    return () => clearInterval(timer);
+  }
+
+  private async renew(id: string): Promise<void> {
+    try {
+      await this.db.detached(() =>
+        this.db.transaction((manager) =>
+          manager.update(
+            IdempotencyRecordEntity,
+            { id, state: 'in_progress' },
+            { lockedAt: new Date() },
+          ),
+        ),
+      );
+    } catch (error) {
+      this.logger.warn({ err: error }, 'Could not renew an idempotency claim');
+    }
+  }
+
+  /** Frees every claim: used at start in embedded mode, where no other process can hold one. */
+  private async releaseAllClaims(): Promise<void> {
+    await this.db.transaction((manager) =>
+      manager.delete(IdempotencyRecordEntity, { state: 'in_progress' }),
     );
   }
 

@@ -1,7 +1,7 @@
 import { Inject, Injectable, MessageEvent, OnModuleDestroy } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type { Request, Response } from 'express';
-import { Observable, Subject, takeUntil } from 'rxjs';
+import { Observable, ReplaySubject, takeUntil } from 'rxjs';
 import { Errors } from '@/common/http/api-error';
 import { isId } from '@/common/ids';
 import { MESSAGE_BUS, MessageBus, STREAM_SLOTS, StreamSlots } from '@/common/state/ports';
@@ -41,7 +41,8 @@ interface PreparedStream {
 export class StreamService implements OnModuleDestroy {
   private readonly heartbeatMs: number;
   private readonly maxPerSubject: number;
-  private readonly shutdown$ = new Subject<void>();
+  /** Replays to streams that open after shutdown began, so that they end at once too. */
+  private readonly shutdown$ = new ReplaySubject<void>(1);
 
   constructor(
     private readonly tickets: StreamTicketsService,
