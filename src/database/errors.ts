@@ -26,7 +26,8 @@ export function isForeignKeyViolation(error: unknown): boolean {
   const driverError = error.driverError as DriverError;
   return (
     driverError.code === '23503' ||
-    (String(driverError.code).startsWith('SQLITE_CONSTRAINT') && /FOREIGN KEY/.test(driverError.message ?? ''))
+    (String(driverError.code).startsWith('SQLITE_CONSTRAINT') &&
+      /FOREIGN KEY/.test(driverError.message ?? ''))
   );
 }
 
