@@ -27,10 +27,17 @@ const SHUTDOWN_DEADLINE_MS = 10_000;
 const IDLE_SWEEP_MS = 50;
 
 /**
- * SIGTERM/SIGINT close the application and exit 0: open streams are ended, the server stops
- * accepting connections, in-flight requests finish, responses from then on close their
- * connection, and each keep-alive connection is closed as soon as it falls idle (rather than after
- * its keep-alive timeout). A shutdown that hangs is cut off at the deadline.
+ * Closing a keep-alive connection that looks idle races with its client sending the next request
+ * on it: that client sees a reset. For this long after the signal the open connections are still
+ * served, and each response closes its connection, so busy connections end cleanly on their own.
+ */
+const DRAIN_GRACE_MS = 1_000;
+
+/**
+ * SIGTERM/SIGINT close the application and exit 0: the server stops accepting connections at once
+ * and responses from then on close their connection; after a short grace open streams are ended, in-flight
+ * requests finish, and each remaining keep-alive connection is closed as soon as it falls idle
+ * (rather than after its keep-alive timeout). A shutdown that hangs is cut off at the deadline.
  */
 function closeOnSignals(app: INestApplication): void {
   const server = app.getHttpServer() as Server;
@@ -39,11 +46,13 @@ function closeOnSignals(app: INestApplication): void {
     app.get(Logger).log(`${signal} received, shutting down`);
     setTimeout(() => process.exit(1), SHUTDOWN_DEADLINE_MS).unref();
     drain.start();
-    setInterval(() => server.closeIdleConnections(), IDLE_SWEEP_MS).unref();
-    app.close().then(
-      () => process.exit(0),
-      () => process.exit(1),
-    );
+    setTimeout(() => {
+      setInterval(() => server.closeIdleConnections(), IDLE_SWEEP_MS).unref();
+      app.close().then(
+        () => process.exit(0),
+        () => process.exit(1),
+      );
+    }, DRAIN_GRACE_MS);
   };
   process.once('SIGTERM', shutdown);
   process.once('SIGINT', shutdown);

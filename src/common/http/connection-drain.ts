@@ -1,7 +1,11 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { Server as NetServer } from 'node:net';
 
 export interface ConnectionDrain {
-  /** From now on, every response not yet started closes its connection once it is sent. */
+  /**
+   * Stops accepting connections (new ones are refused at once) but keeps serving the open ones;
+   * from now on every response not yet started closes its connection once it is sent.
+   */
   start(): void;
 }
 
@@ -31,6 +35,9 @@ export function connectionDrain(server: Server): ConnectionDrain {
   });
   return {
     start() {
+      // net's close, not http's: http's also drops every connection idle at this instant, racing
+      // with clients that are just sending their next request on one.
+      NetServer.prototype.close.call(server);
       draining = true;
       inFlight.forEach(closeAfter);
       inFlight.clear();
