@@ -16,7 +16,7 @@ export const RequiredString = (maxLength: number, docs: DocOptions = {}) =>
 /** An optional string of at most `maxLength` characters; null clears it. */
 export const NullableString = (maxLength: number, docs: DocOptions = {}) =>
   applyDecorators(
-    ApiPropertyOptional({ ...docs, maxLength, nullable: true } as ApiPropertyOptions),
+    ApiPropertyOptional({ type: String, ...docs, maxLength, nullable: true } as ApiPropertyOptions),
     IsOptional(),
     IsString(),
     MaxLength(maxLength),

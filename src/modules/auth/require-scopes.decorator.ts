@@ -1,10 +1,13 @@
 import { applyDecorators, SetMetadata } from '@nestjs/common';
 import {
+  ApiBadRequestResponse,
   ApiBearerAuth,
   ApiForbiddenResponse,
+  ApiPayloadTooLargeResponse,
   ApiSecurity,
   ApiTooManyRequestsResponse,
   ApiUnauthorizedResponse,
+  ApiUnsupportedMediaTypeResponse,
 } from '@nestjs/swagger';
 import { ErrorBodyDto } from '@/common/http/error-body.dto';
 import { Scope } from './scopes';
@@ -12,7 +15,11 @@ import { Scope } from './scopes';
 export const REQUIRED_SCOPES = 'console:required-scopes';
 export const API_KEY_SECURITY = 'api-key';
 
-/** The scopes a route needs (all of them); also documents its security and auth errors. */
+/**
+ * The scopes a route needs (all of them); also documents its security and the errors any
+ * authenticated request can meet, whatever the route: auth, scope, rate limit, and a body or
+ * header that cannot be read (a GET may carry a body too).
+ */
 export const RequireScopes = (...scopes: [Exclude<Scope, '*'>, ...Exclude<Scope, '*'>[]]) =>
   applyDecorators(
     SetMetadata(REQUIRED_SCOPES, scopes),
@@ -27,4 +34,13 @@ export const RequireScopes = (...scopes: [Exclude<Scope, '*'>, ...Exclude<Scope,
       description: `insufficient_scope: needs ${scopes.join(', ')}`,
     }),
     ApiTooManyRequestsResponse({ type: ErrorBodyDto, description: 'too_many_requests' }),
+    ApiBadRequestResponse({
+      type: ErrorBodyDto,
+      description: 'bad_request: malformed JSON body or header, NUL in the URL',
+    }),
+    ApiPayloadTooLargeResponse({ type: ErrorBodyDto, description: 'bad_request: body too large' }),
+    ApiUnsupportedMediaTypeResponse({
+      type: ErrorBodyDto,
+      description: 'bad_request: the body is not JSON',
+    }),
   );

@@ -23,7 +23,7 @@ export class AgentCreateDto {
   @IsIn(PERSONAS)
   persona?: Persona | null;
 
-  @ApiPropertyOptional({ example: 'Africa/Lagos', nullable: true })
+  @ApiPropertyOptional({ type: String, example: 'Africa/Lagos', nullable: true })
   @IsOptional()
   @IsTimeZone()
   timezone?: string | null;
@@ -37,7 +37,7 @@ export class AgentCreateDto {
   @NullableString(LIMITS.description)
   business_address?: string | null;
 
-  @ApiPropertyOptional({ maxLength: LIMITS.name, nullable: true })
+  @ApiPropertyOptional({ type: String, format: 'email', maxLength: LIMITS.name, nullable: true })
   @IsOptional()
   @IsEmail()
   @MaxLength(LIMITS.name)
@@ -46,7 +46,7 @@ export class AgentCreateDto {
   @NullableString(LIMITS.description)
   business_description?: string | null;
 
-  @ApiPropertyOptional({ maxLength: LIMITS.name, nullable: true })
+  @ApiPropertyOptional({ type: String, format: 'email', maxLength: LIMITS.name, nullable: true })
   @IsOptional()
   @IsEmail()
   @MaxLength(LIMITS.name)

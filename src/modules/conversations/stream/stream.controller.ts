@@ -8,6 +8,7 @@ import {
   UseGuards,
 } from '@nestjs/common';
 import {
+  ApiBadRequestResponse,
   ApiHeader,
   ApiNotFoundResponse,
   ApiOkResponse,
@@ -34,11 +35,12 @@ const ApiStream = () =>
         '`event: message` with the message as JSON, and `event: heartbeat` with `{"ts"}`; every frame ' +
         'has an `id:` that is a valid resume point. `Last-Event-ID` (or `after`) replays what came after it.',
     }),
-    ApiParam({ name: 'agentId' }),
-    ApiParam({ name: 'conversationId' }),
-    ApiQuery({ name: 'ticket', required: true }),
+    ApiParam({ name: 'agentId', type: String }),
+    ApiParam({ name: 'conversationId', type: String }),
+    ApiQuery({ name: 'ticket', type: String, required: true }),
     ApiQuery({
       name: 'after',
+      type: String,
       required: false,
       description: 'A message id of this conversation or an ISO-8601 time',
     }),
@@ -46,6 +48,10 @@ const ApiStream = () =>
     ApiOkResponse({
       description: 'text/event-stream',
       content: { 'text/event-stream': { schema: { type: 'string' } } },
+    }),
+    ApiBadRequestResponse({
+      type: ErrorBodyDto,
+      description: 'validation_error: `after` is neither a message id nor an ISO-8601 time',
     }),
     ApiUnauthorizedResponse({ type: ErrorBodyDto, description: 'unauthorized: no ticket' }),
     ApiNotFoundResponse({

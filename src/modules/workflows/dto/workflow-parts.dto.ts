@@ -19,7 +19,12 @@ import { OptionalNotNull } from '@/common/validation/decorators';
 import { LIMITS } from '@/common/validation/limits';
 
 export class RuleDto {
-  @ApiPropertyOptional({ description: 'Assigned by the server when left out', maxLength: 64 })
+  @ApiPropertyOptional({
+    type: String,
+    description: 'Assigned by the server when left out',
+    maxLength: 64,
+    nullable: true,
+  })
   @IsOptional()
   @IsString()
   @IsNotEmpty()
@@ -81,7 +86,7 @@ export class FlowDto {
   @NullableString(LIMITS.name)
   category?: string | null;
 
-  @ApiPropertyOptional({ minimum: -1_000_000, maximum: 1_000_000, nullable: true })
+  @ApiPropertyOptional({ type: 'integer', minimum: -1_000_000, maximum: 1_000_000, nullable: true })
   @IsOptional()
   @IsInt()
   @Min(-1_000_000)
