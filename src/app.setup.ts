@@ -3,7 +3,9 @@ import { ConfigService } from '@nestjs/config';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { Logger } from 'nestjs-pino';
+import { answerClientErrorsWithContractBody } from './common/http/client-error';
 import { jsonBody } from './common/http/json-body';
+import { malformedPathMiddleware } from './common/http/malformed-path';
 import { requestIdMiddleware } from './common/http/request-id';
 import { AppConfig } from './config/config.module';
 import { bodyLimitBytes, parseCorsOrigins } from './config/environment';
@@ -28,7 +30,9 @@ export function configureApp(app: NestExpressApplication): INestApplication {
   app.disable('x-powered-by');
   app.set('trust proxy', config.get('TRUST_PROXY', { infer: true }));
   app.set('etag', false);
+  answerClientErrorsWithContractBody(app.getHttpServer());
   app.use(requestIdMiddleware);
+  app.use(malformedPathMiddleware);
   app.use(jsonBody(bodyLimitBytes(config.get('BODY_LIMIT', { infer: true }))));
   const corsOrigins = parseCorsOrigins(config.get('CORS_ORIGINS', { infer: true }));
   if (corsOrigins) {

@@ -4,6 +4,7 @@ import {
   ApiBearerAuth,
   ApiForbiddenResponse,
   ApiPayloadTooLargeResponse,
+  ApiResponse,
   ApiSecurity,
   ApiTooManyRequestsResponse,
   ApiUnauthorizedResponse,
@@ -43,4 +44,5 @@ export const RequireScopes = (...scopes: [Exclude<Scope, '*'>, ...Exclude<Scope,
       type: ErrorBodyDto,
       description: 'bad_request: the body is not JSON',
     }),
+    ApiResponse({ status: 431, type: ErrorBodyDto, description: 'bad_request: headers too large' }),
   );

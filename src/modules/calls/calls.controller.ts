@@ -1,7 +1,9 @@
 import { Controller, Get, Param, Post } from '@nestjs/common';
 import { ApiNotImplementedResponse, ApiTags } from '@nestjs/swagger';
 import { Errors } from '@/common/http/api-error';
+import { ApiErrors } from '@/common/http/api-docs.decorators';
 import { ErrorBodyDto } from '@/common/http/error-body.dto';
+import { ApiIdempotencyKey } from '@/common/idempotency/idempotency-key.decorator';
 import { RequireScopes } from '@/modules/auth/require-scopes.decorator';
 
 const NOT_ACTIVE = 'Call history is not active yet';
@@ -25,6 +27,8 @@ export class CallsController {
 
   @Post('agents/:agentId/calls')
   @RequireScopes('calls:write')
+  @ApiErrors(409, 422)
+  @ApiIdempotencyKey()
   createAgentCall(@Param('agentId') _agentId: string): never {
     throw Errors.notImplemented(NOT_ACTIVE);
   }

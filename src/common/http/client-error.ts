@@ -1,0 +1,39 @@
+import { randomUUID } from 'node:crypto';
+import { STATUS_CODES, type Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { ErrorBody } from './error-response';
+
+/**
+ * Requests Node's HTTP parser rejects never reach the application; Node would answer them with a
+ * bare status line. They get the contract's error body instead: 431 for headers over the size
+ * limit, 400 for anything else the parser cannot read.
+ */
+export function answerClientErrorsWithContractBody(server: Server): void {
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
+    if (error.code === 'ECONNRESET' || !socket.writable) {
+      socket.destroy();
+      return;
+    }
+    const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
+    const status = tooLarge ? 431 : 400;
+    const requestId = randomUUID();
+    const body: ErrorBody = {
+      message: tooLarge
+        ? 'Request headers are larger than the size limit'
+        : 'Malformed HTTP request',
+      error: STATUS_CODES[status]!,
+      code: 'bad_request',
+      statusCode: status,
+      request_id: requestId,
+    };
+    const text = JSON.stringify(body);
+    socket.end(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
+        'Content-Type: application/json; charset=utf-8\r\n' +
+        `Content-Length: ${Buffer.byteLength(text)}\r\n` +
+        `X-Request-Id: ${requestId}\r\n` +
+        'Connection: close\r\n\r\n' +
+        text,
+    );
+  });
+}

@@ -1,0 +1,96 @@
+import { API, startTestApp, TestApp } from '../factories/test-app';
+import { bearer } from '../support/bearer';
+
+/** Failures the contract fuzzer (test/fuzz, docs/fuzzing.md) found, kept as regression tests. */
+describe('contract fuzzing regressions', () => {
+  let t: TestApp;
+  let document: any;
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    document = (await t.http().get(`${API}/openapi.json`).expect(200)).body;
+  });
+  afterAll(() => t.close());
+
+  const operations = () =>
+    Object.entries<Record<string, any>>(document.paths).flatMap(([path, item]) =>
+      Object.entries<any>(item).map(([method, operation]) => ({ path, method, operation })),
+    );
+
+  it('answers a path id with malformed percent-encoding with 404 after authentication, rate limited', async () => {
+    for (const id of ['%', '%ZZ', '%C0%AF']) {
+      const res = await t.http().get(`${API}/workflows/${id}`).set(bearer(t.key)).expect(404);
+      expect(res.body).toMatchObject({
+        code: 'not_found',
+        request_id: res.headers['x-request-id'],
+      });
+      expect(res.headers['x-ratelimit-limit']).toBeDefined();
+    }
+    const anonymous = await t.http().get(`${API}/workflows/%ZZ`).expect(401);
+    expect(anonymous.body.code).toBe('api_key_missing');
+  });
+
+  it("answers headers over Node's size limit with 431 and the contract's error body", async () => {
+    const res = await t
+      .http()
+      .get(`${API}/workflows`)
+      .set(bearer(t.key))
+      .set('X-Filler', 'a'.repeat(20_000))
+      .expect(431);
+    expect(res.body).toEqual({
+      message: 'Request headers are larger than the size limit',
+      error: 'Request Header Fields Too Large',
+      code: 'bad_request',
+      statusCode: 431,
+      request_id: res.headers['x-request-id'],
+    });
+  });
+
+  it('documents Idempotency-Key and its 409 and 422 on every POST, PATCH and DELETE of the API', () => {
+    const writes = operations().filter(
+      ({ path, method }) => path.startsWith(API) && ['post', 'patch', 'delete'].includes(method),
+    );
+    expect(writes.length).toBeGreaterThan(20);
+    for (const { path, method, operation } of writes) {
+      const names = operation.parameters.map((parameter: any) => parameter.name);
+      expect({ path, method, idempotencyKey: names.includes('Idempotency-Key') }).toEqual({
+        path,
+        method,
+        idempotencyKey: true,
+      });
+      expect(Object.keys(operation.responses)).toEqual(expect.arrayContaining(['409', '422']));
+    }
+  });
+
+  it('documents the body and header errors (400, 413, 415, 431) on every route that needs a key', () => {
+    for (const { operation } of operations().filter(({ operation }) => operation.security)) {
+      expect(Object.keys(operation.responses)).toEqual(
+        expect.arrayContaining(['400', '401', '413', '415', '429', '431']),
+      );
+    }
+  });
+
+  it('types every length-limited or numeric-limited property of the document, nullable ones included', () => {
+    const untyped: string[] = [];
+    for (const [name, schema] of Object.entries<any>(document.components.schemas)) {
+      for (const [property, definition] of Object.entries<any>(schema.properties ?? {})) {
+        const limited = 'maxLength' in definition || 'minimum' in definition;
+        if (limited && !['string', 'integer', 'number'].includes(definition.type)) {
+          untyped.push(`${name}.${property}: ${definition.type}`);
+        }
+      }
+    }
+    expect(untyped).toEqual([]);
+  });
+
+  it('documents the query parameters of the stream and its 400 for a bad `after`', () => {
+    const stream =
+      document.paths[`${API}/agents/{agentId}/conversations/{conversationId}/stream`].get;
+    const query = stream.parameters.filter((parameter: any) => parameter.in === 'query');
+    expect(query.map((parameter: any) => [parameter.name, parameter.schema.type])).toEqual([
+      ['ticket', 'string'],
+      ['after', 'string'],
+    ]);
+    expect(Object.keys(stream.responses)).toContain('400');
+  });
+});
