@@ -1,0 +1,148 @@
+import { randomBytes } from 'node:crypto';
+import fc from 'fast-check';
+import { createTestDatabase } from '../factories/test-database';
+import { AppProcess, killStartedApps, newApiKey, startApp } from './app-process';
+import { ContractChecker } from './checker';
+import { OpenApiDocument, operationsOf } from './openapi';
+import { parseOptions } from './options';
+import { FuzzReport } from './report';
+import { hintsFor, requestArbitrary } from './requests';
+import { API, learnCreated } from './resources';
+import { createKeys, seedResources } from './seed';
+import { Sender, TransportError } from './send';
+
+const log = (line: string) => process.stdout.write(`${line}\n`);
+
+async function fuzz(
+  app: AppProcess,
+  env: Record<string, string>,
+  options: ReturnType<typeof parseOptions>,
+) {
+  const document = (await (
+    await fetch(`${app.origin}${API}/openapi.json`)
+  ).json()) as OpenApiDocument;
+  const operations = operationsOf(document);
+  const keys = await createKeys(env, env.CONSOLE_BOOTSTRAP_KEY);
+  const resources = await seedResources(app.origin, keys);
+  const context = { document, resources, keys, hints: hintsFor(resources) };
+  // No bias towards small values: the hostile variants already are the edge cases.
+  const arbitraries = operations.map((operation) =>
+    fc.noBias(requestArbitrary(operation, context)),
+  );
+  const checker = new ContractChecker(document);
+  const report = new FuzzReport();
+  const sender = new Sender(app.origin, options.concurrency, keys.own);
+  log(
+    `fuzz: ${operations.length} operations, ${options.requests} requests, ${options.concurrency} at a time`,
+  );
+  const sendingFrom = performance.now();
+
+  let next = 0;
+  const progressStep = Math.max(1, Math.floor(options.requests / 10));
+  const worker = async () => {
+    while (next < options.requests) {
+      const index = next++;
+      // Operations in turn, so each gets its share; one seed per request, so that `--seed`
+      // regenerates the same request at the same index.
+      const arbitrary = arbitraries[index % arbitraries.length];
+      const [request] = fc.sample(arbitrary, { seed: options.seed + index, numRuns: 1 });
+      const sentAt = performance.now();
+      try {
+        const response = await sender.send(request);
+        const ms = performance.now() - sentAt;
+        report.record(request, response, checker.check(request.operation, response), ms);
+        if (response.status === 201) {
+          const owner = request.tags.includes('auth:other-team') ? 'other' : 'own';
+          learnCreated(
+            resources,
+            request.operation.path,
+            owner,
+            request.pathValues,
+            JSON.parse(response.text).data,
+          );
+        }
+      } catch (error) {
+        if (!(error instanceof TransportError)) {
+          throw error;
+        }
+        const failure = `no response: ${error.message.slice(0, 80)}`;
+        const nothing = { status: 0, headers: {}, text: error.message };
+        report.record(request, nothing, [failure], performance.now() - sentAt);
+      }
+      if ((index + 1) % progressStep === 0) {
+        log(`  ${index + 1} requests, ${report.failureCount} failures`);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: options.concurrency }, worker));
+  await sender.close();
+  const seconds = (performance.now() - sendingFrom) / 1000;
+  log(
+    `fuzz: sent in ${seconds.toFixed(1)} s (${Math.round(options.requests / seconds)} requests/s)`,
+  );
+  return { report, operations };
+}
+
+async function main(): Promise<number> {
+  const options = parseOptions(process.argv.slice(2), process.env);
+  const kind = options.postgresUrl ? 'postgres' : 'sqlite';
+  log(`fuzz: seed ${options.seed} on ${kind} (replay with --seed=${options.seed})`);
+  const startedAt = performance.now();
+  const database = await createTestDatabase(options.postgresUrl ?? '');
+  const env = {
+    DATABASE_URL: database.url,
+    CONSOLE_BOOTSTRAP_KEY: newApiKey(),
+    CONSOLE_SECRET_KEY: randomBytes(32).toString('hex'),
+    LOG_LEVEL: 'error',
+    // The limiter still counts every request, but the run must not be throttled into 429s.
+    RATE_LIMIT_MAX: '1000000000',
+    // Integrations point at a closed port on 127.0.0.1: nothing the fuzzer sends leaves the machine.
+    OUTBOUND_ALLOW_PRIVATE: 'true',
+    OUTBOUND_TIMEOUT_MS: '2000',
+  };
+  let app: AppProcess | undefined;
+  try {
+    app = await startApp(env);
+    const { report, operations } = await fuzz(app, env, options);
+    report.print(log);
+    const problems: string[] = [];
+    const missing = report.missing(operations.map((operation) => operation.name));
+    if (missing.length > 0) {
+      problems.push(`operations never reached: ${missing.join(', ')}`);
+    }
+    if (app.errorLines.length > 0) {
+      problems.push(`the server logged errors:\n${app.errorLines.join('\n')}`);
+    }
+    if (app.exited()) {
+      problems.push(`the server exited:\n${app.output()}`);
+    }
+    problems.forEach((problem) => log(`✗ ${problem}`));
+    const failures = report.failureCount + problems.length;
+    const seconds = Math.round((performance.now() - startedAt) / 100) / 10;
+    log(
+      JSON.stringify({
+        fuzz: kind,
+        seed: options.seed,
+        requests: report.requests,
+        operations: report.operationCount,
+        failures,
+        seconds,
+      }),
+    );
+    return failures === 0 ? 0 : 1;
+  } finally {
+    await app?.stop();
+    await database.drop();
+  }
+}
+
+// An unexpected crash of the fuzzer must not leave the server running.
+process.on('exit', killStartedApps);
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    process.stderr.write(`fuzz: ${String((error as Error)?.stack ?? error)}\n`);
+    process.exit(2);
+  },
+);
