@@ -1,3 +1,4 @@
+import { createAgent } from '../factories/agents';
 import { API, startTestApp, TestApp } from '../factories/test-app';
 import { bearer } from '../support/bearer';
 
@@ -46,6 +47,25 @@ describe('contract fuzzing regressions', () => {
     });
   });
 
+  it("describes an unreachable MCP server without the runtime's error class names", async () => {
+    const agentId = (await createAgent(t)).id;
+    const base = `${API}/agents/${agentId}/integrations/mcp_server`;
+    const server = await t
+      .http()
+      .post(`${base}/configure`)
+      .set(bearer(t.key))
+      // fetch refuses port 9 (discard) outright: the SDK reports it as a TypeError.
+      .send({ name: 'Nowhere', server_url: 'http://127.0.0.1:9/sse', transport: 'http_sse' })
+      .expect(201);
+    const res = await t
+      .http()
+      .post(`${base}/${server.body.data.id}/discover`)
+      .set(bearer(t.key))
+      .expect(400);
+    expect(res.body.message).toMatch(/^Could not list the MCP server's tools: .*bad port/);
+    expect(res.body.message).not.toMatch(/TypeError|Error:/);
+  });
+
   it('documents Idempotency-Key and its 409 and 422 on every POST, PATCH and DELETE of the API', () => {
     const writes = operations().filter(
       ({ path, method }) => path.startsWith(API) && ['post', 'patch', 'delete'].includes(method),
@@ -92,5 +112,12 @@ describe('contract fuzzing regressions', () => {
       ['after', 'string'],
     ]);
     expect(Object.keys(stream.responses)).toContain('400');
+  });
+
+  it('documents 431 on every operation, the public ones included: the parser answers it first', () => {
+    const without = operations()
+      .filter(({ operation }) => !('431' in operation.responses))
+      .map(({ path, method }) => `${method} ${path}`);
+    expect(without).toEqual([]);
   });
 });

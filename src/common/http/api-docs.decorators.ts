@@ -74,3 +74,14 @@ const ERROR_DOCS: Record<ErrorStatus, () => MethodDecorator & ClassDecorator> = 
 export function ApiErrors(...statuses: ErrorStatus[]) {
   return applyDecorators(...statuses.map((status) => ERROR_DOCS[status]()));
 }
+
+/**
+ * Headers over Node's size limit are refused before routing (see client-error.ts), on any path:
+ * every route documents it.
+ */
+export const ApiHeadersTooLarge = () =>
+  ApiResponse({
+    status: 431,
+    type: ErrorBodyDto,
+    description: 'bad_request: headers over the size limit (refused before any key is read)',
+  });

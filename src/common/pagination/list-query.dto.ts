@@ -6,14 +6,14 @@ export const MAX_PAGE = 10_000_000;
 export const MAX_LIMIT = 100;
 
 export class ListQueryDto {
-  @ApiPropertyOptional({ minimum: 1, maximum: MAX_PAGE, default: 1 })
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: MAX_PAGE, default: 1 })
   @QueryInt()
   @IsInt()
   @Min(1)
   @Max(MAX_PAGE)
   page: number = 1;
 
-  @ApiPropertyOptional({ minimum: 1, maximum: MAX_LIMIT, default: 20 })
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: MAX_LIMIT, default: 20 })
   @QueryInt()
   @IsInt()
   @Min(1)

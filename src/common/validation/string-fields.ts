@@ -7,7 +7,7 @@ type DocOptions = Omit<ApiPropertyOptions, 'maxLength' | 'nullable' | 'required'
 /** A required, non-empty string of at most `maxLength` characters. */
 export const RequiredString = (maxLength: number, docs: DocOptions = {}) =>
   applyDecorators(
-    ApiProperty({ ...docs, maxLength } as ApiPropertyOptions),
+    ApiProperty({ ...docs, minLength: 1, maxLength } as ApiPropertyOptions),
     IsString(),
     IsNotEmpty(),
     MaxLength(maxLength),

@@ -4,12 +4,12 @@ import {
   ApiBearerAuth,
   ApiForbiddenResponse,
   ApiPayloadTooLargeResponse,
-  ApiResponse,
   ApiSecurity,
   ApiTooManyRequestsResponse,
   ApiUnauthorizedResponse,
   ApiUnsupportedMediaTypeResponse,
 } from '@nestjs/swagger';
+import { ApiHeadersTooLarge } from '@/common/http/api-docs.decorators';
 import { ErrorBodyDto } from '@/common/http/error-body.dto';
 import { Scope } from './scopes';
 
@@ -44,5 +44,5 @@ export const RequireScopes = (...scopes: [Exclude<Scope, '*'>, ...Exclude<Scope,
       type: ErrorBodyDto,
       description: 'bad_request: the body is not JSON',
     }),
-    ApiResponse({ status: 431, type: ErrorBodyDto, description: 'bad_request: headers too large' }),
+    ApiHeadersTooLarge(),
   );

@@ -2,6 +2,7 @@ import { Controller, Get, HttpException } from '@nestjs/common';
 import { ApiOkResponse, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import { HealthCheckResult, HealthCheckService, TypeOrmHealthIndicator } from '@nestjs/terminus';
 import { SkipThrottle } from '@nestjs/throttler';
+import { ApiHeadersTooLarge } from '@/common/http/api-docs.decorators';
 import { Errors } from '@/common/http/api-error';
 import { ErrorBodyDto } from '@/common/http/error-body.dto';
 import { Public } from '@/common/http/public.decorator';
@@ -11,6 +12,7 @@ import { RedisHealthIndicator } from './redis.health';
 const PING_TIMEOUT_MS = 1500;
 
 @ApiTags('health')
+@ApiHeadersTooLarge()
 @Public()
 // Probes must answer whatever the state of Redis, which holds the rate-limit counters.
 @SkipThrottle()

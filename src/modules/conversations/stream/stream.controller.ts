@@ -21,6 +21,7 @@ import {
 } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { Observable } from 'rxjs';
+import { ApiHeadersTooLarge } from '@/common/http/api-docs.decorators';
 import { ErrorBodyDto } from '@/common/http/error-body.dto';
 import { Public } from '@/common/http/public.decorator';
 import { StreamAccessGuard } from './stream-access.guard';
@@ -62,6 +63,7 @@ const ApiStream = () =>
       type: ErrorBodyDto,
       description: 'too_many_requests: too many open streams for the key (no request_id)',
     }),
+    ApiHeadersTooLarge(),
   );
 
 /**

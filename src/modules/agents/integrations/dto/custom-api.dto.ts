@@ -113,7 +113,13 @@ export class ToolCreateDto extends AuthSettingsDto {
   @IsBoolean()
   require_human_approval?: boolean;
 
-  @ApiPropertyOptional({ description: 'Seconds', minimum: 1, maximum: 300, default: 30 })
+  @ApiPropertyOptional({
+    type: 'integer',
+    description: 'Seconds',
+    minimum: 1,
+    maximum: 300,
+    default: 30,
+  })
   @OptionalNotNull()
   @IsInt()
   @Min(1)

@@ -40,10 +40,12 @@ export function toMcpServerItem(integration: IntegrationEntity): McpServerItemDt
   };
 }
 
+/** Why the server could not be used, for people: without the runtime's error class names. */
 function describeFailure(error: unknown): string {
   const cause = (error as { cause?: { message?: string } }).cause?.message;
   const message = error instanceof Error ? error.message : String(error);
-  return (cause && !message.includes(cause) ? `${message}: ${cause}` : message).slice(0, 500);
+  const described = cause && !message.includes(cause) ? `${message}: ${cause}` : message;
+  return described.replace(/\b[A-Z]\w*Error: /g, '').slice(0, 500);
 }
 
 /** MCP servers: their tools become the agent's actions through discovery. */
