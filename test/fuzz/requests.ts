@@ -186,7 +186,7 @@ function headersArbitrary(operation: Operation): fc.Arbitrary<Part<Record<string
         { weight: 6, arbitrary: fc.constant({ value: {} }) },
         { weight: 2, arbitrary: fc.uuid().map((key) => ({ value: { 'Idempotency-Key': key } })) },
         {
-          weight: 2,
+          weight: 1,
           arbitrary: fc
             .constantFrom(...SHARED_IDEMPOTENCY_KEYS)
             .map((key) => ({ value: { 'Idempotency-Key': key }, tag: 'idempotency:shared' })),
@@ -228,9 +228,8 @@ function headersArbitrary(operation: Operation): fc.Arbitrary<Part<Record<string
         tag: 'last-event-id:epoch',
       }),
     },
-    // The health probes document no error at all: only API routes get headers over Node's limit.
     {
-      weight: operation.secured ? 1 : 0,
+      weight: 1,
       arbitrary: fc.constant({
         value: { 'X-Fuzz-Filler': 'a'.repeat(20_000) },
         tag: 'header:oversized',
@@ -333,6 +332,7 @@ export function hintsFor(resources: Resources): Hints {
       fc.string({ minLength: 1, maxLength: 20 }),
     ),
     currency: fc.constantFrom('NGN', 'USD', 'XXXX', ''),
+    app_slug: fc.constantFrom('google_drive', 'slack', 'notion', 'Not A Slug!', ''),
     ticket: fc.oneof(
       { weight: 3, arbitrary: fc.constant(FRESH_TICKET) },
       { weight: 1, arbitrary: fc.string({ maxLength: 64 }) },

@@ -32,6 +32,20 @@ export class Resources {
     this.slots.set(slot, bindings);
   }
 
+  count(slot: string, owner: Owner): number {
+    return (this.slots.get(slot) ?? []).filter((binding) => binding.owner === owner).length;
+  }
+
+  /** Drops every binding that holds `id`: a deleted record, and everything under it. */
+  forget(id: string): void {
+    for (const [slot, bindings] of this.slots) {
+      this.slots.set(
+        slot,
+        bindings.filter((binding) => !Object.values(binding.values).includes(id)),
+      );
+    }
+  }
+
   /** A binding of `slot`, or of the nearest slot above it, preferring the given owner. */
   pick(slot: string, owner: Owner, index: number): Binding | undefined {
     for (let current = slot; current.includes('{'); current = parentSlot(current)) {

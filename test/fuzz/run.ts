@@ -2,16 +2,30 @@ import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { createTestDatabase } from '../factories/test-database';
 import { AppProcess, killStartedApps, newApiKey, startApp } from './app-process';
-import { ContractChecker } from './checker';
+import { ContractChecker, Observed } from './checker';
 import { OpenApiDocument, operationsOf } from './openapi';
 import { parseOptions } from './options';
 import { FuzzReport } from './report';
-import { hintsFor, requestArbitrary } from './requests';
+import { FuzzRequest, hintsFor, requestArbitrary } from './requests';
 import { API, learnCreated } from './resources';
-import { createKeys, seedResources } from './seed';
+import { createKeys, Seeder } from './seed';
 import { Sender, TransportError } from './send';
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
+
+/** Keeps the known records in step with what the run created and deleted. */
+async function track(request: FuzzRequest, response: Observed, seeder: Seeder): Promise<void> {
+  if (response.status === 201) {
+    const owner = request.tags.includes('auth:other-team') ? 'other' : 'own';
+    const { data } = JSON.parse(response.text);
+    learnCreated(seeder.resources, request.operation.path, owner, request.pathValues, data);
+  }
+  if (request.method === 'DELETE' && response.status === 200) {
+    const deepest = [...request.operation.path.matchAll(/\{(\w+)\}/g)].pop()![1];
+    seeder.resources.forget(request.pathValues[deepest]);
+    await seeder.replenish();
+  }
+}
 
 async function fuzz(
   app: AppProcess,
@@ -23,7 +37,9 @@ async function fuzz(
   ).json()) as OpenApiDocument;
   const operations = operationsOf(document);
   const keys = await createKeys(env, env.CONSOLE_BOOTSTRAP_KEY);
-  const resources = await seedResources(app.origin, keys);
+  const seeder = new Seeder(app.origin, keys);
+  const resources = seeder.resources;
+  await seeder.replenish();
   const context = { document, resources, keys, hints: hintsFor(resources) };
   // No bias towards small values: the hostile variants already are the edge cases.
   const arbitraries = operations.map((operation) =>
@@ -51,16 +67,7 @@ async function fuzz(
         const response = await sender.send(request);
         const ms = performance.now() - sentAt;
         report.record(request, response, checker.check(request.operation, response), ms);
-        if (response.status === 201) {
-          const owner = request.tags.includes('auth:other-team') ? 'other' : 'own';
-          learnCreated(
-            resources,
-            request.operation.path,
-            owner,
-            request.pathValues,
-            JSON.parse(response.text).data,
-          );
-        }
+        await track(request, response, seeder);
       } catch (error) {
         if (!(error instanceof TransportError)) {
           throw error;

@@ -60,114 +60,108 @@ export async function createKeys(env: Record<string, string>, ownKey: string): P
   };
 }
 
-/** Per agent: knowledge bases, one integration of each family, a tool, conversations. */
-async function seedAgent(
-  api: Client,
-  resources: Resources,
-  owner: Owner,
-  workflowId: string,
-  n: number,
-) {
+type Created = Array<[slot: string, values: Record<string, string>]>;
+
+/** An agent with knowledge bases, one integration of each family, a tool and conversations. */
+async function seedAgent(api: Client, workflowId: string, n: number): Promise<Created> {
   const agent = await api.call('POST', '/agents', {
     workflow_id: workflowId,
     name: `Fuzz agent ${n}`,
     description: 'Seeded for the contract fuzzer',
   });
   const agentId = String(agent.id);
-  resources.add(AGENT, owner, { agentId });
+  const under = `/agents/${agentId}`;
+  const created: Created = [[AGENT, { agentId }]];
   const kbs = [
     { type: 'text', name: 'Delivery', content: 'We deliver within one day in Lagos.' },
     { type: 'url', name: 'Site', url: 'http://127.0.0.1:9/faq' },
   ];
   for (const body of kbs) {
-    const kb = await api.call('POST', `/agents/${agentId}/knowledge_bases`, body);
-    resources.add(`${AGENT}/knowledge_bases/{kbId}`, owner, { agentId, kbId: String(kb.id) });
+    const kb = await api.call('POST', `${under}/knowledge_bases`, body);
+    created.push([`${AGENT}/knowledge_bases/{kbId}`, { agentId, kbId: String(kb.id) }]);
   }
-  const builtIn = await api.call('POST', `/agents/${agentId}/integrations/bimpeai/configure`, {
-    type: 'paystack',
-    secret_key: 'sk_test_fuzz',
-  });
-  resources.add(`${INTEGRATIONS}/bimpeai/{integrationId}`, owner, {
-    agentId,
-    integrationId: String(builtIn.id),
-  });
-  const customApi = await api.call('POST', `/agents/${agentId}/integrations/custom_api/configure`, {
-    name: 'Orders',
-    base_url: 'http://127.0.0.1:9/api',
-  });
-  const customApiId = String(customApi.id);
-  resources.add(`${INTEGRATIONS}/custom_api/{integrationId}`, owner, {
-    agentId,
-    integrationId: customApiId,
-  });
-  const tool = await api.call(
-    'POST',
-    `/agents/${agentId}/integrations/custom_api/${customApiId}/tools`,
-    {
-      name: 'Get order',
-      http_method: 'GET',
-      url_template: '/orders/{order_id}',
-    },
-  );
-  resources.add(`${INTEGRATIONS}/custom_api/{integrationId}/tools/{toolId}`, owner, {
-    agentId,
-    integrationId: customApiId,
-    toolId: String(tool.id),
-  });
-  const mcp = await api.call('POST', `/agents/${agentId}/integrations/mcp_server/configure`, {
-    name: 'Tools',
-    server_url: 'http://127.0.0.1:9/mcp',
-  });
-  resources.add(`${INTEGRATIONS}/mcp_server/{integrationId}`, owner, {
-    agentId,
-    integrationId: String(mcp.id),
-  });
-  const pipedream = await api.call('POST', `/agents/${agentId}/integrations/pipedream/configure`, {
-    app_slug: 'google_drive',
-  });
-  resources.add(`${INTEGRATIONS}/pipedream/{integrationId}`, owner, {
-    agentId,
-    integrationId: String(pipedream.id),
-  });
-  for (const action of await api.call('GET', `/agents/${agentId}/actions`)) {
-    resources.add('actions', owner, { actionId: String(action.id) });
+  const integrations: Array<[string, Record<string, unknown>]> = [
+    ['bimpeai', { type: 'paystack', secret_key: 'sk_test_fuzz' }],
+    ['custom_api', { name: 'Orders', base_url: 'http://127.0.0.1:9/api' }],
+    ['mcp_server', { name: 'Tools', server_url: 'http://127.0.0.1:9/mcp' }],
+    ['pipedream', { app_slug: 'google_drive' }],
+  ];
+  for (const [family, body] of integrations) {
+    const integration = await api.call('POST', `${under}/integrations/${family}/configure`, body);
+    const integrationId = String(integration.id);
+    created.push([`${INTEGRATIONS}/${family}/{integrationId}`, { agentId, integrationId }]);
+    if (family === 'custom_api') {
+      const tool = await api.call(
+        'POST',
+        `${under}/integrations/custom_api/${integrationId}/tools`,
+        {
+          name: 'Get order',
+          http_method: 'GET',
+          url_template: '/orders/{order_id}',
+        },
+      );
+      const values = { agentId, integrationId, toolId: String(tool.id) };
+      created.push([`${INTEGRATIONS}/custom_api/{integrationId}/tools/{toolId}`, values]);
+    }
+  }
+  for (const action of await api.call('GET', `${under}/actions`)) {
+    created.push(['actions', { actionId: String(action.id) }]);
   }
   for (let i = 0; i < 2; i++) {
-    const message = await api.call('POST', `/agents/${agentId}/conversations/messages`, {
+    const message = await api.call('POST', `${under}/conversations/messages`, {
       message: 'Hello, where is my order?',
       channel_type: 'webchat',
       channel_user_id: `fuzz-visitor-${n}-${i}`,
     });
     const values = { agentId, conversationId: String(message.conversation_id) };
-    resources.add(CONVERSATION, owner, values);
-    resources.add(`${CONVERSATION}/messages/{messageId}`, owner, {
-      ...values,
-      messageId: String(message.id),
-    });
+    created.push([CONVERSATION, values]);
+    created.push([
+      `${CONVERSATION}/messages/{messageId}`,
+      { ...values, messageId: String(message.id) },
+    ]);
   }
+  return created;
 }
 
-async function seedTeam(api: Client, resources: Resources, owner: Owner, agents: number) {
-  const workflowIds: string[] = [];
-  for (const visibility of ['private', 'public']) {
-    const workflow = await api.call('POST', '/workflows', {
-      name: `Fuzz ${visibility} workflow`,
-      visibility,
-      rules: [{ name: 'Greeting', trigger: 'hello', response: 'Hello!' }],
-      flows: [{ name: 'Orders', trigger_keywords: [{ keyword: 'order' }] }],
-    });
-    workflowIds.push(String(workflow.id));
-    resources.add(`${API}/workflows/{id}`, owner, { id: String(workflow.id) });
-  }
-  for (let n = 0; n < agents; n++) {
-    await seedAgent(api, resources, owner, workflowIds[n % workflowIds.length], n);
-  }
-}
+const AGENTS_PER_TEAM: Record<Owner, number> = { own: 3, other: 1 };
 
-/** Real records of both teams, so that path ids are often real, sometimes another team's. */
-export async function seedResources(origin: string, keys: Keys): Promise<Resources> {
-  const resources = new Resources();
-  await seedTeam(new Client(origin, keys.own), resources, 'own', 3);
-  await seedTeam(new Client(origin, keys.other), resources, 'other', 1);
-  return resources;
+/**
+ * Keeps real records of both teams available, so that path ids are often real, sometimes
+ * another team's: seeds them first, and tops a team up whenever the fuzzer deleted its agents.
+ */
+export class Seeder {
+  readonly resources = new Resources();
+  private readonly clients: Record<Owner, Client>;
+  private topping?: Promise<void>;
+  private agentsSeeded = 0;
+
+  constructor(origin: string, keys: Keys) {
+    this.clients = { own: new Client(origin, keys.own), other: new Client(origin, keys.other) };
+  }
+
+  /** Adds agents (each on a workflow of its own) until each team has its share again. */
+  replenish(): Promise<void> {
+    this.topping ??= this.topUp().finally(() => (this.topping = undefined));
+    return this.topping;
+  }
+
+  private async topUp(): Promise<void> {
+    for (const owner of ['own', 'other'] as const) {
+      while (this.resources.count(AGENT, owner) < AGENTS_PER_TEAM[owner]) {
+        const n = this.agentsSeeded++;
+        const workflow = await this.clients[owner].call('POST', '/workflows', {
+          name: `Fuzz workflow ${n}`,
+          visibility: n % 2 === 0 ? 'private' : 'public',
+          rules: [{ name: 'Greeting', trigger: 'hello', response: 'Hello!' }],
+          flows: [{ name: 'Orders', trigger_keywords: [{ keyword: 'order' }] }],
+        });
+        this.resources.add(`${API}/workflows/{id}`, owner, { id: String(workflow.id) });
+        // Known only once complete: the fuzzer may delete the agent as soon as it knows it.
+        const created = await seedAgent(this.clients[owner], String(workflow.id), n);
+        for (const [slot, values] of created) {
+          this.resources.add(slot, owner, values);
+        }
+      }
+    }
+  }
 }
