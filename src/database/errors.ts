@@ -1,4 +1,4 @@
-import { QueryFailedError, QueryRunnerAlreadyReleasedError } from 'typeorm';
+import { EntityNotFoundError, QueryFailedError, QueryRunnerAlreadyReleasedError } from 'typeorm';
 
 interface DriverError {
   code?: string;
@@ -29,6 +29,15 @@ export function isForeignKeyViolation(error: unknown): boolean {
     (String(driverError.code).startsWith('SQLITE_CONSTRAINT') &&
       /FOREIGN KEY/.test(driverError.message ?? ''))
   );
+}
+
+/**
+ * A row the statement relied on was deleted by a concurrent request after the service checked
+ * it (PostgreSQL runs them side by side): an insert that references it breaks a foreign key, or
+ * a re-read finds nothing. To the caller it is as if it had been deleted first: not found.
+ */
+export function isReferencedRowGone(error: unknown): boolean {
+  return isForeignKeyViolation(error) || error instanceof EntityNotFoundError;
 }
 
 /** Socket errors: the database server cannot be reached, or dropped the connection. */

@@ -106,6 +106,8 @@ async function main(): Promise<number> {
     // Integrations point at a closed port on 127.0.0.1: nothing the fuzzer sends leaves the machine.
     OUTBOUND_ALLOW_PRIVATE: 'true',
     OUTBOUND_TIMEOUT_MS: '2000',
+    // The run creates agents at will; the quota's 403 is covered by the agents e2e tests.
+    AGENT_QUOTA: '1000000',
   };
   let app: AppProcess | undefined;
   try {

@@ -155,9 +155,9 @@ export class Seeder {
           rules: [{ name: 'Greeting', trigger: 'hello', response: 'Hello!' }],
           flows: [{ name: 'Orders', trigger_keywords: [{ keyword: 'order' }] }],
         });
-        this.resources.add(`${API}/workflows/{id}`, owner, { id: String(workflow.id) });
-        // Known only once complete: the fuzzer may delete the agent as soon as it knows it.
+        // Known only once complete: the fuzzer may delete a record as soon as it knows it.
         const created = await seedAgent(this.clients[owner], String(workflow.id), n);
+        created.push([`${API}/workflows/{id}`, { id: String(workflow.id) }]);
         for (const [slot, values] of created) {
           this.resources.add(slot, owner, values);
         }

@@ -1,7 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import { HttpException } from '@nestjs/common';
 import { ThrottlerException } from '@nestjs/throttler';
-import { isDatabaseUnavailable } from '@/database/errors';
+import { isDatabaseUnavailable, isReferencedRowGone } from '@/database/errors';
 import { ApiError, ErrorCode } from './api-error';
 
 export interface ErrorBody {
@@ -51,6 +51,9 @@ function describe(exception: unknown): {
   }
   if (isDatabaseUnavailable(exception)) {
     return { status: 503, code: 'internal_error', message: DATABASE_UNAVAILABLE };
+  }
+  if (isReferencedRowGone(exception)) {
+    return { status: 404, code: 'not_found', message: GENERIC_MESSAGES.not_found! };
   }
   if (exception instanceof ThrottlerException) {
     return { status: 429, code: 'too_many_requests', message: GENERIC_MESSAGES.too_many_requests! };
