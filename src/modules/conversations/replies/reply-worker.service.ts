@@ -7,7 +7,9 @@ import {
 } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { Environment } from '@/config/environment';
+import { ApiError } from '@/common/http/api-error';
 import { Database } from '@/database/database.service';
+import { isReferencedRowGone } from '@/database/errors';
 import { AgentsService } from '@/modules/agents/agents.service';
 import { WorkflowsService } from '@/modules/workflows/workflows.service';
 import { ConversationsRepository } from '../conversations.repository';
@@ -77,15 +79,23 @@ export class ReplyWorker implements OnApplicationBootstrap, OnModuleDestroy {
     const previous = this.queues.get(pending.conversationId) ?? Promise.resolve();
     const next = previous
       .then(() => this.process(pending.id))
-      .catch((error: unknown) =>
-        this.logger.error({ err: error, pending_id: pending.id }, 'Reply failed; will retry'),
-      );
+      .catch((error: unknown) => this.reportFailure(pending.id, error));
     this.queues.set(pending.conversationId, next);
     void next.finally(() => {
       if (this.queues.get(pending.conversationId) === next) {
         this.queues.delete(pending.conversationId);
       }
     });
+  }
+
+  private reportFailure(pendingId: string, error: unknown): void {
+    // The agent or conversation was deleted while its reply was being written (its pending
+    // reply went with it): nothing to retry, nothing wrong.
+    if (isReferencedRowGone(error) || (error instanceof ApiError && error.code === 'not_found')) {
+      this.logger.debug({ pending_id: pendingId }, 'Reply dropped: its conversation is gone');
+      return;
+    }
+    this.logger.error({ err: error, pending_id: pendingId }, 'Reply failed; will retry');
   }
 
   /** Settles once every queued reply is done (tests and shutdown). */
