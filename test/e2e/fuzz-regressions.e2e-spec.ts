@@ -66,6 +66,24 @@ describe('contract fuzzing regressions', () => {
     expect(res.body.message).not.toMatch(/TypeError|Error:/);
   });
 
+  it.each([
+    ['rules', { rules: [[]] }],
+    ['flows', { flows: [[]] }],
+    ['faq', { faq: [[{ question: 'q', answer: 'a' }]] }],
+    ['flows.0.trigger_keywords', { flows: [{ name: 'f', trigger_keywords: [[]] }] }],
+    ['flows.0.conversation_steps', { flows: [{ name: 'f', conversation_steps: [[]] }] }],
+    ['guide', { guide: [] }],
+  ])('refuses an array where %s expects objects', async (field, fields) => {
+    const res = await t
+      .http()
+      .post(`${API}/workflows`)
+      .set(bearer(t.key))
+      .send({ name: 'Nested arrays', ...fields })
+      .expect(400);
+    expect(res.body.code).toBe('validation_error');
+    expect(res.body.message.join('\n')).toContain(`${field}`);
+  });
+
   it('documents Idempotency-Key and its 409 and 422 on every POST, PATCH and DELETE of the API', () => {
     const writes = operations().filter(
       ({ path, method }) => path.startsWith(API) && ['post', 'patch', 'delete'].includes(method),

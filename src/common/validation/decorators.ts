@@ -43,7 +43,7 @@ export const IsPlainObject = (options?: ValidationOptions) =>
       name: 'isPlainObject',
       validator: {
         validate: isPlainObject,
-        defaultMessage: () => 'must be a JSON object',
+        defaultMessage: () => `${options?.each ? 'each value ' : ''}must be a JSON object`,
       },
     },
     options,

@@ -40,6 +40,7 @@ export class WorkflowCreateDto {
   @OptionalNotNull()
   @IsArray()
   @ArrayMaxSize(LIMITS.array)
+  @IsPlainObject({ each: true })
   @ValidateNested({ each: true })
   @Type(() => RuleDto)
   rules?: RuleDto[];
@@ -48,6 +49,7 @@ export class WorkflowCreateDto {
   @OptionalNotNull()
   @IsArray()
   @ArrayMaxSize(LIMITS.array)
+  @IsPlainObject({ each: true })
   @ValidateNested({ each: true })
   @Type(() => FlowDto)
   flows?: FlowDto[];
@@ -83,6 +85,7 @@ export class WorkflowCreateDto {
 
   @ApiPropertyOptional({ type: GuideDto, nullable: true })
   @IsOptional()
+  @IsPlainObject()
   @ValidateNested()
   @Type(() => GuideDto)
   guide?: GuideDto | null;
@@ -91,6 +94,7 @@ export class WorkflowCreateDto {
   @OptionalNotNull()
   @IsArray()
   @ArrayMaxSize(LIMITS.array)
+  @IsPlainObject({ each: true })
   @ValidateNested({ each: true })
   @Type(() => FaqDto)
   faq?: FaqDto[];

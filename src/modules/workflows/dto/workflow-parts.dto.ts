@@ -15,7 +15,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { NullableString, RequiredString } from '@/common/validation/string-fields';
-import { OptionalNotNull } from '@/common/validation/decorators';
+import { IsPlainObject, OptionalNotNull } from '@/common/validation/decorators';
 import { LIMITS } from '@/common/validation/limits';
 
 export class RuleDto {
@@ -102,6 +102,7 @@ export class FlowDto {
   @OptionalNotNull()
   @IsArray()
   @ArrayMaxSize(LIMITS.array)
+  @IsPlainObject({ each: true })
   @ValidateNested({ each: true })
   @Type(() => FlowTriggerKeywordDto)
   trigger_keywords?: FlowTriggerKeywordDto[];
@@ -110,6 +111,7 @@ export class FlowDto {
   @OptionalNotNull()
   @IsArray()
   @ArrayMaxSize(LIMITS.array)
+  @IsPlainObject({ each: true })
   @ValidateNested({ each: true })
   @Type(() => FlowStepDto)
   conversation_steps?: FlowStepDto[];
