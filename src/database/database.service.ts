@@ -3,6 +3,9 @@ import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Mutex } from 'async-mutex';
 import { DataSource, EntityManager } from 'typeorm';
+import { isDeadlock } from './errors';
+
+const DEADLOCK_ATTEMPTS = 3;
 
 interface OpenTransaction {
   manager: EntityManager;
@@ -41,15 +44,25 @@ export class Database {
     if (joined) {
       return work(joined.manager);
     }
-    const open: OpenTransaction = { manager: this.dataSource.manager, afterCommit: [] };
-    const run = () =>
-      this.dataSource.transaction((manager) => {
-        open.manager = manager;
-        return this.current.run(open, () => work(manager));
-      });
-    const result = await (this.writer ? this.writer.runExclusive(run) : run());
-    this.current.exit(() => open.afterCommit.forEach((callback) => this.runSafely(callback)));
-    return result;
+    for (let attempt = 1; ; attempt++) {
+      const open: OpenTransaction = { manager: this.dataSource.manager, afterCommit: [] };
+      const run = () =>
+        this.dataSource.transaction((manager) => {
+          open.manager = manager;
+          return this.current.run(open, () => work(manager));
+        });
+      try {
+        const result = await (this.writer ? this.writer.runExclusive(run) : run());
+        this.current.exit(() => open.afterCommit.forEach((callback) => this.runSafely(callback)));
+        return result;
+      } catch (error) {
+        // PostgreSQL breaks a deadlock by aborting one of the transactions, and expects it to be
+        // run again: it was rolled back whole, its after-commit callbacks never run.
+        if (!isDeadlock(error) || attempt >= DEADLOCK_ATTEMPTS) {
+          throw error;
+        }
+      }
+    }
   }
 
   /**

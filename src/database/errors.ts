@@ -18,6 +18,11 @@ export function isUniqueViolation(error: unknown): boolean {
   );
 }
 
+/** PostgreSQL aborted the transaction to break a deadlock (SQLSTATE 40P01). */
+export function isDeadlock(error: unknown): boolean {
+  return error instanceof QueryFailedError && (error.driverError as DriverError).code === '40P01';
+}
+
 /** A foreign-key violation: the row is still referenced (or references nothing). */
 export function isForeignKeyViolation(error: unknown): boolean {
   if (!(error instanceof QueryFailedError)) {

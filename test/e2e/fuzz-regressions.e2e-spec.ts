@@ -84,6 +84,26 @@ describe('contract fuzzing regressions', () => {
     expect(res.body.message.join('\n')).toContain(`${field}`);
   });
 
+  it('refuses a body holding an unpaired surrogate with 400 bad_request, never 500', async () => {
+    const agentId = (await createAgent(t)).id;
+    for (const body of [{ business_email: 'a\uD800@example.com' }, { name: '\uDFFF' }]) {
+      const res = await t
+        .http()
+        .patch(`${API}/agents/${agentId}`)
+        .set(bearer(t.key))
+        .send(body)
+        .expect(400);
+      expect(res.body.code).toBe('bad_request');
+    }
+    // A well-formed pair is ordinary text.
+    await t
+      .http()
+      .patch(`${API}/agents/${agentId}`)
+      .set(bearer(t.key))
+      .send({ name: 'Ada \uD83D\uDE00' })
+      .expect(200);
+  });
+
   it('documents Idempotency-Key and its 409 and 422 on every POST, PATCH and DELETE of the API', () => {
     const writes = operations().filter(
       ({ path, method }) => path.startsWith(API) && ['post', 'patch', 'delete'].includes(method),

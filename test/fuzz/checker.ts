@@ -104,7 +104,8 @@ export class ContractChecker {
       );
     }
     if (status >= 400) {
-      problems.push(...errorBodyProblems(operation, status, body, requestId));
+      const replayed = header(response, 'idempotent-replayed') === 'true';
+      problems.push(...errorBodyProblems(operation, status, body, requestId, replayed));
     }
     return problems;
   }
@@ -147,6 +148,7 @@ function errorBodyProblems(
   status: number,
   body: any,
   requestId: string | undefined,
+  replayed: boolean,
 ): string[] {
   const problems: string[] = [];
   if (!CODES_BY_STATUS[status]?.includes(body?.code)) {
@@ -159,7 +161,8 @@ function errorBodyProblems(
     problems.push(`error ${JSON.stringify(body?.error)} is not the reason phrase`);
   }
   const isStreamLimit = status === 429 && operation.path.endsWith('stream');
-  if (!isStreamLimit && body?.request_id !== requestId) {
+  // A replay is the first response byte for byte (API.md, Idempotency): its first request's id.
+  if (!isStreamLimit && !replayed && body?.request_id !== requestId) {
     problems.push('request_id differs from X-Request-Id');
   }
   if (body?.code === 'validation_error') {

@@ -22,16 +22,21 @@ function isJsonContentType(req: Request): boolean {
 interface Shape {
   depth: number;
   hasNul: boolean;
+  hasLoneSurrogate: boolean;
 }
 
-/** How deep the parsed JSON nests, and whether any key or string holds a NUL character. */
+/** In Unicode mode a surrogate pair is one code point: only unpaired halves match. */
+const LONE_SURROGATE = /\p{Cs}/u;
+
+/** How deep the parsed JSON nests, and whether a key or string holds NUL or a lone surrogate. */
 function shapeOf(value: unknown): Shape {
-  const shape: Shape = { depth: 0, hasNul: false };
+  const shape: Shape = { depth: 0, hasNul: false, hasLoneSurrogate: false };
   const pending: Array<[unknown, number]> = [[value, 1]];
   while (pending.length > 0) {
     const [current, depth] = pending.pop()!;
     if (typeof current === 'string') {
       shape.hasNul ||= current.includes('\0');
+      shape.hasLoneSurrogate ||= LONE_SURROGATE.test(current);
       continue;
     }
     if (current === null || typeof current !== 'object') {
@@ -43,6 +48,7 @@ function shapeOf(value: unknown): Shape {
     }
     for (const [key, child] of Object.entries(current)) {
       shape.hasNul ||= key.includes('\0');
+      shape.hasLoneSurrogate ||= LONE_SURROGATE.test(key);
       pending.push([child, depth + 1]);
     }
   }
@@ -101,6 +107,12 @@ export function jsonBody(limitBytes: number): RequestHandler {
           // PostgreSQL cannot store U+0000 in text; refuse it the same way on every database.
           req.bodyError = Errors.badRequest(
             'Request body must not contain NUL characters (\\u0000)',
+          );
+          req.body = undefined;
+        } else if (shape.hasLoneSurrogate) {
+          // Not text in any encoding: validators that re-encode it throw, PostgreSQL mangles it.
+          req.bodyError = Errors.badRequest(
+            'Request body must be valid Unicode (it holds an unpaired surrogate such as \\ud800)',
           );
           req.body = undefined;
         }
