@@ -1,6 +1,7 @@
 import { Pool } from 'undici';
 import { Observed } from './checker';
-import { FRESH_TICKET, FuzzRequest } from './requests';
+import { FRESH_TICKET } from './hints';
+import { FuzzRequest } from './requests';
 import { API } from './resources';
 
 const TIMEOUT_MS = 30_000;

@@ -1,0 +1,65 @@
+import fc from 'fast-check';
+import { API, Resources } from './resources';
+import { Hints } from './schema-arbitrary';
+
+/** Stands for a real stream ticket, issued just before the request is sent. */
+export const FRESH_TICKET = '__fresh_ticket__';
+
+export function hintsFor(resources: Resources): Hints {
+  const workflowIds = resources.idArbitrary(`${API}/workflows/{id}`, 'id');
+  const conversationIds = resources.idArbitrary(
+    `${API}/agents/{agentId}/conversations/{conversationId}`,
+    'conversationId',
+  );
+  const mixed = (real: fc.Arbitrary<string>) =>
+    fc.oneof(
+      { weight: 6, arbitrary: real },
+      { weight: 1, arbitrary: fc.uuid() },
+      { weight: 1, arbitrary: fc.string() },
+    );
+  // The run allows private addresses: every URL points at a closed port here, or is malformed.
+  const urls = fc.constantFrom(
+    'http://127.0.0.1:9/x',
+    'https://127.0.0.1:9/api',
+    'http://localhost:9/',
+    'https://[::1]:9/mcp',
+    'ftp://127.0.0.1:9/',
+    'not a url',
+    'http://',
+    'javascript:alert(1)',
+    'http://0x7f000001:9/',
+  );
+  const byName: Record<string, fc.Arbitrary<unknown>> = {
+    workflow_id: mixed(workflowIds),
+    source_workflow_id: mixed(workflowIds),
+    conversation_id: mixed(conversationIds),
+    action_ids: fc.array(mixed(resources.idArbitrary('actions', 'actionId')), { maxLength: 5 }),
+    url: urls,
+    base_url: urls,
+    server_url: urls,
+    test_endpoint: urls,
+    video_url: urls,
+    youtubeUrl: urls,
+    logo: urls,
+    app_icon: urls,
+    url_template: fc.constantFrom(
+      '/orders/{order_id}',
+      'http://127.0.0.1:9/x',
+      '{{x}}',
+      '/a/{b}/{c}',
+      '',
+    ),
+    timezone: fc.constantFrom('Africa/Lagos', 'UTC', 'Mars/Olympus', 'Etc/GMT+14', ''),
+    channel_user_id: fc.oneof(
+      fc.constantFrom('visitor-1', 'visitor-2'),
+      fc.string({ minLength: 1, maxLength: 20 }),
+    ),
+    currency: fc.constantFrom('NGN', 'USD', 'XXXX', ''),
+    app_slug: fc.constantFrom('google_drive', 'slack', 'notion', 'Not A Slug!', ''),
+    ticket: fc.oneof(
+      { weight: 3, arbitrary: fc.constant(FRESH_TICKET) },
+      { weight: 1, arbitrary: fc.string({ maxLength: 64 }) },
+    ),
+  };
+  return (name) => byName[name];
+}

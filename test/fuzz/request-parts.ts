@@ -1,0 +1,269 @@
+import fc from 'fast-check';
+import { BODY_MUTATION_NAMES, BODY_MUTATIONS, SerializedBody } from './body-mutations';
+import {
+  BAD_IDEMPOTENCY_KEYS,
+  BAD_REQUEST_IDS,
+  GARBAGE_SEGMENTS,
+  INVALID_JSON,
+  UNICODE_EDGES,
+} from './hostile';
+import { OpenApiDocument, Operation, resolve } from './openapi';
+import { Resources, slotOf } from './resources';
+import { arbitraryFor, Hints } from './schema-arbitrary';
+import { Keys } from './seed';
+
+const SHARED_IDEMPOTENCY_KEYS = [
+  'fuzz-key-1',
+  'fuzz-key-2',
+  'fuzz-key-3',
+  'fuzz-key-4',
+  'fuzz-key-5',
+];
+
+/** One part of a request (its credentials, path, query…) and what makes it unusual. */
+interface Part<T> {
+  value: T;
+  tag?: string;
+}
+
+export function authArbitrary(keys: Keys): fc.Arbitrary<Part<Record<string, string>>> {
+  const variants: Part<Record<string, string>>[] = [
+    { tag: 'auth:none', value: {} },
+    { tag: 'auth:other-team', value: { 'X-Api-Key': keys.other } },
+    { tag: 'auth:read-only', value: { 'X-Api-Key': keys.readOnly } },
+    { tag: 'auth:expired', value: { Authorization: `Bearer ${keys.expired}` } },
+    { tag: 'auth:revoked', value: { 'X-Api-Key': keys.revoked } },
+    { tag: 'auth:not-sk', value: { 'X-Api-Key': 'not-a-key' } },
+    { tag: 'auth:empty-bearer', value: { Authorization: 'Bearer' } },
+    { tag: 'auth:basic', value: { Authorization: 'Basic dXNlcjpwYXNz' } },
+    { tag: 'auth:lowercase-scheme', value: { Authorization: `bearer ${keys.own}` } },
+    {
+      tag: 'auth:two-keys',
+      value: { Authorization: `Bearer ${keys.own}`, 'X-Api-Key': keys.other },
+    },
+    { tag: 'auth:huge', value: { 'X-Api-Key': `sk_${'a'.repeat(10_000)}` } },
+  ];
+  return fc.oneof(
+    { weight: 10, arbitrary: fc.constant({ value: { 'X-Api-Key': keys.own } }) },
+    { weight: 4, arbitrary: fc.constant({ value: { Authorization: `Bearer ${keys.own}` } }) },
+    { weight: 4, arbitrary: fc.constantFrom(...variants) },
+    {
+      weight: 1,
+      arbitrary: fc.uint8Array({ minLength: 24, maxLength: 48 }).map((bytes) => ({
+        tag: 'auth:unknown-key',
+        value: { 'X-Api-Key': `sk_${Buffer.from(bytes).toString('base64url')}` },
+      })),
+    },
+  );
+}
+
+interface PathPart {
+  url: string;
+  values: Record<string, string>;
+  tag?: string;
+}
+
+export function pathArbitrary(operation: Operation, resources: Resources): fc.Arbitrary<PathPart> {
+  const names = [...operation.path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]);
+  if (names.length === 0) {
+    return fc.constant({ url: operation.path, values: {} });
+  }
+  const slot = slotOf(operation.path)!;
+  return fc
+    .record({
+      roll: fc.nat(99),
+      index: fc.nat(),
+      which: fc.nat(),
+      garbage: GARBAGE_SEGMENTS,
+      unknown: fc.uuid(),
+    })
+    .map(({ roll, index, which, garbage, unknown }) => {
+      const binding = resources.pick(slot, roll < 85 ? 'own' : 'other', index);
+      const values = { ...binding?.values };
+      const encoded: Record<string, string> = {};
+      let tag = binding ? `path:${binding.owner}` : 'path:unknown';
+      for (const name of names) {
+        if (values[name] === undefined) {
+          values[name] = unknown;
+          tag = 'path:unknown';
+        }
+        encoded[name] = encodeURIComponent(values[name]);
+      }
+      if (roll >= 92) {
+        encoded[names[which % names.length]] = garbage;
+        tag = `path:garbage ${garbage.slice(0, 40)}`;
+      }
+      return {
+        url: operation.path.replace(/\{(\w+)\}/g, (_, name: string) => encoded[name]),
+        values,
+        tag,
+      };
+    });
+}
+
+const HOSTILE_QUERY_VALUES = [
+  '0',
+  '-1',
+  'abc',
+  '1.5',
+  '1e3',
+  '9007199254740993',
+  '',
+  '%20',
+  '0x10',
+  '%EF%BC%91',
+  '101',
+  '1000',
+  'NaN',
+  'yes',
+  'TRUE',
+  'unknown',
+  '--name',
+  '%00',
+  '%ZZ',
+  encodeURIComponent(UNICODE_EDGES[4]),
+  'x'.repeat(10_000),
+];
+
+export function queryArbitrary(
+  document: OpenApiDocument,
+  operation: Operation,
+  hints: Hints,
+): fc.Arbitrary<Part<string>> {
+  const parameters = operation.parameters.filter((parameter) => parameter.in === 'query');
+  const model = Object.fromEntries(
+    parameters.map((p) => [p.name, hints(p.name) ?? arbitraryFor(document, p.schema, hints)]),
+  );
+  const valid = fc
+    .record(model, { requiredKeys: parameters.filter((p) => p.required).map((p) => p.name) })
+    .map((query) =>
+      Object.entries(query)
+        .map(([name, value]) => `${name}=${encodeURIComponent(String(value))}`)
+        .join('&'),
+    );
+  const names = [...parameters.map((p) => p.name), 'unknown_param'];
+  const hostile = fc
+    .record({
+      name: fc.constantFrom(...names),
+      value: fc.constantFrom(...HOSTILE_QUERY_VALUES),
+      form: fc.nat(3),
+    })
+    .map(
+      ({ name, value, form }) =>
+        [`${name}=${value}`, `${name}=1&${name}=2`, `${name}[a]=1`, `${name}[]=${value}`][form],
+    );
+  return fc.oneof(
+    { weight: 5, arbitrary: valid.map((value) => ({ value })) },
+    {
+      weight: 1,
+      arbitrary: fc.tuple(valid, hostile).map(([query, extra]) => ({
+        value: [query, extra].filter(Boolean).join('&'),
+        tag: `query:${extra.slice(0, 40)}`,
+      })),
+    },
+  );
+}
+
+export function headersArbitrary(operation: Operation): fc.Arbitrary<Part<Record<string, string>>> {
+  const isWrite = ['POST', 'PATCH', 'DELETE'].includes(operation.method);
+  const idempotencyKey: fc.Arbitrary<Part<Record<string, string>>> = isWrite
+    ? fc.oneof(
+        { weight: 6, arbitrary: fc.constant({ value: {} }) },
+        { weight: 2, arbitrary: fc.uuid().map((key) => ({ value: { 'Idempotency-Key': key } })) },
+        {
+          weight: 1,
+          arbitrary: fc
+            .constantFrom(...SHARED_IDEMPOTENCY_KEYS)
+            .map((key) => ({ value: { 'Idempotency-Key': key }, tag: 'idempotency:shared' })),
+        },
+        {
+          weight: 1,
+          arbitrary: fc.constantFrom(...BAD_IDEMPOTENCY_KEYS).map((key) => ({
+            value: { 'Idempotency-Key': key },
+            tag: `idempotency:bad ${key.slice(0, 12)}`,
+          })),
+        },
+      )
+    : fc.constant({ value: {} });
+  const extra: fc.Arbitrary<Part<Record<string, string>>> = fc.oneof(
+    { weight: 30, arbitrary: fc.constant({ value: {} }) },
+    {
+      weight: 2,
+      arbitrary: fc
+        .constantFrom(...BAD_REQUEST_IDS)
+        .map((id) => ({ value: { 'X-Request-Id': id }, tag: `request-id:${id.slice(0, 12)}` })),
+    },
+    {
+      weight: 2,
+      arbitrary: fc
+        .stringMatching(/^[\x21-\x7e]{1,128}$/)
+        .map((id) => ({ value: { 'X-Request-Id': id } })),
+    },
+    {
+      weight: 1,
+      arbitrary: fc.constant({
+        value: { 'Last-Event-ID': 'garbage' },
+        tag: 'last-event-id:garbage',
+      }),
+    },
+    {
+      weight: 1,
+      arbitrary: fc.constant({
+        value: { 'Last-Event-ID': new Date(0).toISOString() },
+        tag: 'last-event-id:epoch',
+      }),
+    },
+    {
+      weight: 1,
+      arbitrary: fc.constant({
+        value: { 'X-Fuzz-Filler': 'a'.repeat(20_000) },
+        tag: 'header:oversized',
+      }),
+    },
+    {
+      weight: 1,
+      arbitrary: fc.constant({
+        value: { Accept: 'text/html;q=0.9, */*;q=0' },
+        tag: 'header:accept',
+      }),
+    },
+  );
+  return fc.tuple(idempotencyKey, extra).map(([a, b]) => ({
+    value: { ...a.value, ...b.value },
+    tag: [a.tag, b.tag].filter(Boolean).join(' ') || undefined,
+  }));
+}
+
+export function bodyArbitrary(
+  document: OpenApiDocument,
+  operation: Operation,
+  hints: Hints,
+): fc.Arbitrary<SerializedBody | undefined> {
+  if (!operation.body) {
+    return fc.oneof(
+      { weight: 19, arbitrary: fc.constant(undefined) },
+      {
+        weight: 1,
+        arbitrary: fc
+          .constantFrom(...INVALID_JSON, '{"unexpected":true}')
+          .map((body) => ({ body, tag: 'body:on-bodiless' })),
+      },
+    );
+  }
+  const required: string[] = resolve(document, operation.body).required ?? [];
+  const picks = fc.record({ a: fc.nat(), b: fc.nat() });
+  return fc
+    .tuple(
+      arbitraryFor(document, operation.body, hints),
+      fc.nat(BODY_MUTATION_NAMES.length * 2),
+      picks,
+    )
+    .map(([body, roll, pick]) => {
+      const mutation = BODY_MUTATION_NAMES[roll];
+      return mutation
+        ? BODY_MUTATIONS[mutation](body, pick, required)
+        : { body: JSON.stringify(body), tag: '' };
+    });
+}
+
+/** Property names whose values must be real (ids) or safe (URLs that never leave the machine). */
