@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { createAgent } from '../factories/agents';
 import { API, startTestApp, TestApp } from '../factories/test-app';
 import { bearer } from '../support/bearer';
@@ -44,6 +45,29 @@ describe('contract fuzzing regressions', () => {
       code: 'bad_request',
       statusCode: 431,
       request_id: res.headers['x-request-id'],
+    });
+  });
+
+  it("answers a request Node's parser cannot read with 400 and the contract's error body", async () => {
+    const { port } = new URL(t.url);
+    const raw = await new Promise<string>((resolve, reject) => {
+      let received = '';
+      const socket = connect(Number(port), '127.0.0.1', () =>
+        socket.write('NOT HTTP AT ALL\r\n\r\n'),
+      );
+      socket.on('data', (chunk) => (received += chunk.toString()));
+      socket.on('end', () => resolve(received));
+      socket.on('error', reject);
+    });
+    const [head, body] = raw.split('\r\n\r\n');
+    expect(head).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+    const requestId = /\r\nX-Request-Id: (\S+)/.exec(head)?.[1];
+    expect(JSON.parse(body)).toEqual({
+      message: 'Malformed HTTP request',
+      error: 'Bad Request',
+      code: 'bad_request',
+      statusCode: 400,
+      request_id: requestId,
     });
   });
 

@@ -3,10 +3,15 @@ import { STATUS_CODES, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { ErrorBody } from './error-response';
 
+const PARSER_ERRORS: Record<string, [number, string]> = {
+  HPE_HEADER_OVERFLOW: [431, 'Request headers are larger than the size limit'],
+  ERR_HTTP_REQUEST_TIMEOUT: [408, 'The request took too long to arrive'],
+};
+
 /**
  * Requests Node's HTTP parser rejects never reach the application; Node would answer them with a
- * bare status line. They get the contract's error body instead: 431 for headers over the size
- * limit, 400 for anything else the parser cannot read.
+ * bare status line. They get the contract's error body instead, with Node's status: 431 for
+ * headers over the size limit, 408 for a request that took too long, 400 for anything else.
  */
 export function answerClientErrorsWithContractBody(server: Server): void {
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
@@ -14,13 +19,10 @@ export function answerClientErrorsWithContractBody(server: Server): void {
       socket.destroy();
       return;
     }
-    const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
-    const status = tooLarge ? 431 : 400;
+    const [status, message] = PARSER_ERRORS[error.code ?? ''] ?? [400, 'Malformed HTTP request'];
     const requestId = randomUUID();
     const body: ErrorBody = {
-      message: tooLarge
-        ? 'Request headers are larger than the size limit'
-        : 'Malformed HTTP request',
+      message,
       error: STATUS_CODES[status]!,
       code: 'bad_request',
       statusCode: status,
