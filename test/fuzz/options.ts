@@ -14,9 +14,17 @@ function valueOf(args: string[], name: string): string | undefined {
   return args.find((arg) => arg.startsWith(prefix))?.slice(prefix.length);
 }
 
-function positiveInteger(text: string, name: string): number {
+function integer(text: string, name: string): number {
   const value = Number(text);
-  if (!Number.isSafeInteger(value) || value < 1) {
+  if (!Number.isSafeInteger(value)) {
+    throw new Error(`--${name} must be an integer, got ${text}`);
+  }
+  return value;
+}
+
+function positiveInteger(text: string, name: string): number {
+  const value = integer(text, name);
+  if (value < 1) {
     throw new Error(`--${name} must be a positive integer, got ${text}`);
   }
   return value;
@@ -42,7 +50,7 @@ export function parseOptions(args: string[], env: NodeJS.ProcessEnv): FuzzOption
       : args.includes('--long')
         ? LONG_REQUESTS
         : DEFAULT_REQUESTS,
-    seed: seed ? Number(seed) | 0 : (Date.now() ^ (Math.random() * 0x7fffffff)) | 0,
+    seed: seed ? integer(seed, 'seed') : (Date.now() ^ (Math.random() * 0x7fffffff)) | 0,
     postgresUrl: postgresUrl || undefined,
     concurrency: concurrency ? positiveInteger(concurrency, 'concurrency') : 12,
   };

@@ -66,9 +66,11 @@ async function fuzz(
       const sentAt = performance.now();
       try {
         const response = await sender.send(request);
-        const ms = performance.now() - sentAt;
-        report.record(request, response, checker.check(request.operation, response), ms);
-        await track(request, response, seeder);
+        const problems = checker.check(request.operation, response);
+        report.record(request, response, problems, performance.now() - sentAt);
+        if (problems.length === 0) {
+          await track(request, response, seeder);
+        }
       } catch (error) {
         if (!(error instanceof TransportError)) {
           throw error;
