@@ -5,7 +5,7 @@ import { newId } from '@/common/ids';
 import { Page } from '@/common/pagination/page';
 import { Environment } from '@/config/environment';
 import { Database } from '@/database/database.service';
-import { isUniqueViolation } from '@/database/errors';
+import { isForeignKeyViolation, isUniqueViolation } from '@/database/errors';
 import { WorkflowEntity, WorkflowFlow } from '@/modules/workflows/entities/workflow.entity';
 import { WorkflowsService } from '@/modules/workflows/workflows.service';
 import { canTransition } from './agent-status';
@@ -23,6 +23,11 @@ const NOT_FOUND = 'Agent not found';
 const CODE_ATTEMPTS = 5;
 
 type AgentInput = Partial<AgentCreateDto>;
+
+/** The workflow was found, then deleted before the agent referencing it was written. */
+function workflowDeletedMeanwhile() {
+  return Errors.notFound('Workflow not found');
+}
 
 function agentChanges(input: AgentInput): Partial<AgentEntity> {
   const changes: Partial<AgentEntity> = {};
@@ -83,6 +88,9 @@ export class AgentsService {
         const agent = await this.insertWithinQuota(teamId, { ...input, workflow_id: workflow.id });
         return { agent, workflow };
       } catch (error) {
+        if (isForeignKeyViolation(error)) {
+          throw workflowDeletedMeanwhile();
+        }
         // A test-code collision is astronomically rare; a fresh code settles it.
         if (!isUniqueViolation(error) || attempt >= CODE_ATTEMPTS) {
           throw error;
@@ -96,7 +104,11 @@ export class AgentsService {
     if (input.workflow_id !== undefined) {
       input.workflow_id = (await this.workflows.get(teamId, input.workflow_id)).id;
     }
-    await this.agents.update(teamId, id, { ...agentChanges(input), updatedAt: new Date() });
+    try {
+      await this.agents.update(teamId, id, { ...agentChanges(input), updatedAt: new Date() });
+    } catch (error) {
+      throw isForeignKeyViolation(error) ? workflowDeletedMeanwhile() : error;
+    }
     return this.requireOwned(teamId, id);
   }
 
@@ -106,25 +118,27 @@ export class AgentsService {
     }
   }
 
-  async setLiveStatus(teamId: string, id: string, input: AgentLiveStatusDto): Promise<AgentEntity> {
-    const agent = await this.requireOwned(teamId, id);
-    if (agent.status === input.status) {
-      return agent;
-    }
-    if (!canTransition(agent.status, input.status)) {
-      throw Errors.conflict(`An agent cannot go from ${agent.status} to ${input.status}`);
-    }
-    const moved = await this.agents.transition(
-      teamId,
-      id,
-      agent.status,
-      input.status,
-      input.status_reason ?? null,
-    );
-    if (!moved) {
-      throw Errors.conflict('The agent changed status meanwhile; read it and try again');
-    }
-    return this.requireOwned(teamId, id);
+  /**
+   * Judged under a lock on the agent, so that concurrent changes each see the state the previous
+   * one left: a second identical request is then a no-op rather than a conflict.
+   */
+  setLiveStatus(teamId: string, id: string, input: AgentLiveStatusDto): Promise<AgentEntity> {
+    return this.db.transaction(async (manager) => {
+      await this.db.lockRow(manager, 'agents', id);
+      const agent = await this.requireOwned(teamId, id);
+      if (agent.status === input.status) {
+        return agent;
+      }
+      if (!canTransition(agent.status, input.status)) {
+        throw Errors.conflict(`An agent cannot go from ${agent.status} to ${input.status}`);
+      }
+      await this.agents.update(teamId, id, {
+        status: input.status,
+        statusReason: input.status_reason ?? null,
+        updatedAt: new Date(),
+      });
+      return this.requireOwned(teamId, id);
+    });
   }
 
   async channelsOf(teamId: string, id: string): Promise<AgentChannelEntity[]> {
