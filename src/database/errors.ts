@@ -1,4 +1,4 @@
-import { QueryFailedError, QueryRunnerAlreadyReleasedError } from 'typeorm';
+import { EntityNotFoundError, QueryFailedError, QueryRunnerAlreadyReleasedError } from 'typeorm';
 
 interface DriverError {
   code?: string;
@@ -28,6 +28,20 @@ export function isForeignKeyViolation(error: unknown): boolean {
     driverError.code === '23503' ||
     (String(driverError.code).startsWith('SQLITE_CONSTRAINT') &&
       /FOREIGN KEY/.test(driverError.message ?? ''))
+  );
+}
+
+/**
+ * A record the statement needed was deleted by a concurrent request after the service had found
+ * it: a write referring to it broke its foreign key, or a row read back by `…OrFail` was gone.
+ * A delete refused because the row is still referenced is not this (the service answers 409).
+ */
+export function isRecordGoneMeanwhile(error: unknown): boolean {
+  if (error instanceof EntityNotFoundError) {
+    return true;
+  }
+  return (
+    isForeignKeyViolation(error) && !/^\s*DELETE\b/i.test((error as QueryFailedError).query ?? '')
   );
 }
 

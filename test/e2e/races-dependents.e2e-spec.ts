@@ -4,7 +4,31 @@ import { createAgent } from '../factories/agents';
 import { API, startTestApp, TestApp } from '../factories/test-app';
 import { createWorkflow } from '../factories/workflows';
 import { bearer } from '../support/bearer';
-import { burst, BurstRequest, errorBody, tally } from '../support/burst';
+import { burst, BurstRequest, BurstResponse, errorBody, tally } from '../support/burst';
+
+/** Records created under an agent, one kind per path. */
+const AGENT_CHILDREN: Array<[string, object]> = [
+  ['/knowledge_bases', { type: 'text', name: 'Notes', content: 'Text' }],
+  [
+    '/conversations/messages',
+    { message: 'Hi', role: 'assistant', channel_type: 'webchat', channel_user_id: 'u' },
+  ],
+  ['/integrations/custom_api/configure', { name: 'API', base_url: 'http://127.0.0.1:9' }],
+  ['/integrations/mcp_server/configure', { name: 'MCP', server_url: 'http://127.0.0.1:9/mcp' }],
+  ['/integrations/bimpeai/configure', { type: 'stripe', secret_key: 'sk_x' }],
+  ['/integrations/pipedream/configure', { app_slug: 'slack' }],
+];
+
+/** The burst with `deletion` slotted in at `position`, and a way to take its answer back out. */
+function withDeletionAt(requests: BurstRequest[], deletion: BurstRequest, position: number) {
+  return {
+    requests: [...requests.slice(0, position), deletion, ...requests.slice(position)],
+    split: (responses: BurstResponse[]) => ({
+      deleted: responses[position],
+      others: responses.filter((_, index) => index !== position),
+    }),
+  };
+}
 
 describe('races between dependent writes', () => {
   let t: TestApp;
@@ -82,5 +106,89 @@ describe('races between dependent writes', () => {
       }
     }
     process.stdout.write(`5 deletions vs 100 creates: ${JSON.stringify(tally(outcomes))}\n`);
+  });
+
+  it('creates records under an agent being deleted only while it exists: 201 or 404, never a 500, nothing left behind', async () => {
+    const outcomes: string[] = [];
+    for (let round = 0; round < 4; round++) {
+      const team = await t.createKey(`doomed-${round}`, ['*']);
+      const agent = await createAgent(t, {}, team.key);
+      const creates: BurstRequest[] = AGENT_CHILDREN.flatMap(([path, body]) =>
+        Array.from({ length: 4 }, () => ({
+          method: 'POST' as const,
+          path: `${API}/agents/${agent.id}${path}`,
+          headers: bearer(team.key),
+          body,
+        })),
+      );
+      const { requests, split } = withDeletionAt(
+        creates,
+        { method: 'DELETE', path: `${API}/agents/${agent.id}`, headers: bearer(team.key) },
+        round * 6,
+      );
+      const { deleted, others } = split(await burst(t.url, requests));
+
+      outcomes.push(...others.map((res) => `create ${res.status}`));
+      expect(deleted.status).toBe(200);
+      for (const res of others.filter((r) => r.status !== 201)) {
+        expect(res.body).toEqual(errorBody(res, 404, 'not_found'));
+      }
+      const left: Record<string, number> = {};
+      for (const entity of t.dataSource().entityMetadatas) {
+        if (entity.columns.some((column) => column.databaseName === 'agent_id')) {
+          left[entity.tableName] = await t
+            .dataSource()
+            .getRepository(entity.target)
+            .countBy({ agentId: agent.id });
+        }
+      }
+      expect(Object.values(left).every((count) => count === 0)).toBe(true);
+      expect(Object.keys(left).length).toBeGreaterThan(4);
+    }
+    process.stdout.write(
+      `4 agent deletions vs 96 creates under them: ${JSON.stringify(tally(outcomes))}\n`,
+    );
+  });
+
+  it('creates tools under an integration being deleted only while it exists: 201 or 404, never a 500', async () => {
+    const team = await t.createKey('tools', ['*']);
+    const agent = await createAgent(t, {}, team.key);
+    const base = `${API}/agents/${agent.id}/integrations/custom_api`;
+    const outcomes: string[] = [];
+    for (let round = 0; round < 4; round++) {
+      const api = await t
+        .http()
+        .post(`${base}/configure`)
+        .set(bearer(team.key))
+        .send({ name: 'API', base_url: 'http://127.0.0.1:9' })
+        .expect(201);
+      const creates: BurstRequest[] = Array.from({ length: 20 }, (_, i) => ({
+        method: 'POST',
+        path: `${base}/${api.body.data.id}/tools`,
+        headers: bearer(team.key),
+        body: { name: `Tool ${i}`, http_method: 'GET', url_template: '/items' },
+      }));
+      const { requests, split } = withDeletionAt(
+        creates,
+        { method: 'DELETE', path: `${base}/${api.body.data.id}`, headers: bearer(team.key) },
+        round * 5,
+      );
+      const { deleted, others } = split(await burst(t.url, requests));
+
+      outcomes.push(...others.map((res) => `create ${res.status}`));
+      expect(deleted.status).toBe(200);
+      for (const res of others.filter((r) => r.status !== 201)) {
+        expect(res.body).toEqual(errorBody(res, 404, 'not_found'));
+      }
+    }
+    const actions = await t
+      .http()
+      .get(`${API}/agents/${agent.id}/actions`)
+      .set(bearer(team.key))
+      .expect(200);
+    expect(actions.body.data).toEqual([]);
+    process.stdout.write(
+      `4 integration deletions vs 80 tool creates: ${JSON.stringify(tally(outcomes))}\n`,
+    );
   });
 });

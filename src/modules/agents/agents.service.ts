@@ -5,7 +5,7 @@ import { newId } from '@/common/ids';
 import { Page } from '@/common/pagination/page';
 import { Environment } from '@/config/environment';
 import { Database } from '@/database/database.service';
-import { isForeignKeyViolation, isUniqueViolation } from '@/database/errors';
+import { isUniqueViolation } from '@/database/errors';
 import { WorkflowEntity, WorkflowFlow } from '@/modules/workflows/entities/workflow.entity';
 import { WorkflowsService } from '@/modules/workflows/workflows.service';
 import { canTransition } from './agent-status';
@@ -23,11 +23,6 @@ const NOT_FOUND = 'Agent not found';
 const CODE_ATTEMPTS = 5;
 
 type AgentInput = Partial<AgentCreateDto>;
-
-/** The workflow was found, then deleted before the agent referencing it was written. */
-function workflowDeletedMeanwhile() {
-  return Errors.notFound('Workflow not found');
-}
 
 function agentChanges(input: AgentInput): Partial<AgentEntity> {
   const changes: Partial<AgentEntity> = {};
@@ -88,9 +83,6 @@ export class AgentsService {
         const agent = await this.insertWithinQuota(teamId, { ...input, workflow_id: workflow.id });
         return { agent, workflow };
       } catch (error) {
-        if (isForeignKeyViolation(error)) {
-          throw workflowDeletedMeanwhile();
-        }
         // A test-code collision is astronomically rare; a fresh code settles it.
         if (!isUniqueViolation(error) || attempt >= CODE_ATTEMPTS) {
           throw error;
@@ -104,11 +96,7 @@ export class AgentsService {
     if (input.workflow_id !== undefined) {
       input.workflow_id = (await this.workflows.get(teamId, input.workflow_id)).id;
     }
-    try {
-      await this.agents.update(teamId, id, { ...agentChanges(input), updatedAt: new Date() });
-    } catch (error) {
-      throw isForeignKeyViolation(error) ? workflowDeletedMeanwhile() : error;
-    }
+    await this.agents.update(teamId, id, { ...agentChanges(input), updatedAt: new Date() });
     return this.requireOwned(teamId, id);
   }
 
