@@ -7,16 +7,11 @@ import { conversationsPath, issueTicket } from '../factories/conversations';
 import { API, startTestApp, TeamKey, TestApp } from '../factories/test-app';
 import { createWorkflow } from '../factories/workflows';
 import { bearer } from '../support/bearer';
-import { burst, errorBody, tally } from '../support/burst';
+import { burst, errorBody, report, tally } from '../support/burst';
 import { openStream } from '../support/sse-client';
 import { pollUntil } from '../support/wait';
 
 const QUOTA = 10;
-
-/** Writes the outcome of a race to the test log, for the figures in reports. */
-function report(race: string, outcome: Record<string, number>): void {
-  process.stdout.write(`${race}: ${JSON.stringify(outcome)}\n`);
-}
 
 describe('races over real HTTP', () => {
   let t: TestApp;
