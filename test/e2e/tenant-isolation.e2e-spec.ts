@@ -108,15 +108,19 @@ async function seedTeam(t: TestApp, key: string): Promise<TeamRecords> {
  * others. Throws on a collection it has no record of, so that a new route breaks the sweep loudly.
  */
 function fillPath(path: string, parents: TeamRecords, leaf: TeamRecords): string {
-  const params = [...path.matchAll(/([^/]+)\/\{\w+\}/g)];
-  return params.reduce((filled, match, index) => {
+  const params = [...path.matchAll(/([^/{}]+)\/\{\w+\}/g)];
+  const filled = params.reduce((partial, match, index) => {
     const collection = match[1] as keyof TeamRecords;
     const records = index === params.length - 1 ? leaf : parents;
     if (!(collection in records)) {
       throw new Error(`${path}: no record to put after /${collection}/; add one to seedTeam`);
     }
-    return filled.replace(match[0], `${collection}/${records[collection]}`);
+    return partial.replace(match[0], `${collection}/${records[collection]}`);
   }, path);
+  if (filled.includes('{')) {
+    throw new Error(`${path}: a parameter that follows no collection; teach fillPath about it`);
+  }
+  return filled;
 }
 
 interface Answer {
@@ -261,6 +265,18 @@ describe('tenant isolation, swept over the OpenAPI document', () => {
     expect(leaks).toEqual([]);
     expect(sent).toBeGreaterThan(operations.length);
     expect(await ownerView()).toEqual(before);
+  });
+
+  it('breaks loudly on a route whose ids it cannot fill, rather than skipping it', () => {
+    expect(() => fillPath(`${API}/agents/{agentId}/notes/{noteId}`, own, victim)).toThrow(
+      'no record to put after /notes/',
+    );
+    expect(() => fillPath(`${API}/agents/{agentId}/{noteId}`, own, victim)).toThrow(
+      'a parameter that follows no collection',
+    );
+    expect(fillPath(`${API}/agents/{agentId}/knowledge_bases/{kbId}`, own, victim)).toBe(
+      `${API}/agents/${own.agents}/knowledge_bases/${victim.knowledge_bases}`,
+    );
   });
 
   it("keeps another team's agents out of its list", async () => {
