@@ -21,6 +21,22 @@ describe('races over real HTTP', () => {
   });
   afterAll(() => t.close());
 
+  /** A conversation of a new agent of `team` where nothing happens while streams are opened. */
+  async function quietConversation(team: TeamKey) {
+    const agent = await createAgent(t, {}, team.key);
+    // An operator's message gets no reply.
+    const message = await t
+      .http()
+      .post(`${conversationsPath(agent.id)}/messages`)
+      .set(bearer(team.key))
+      .send({ message: 'Hi', role: 'assistant', channel_type: 'webchat', channel_user_id: 'u' })
+      .expect(201);
+    return {
+      agentId: agent.id as string,
+      conversationId: message.body.data.conversation_id as string,
+    };
+  }
+
   it('creates one record from 100 concurrent POSTs with one Idempotency-Key; the other 99 replay it or get 409', async () => {
     const team = await t.createKey('same-key', ['*']);
     const body = { name: 'Burst', description: 'One of a hundred', tags: ['race'] };
@@ -70,17 +86,9 @@ describe('races over real HTTP', () => {
 
   it('opens exactly one of 100 concurrent streams with one ticket and refuses the rest with 404', async () => {
     const team = await t.createKey('one-ticket', ['*']);
-    const agent = await createAgent(t, {}, team.key);
-    // An operator's message gets no reply, so nothing else happens on the conversation.
-    const message = await t
-      .http()
-      .post(`${conversationsPath(agent.id)}/messages`)
-      .set(bearer(team.key))
-      .send({ message: 'Hi', role: 'assistant', channel_type: 'webchat', channel_user_id: 'u' })
-      .expect(201);
-    const conversationId: string = message.body.data.conversation_id;
-    const ticket = await issueTicket(t, agent.id, conversationId, team.key);
-    const url = `${t.url}${conversationsPath(agent.id)}/${conversationId}/stream?ticket=${ticket}`;
+    const { agentId, conversationId } = await quietConversation(team);
+    const ticket = await issueTicket(t, agentId, conversationId, team.key);
+    const url = `${t.url}${conversationsPath(agentId)}/${conversationId}/stream?ticket=${ticket}`;
 
     const connections = await Promise.all(Array.from({ length: 100 }, () => openStream(url)));
     try {
@@ -93,6 +101,44 @@ describe('races over real HTTP', () => {
       for (const res of refused) {
         expect(res.headers['content-type']).toMatch(/^application\/json/);
         expect(res.body).toEqual(errorBody(res, 404, 'not_found'));
+      }
+    } finally {
+      connections.forEach((connection) => connection.close());
+      await Promise.all(connections.map((connection) => connection.closed));
+    }
+    const slots = t.app.get<StreamSlots>(STREAM_SLOTS);
+    const released = await pollUntil(
+      () => slots.held(team.keyId),
+      (held) => held === 0,
+      5000,
+    );
+    expect(released.value).toBe(0);
+  });
+
+  it('opens exactly the per-key limit of 40 concurrent streams, each with its own ticket, and refuses the rest with 429', async () => {
+    const limit = 25;
+    const team = await t.createKey('stream-limit', ['*']);
+    const { agentId, conversationId } = await quietConversation(team);
+    const tickets: string[] = [];
+    for (let i = 0; i < 40; i++) {
+      tickets.push(await issueTicket(t, agentId, conversationId, team.key));
+    }
+    const url = `${t.url}${conversationsPath(agentId)}/${conversationId}/stream?ticket=`;
+
+    const connections = await Promise.all(tickets.map((ticket) => openStream(url + ticket)));
+    try {
+      report('40 opens, limit 25', tally(connections.map((c) => c.status)));
+      expect(connections.filter((c) => c.status === 200)).toHaveLength(limit);
+      const refused = connections.filter((c) => c.status !== 200);
+      expect(refused).toHaveLength(40 - limit);
+      for (const res of refused) {
+        expect(Number(res.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+        expect(res.body).toEqual({
+          message: expect.any(String),
+          error: 'Too Many Requests',
+          code: 'too_many_requests',
+          statusCode: 429,
+        });
       }
     } finally {
       connections.forEach((connection) => connection.close());
