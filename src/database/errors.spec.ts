@@ -1,5 +1,5 @@
-import { QueryFailedError, QueryRunnerAlreadyReleasedError } from 'typeorm';
-import { isDatabaseUnavailable, isUniqueViolation } from './errors';
+import { EntityNotFoundError, QueryFailedError, QueryRunnerAlreadyReleasedError } from 'typeorm';
+import { isDatabaseUnavailable, isRecordGoneMeanwhile, isUniqueViolation } from './errors';
 
 const driverError = (code: string, message = 'x') => Object.assign(new Error(message), { code });
 const queryFailed = (error: Error) => new QueryFailedError('SELECT 1', [], error);
@@ -26,5 +26,19 @@ describe('database errors', () => {
 
   it('still recognise a unique violation', () => {
     expect(isUniqueViolation(queryFailed(driverError('23505')))).toBe(true);
+  });
+
+  it('tell a write to a record deleted meanwhile from a delete refused for its references', () => {
+    const foreignKey = (query: string, error: Error) => new QueryFailedError(query, [], error);
+    const sqlite = driverError('SQLITE_CONSTRAINT_FOREIGNKEY', 'FOREIGN KEY constraint failed');
+    expect(isRecordGoneMeanwhile(foreignKey('INSERT INTO "agents" …', driverError('23503')))).toBe(
+      true,
+    );
+    expect(isRecordGoneMeanwhile(foreignKey('UPDATE "agents" SET …', sqlite))).toBe(true);
+    expect(isRecordGoneMeanwhile(new EntityNotFoundError('ConversationEntity', {}))).toBe(true);
+
+    expect(isRecordGoneMeanwhile(foreignKey('DELETE FROM "workflows" …', sqlite))).toBe(false);
+    expect(isRecordGoneMeanwhile(foreignKey(' delete from x', driverError('23503')))).toBe(false);
+    expect(isRecordGoneMeanwhile(foreignKey('INSERT INTO x', driverError('23505')))).toBe(false);
   });
 });

@@ -37,12 +37,17 @@ export function isForeignKeyViolation(error: unknown): boolean {
 }
 
 /**
- * A row the statement relied on was deleted by a concurrent request after the service checked
- * it (PostgreSQL runs them side by side): an insert that references it breaks a foreign key, or
- * a re-read finds nothing. To the caller it is as if it had been deleted first: not found.
+ * A record the statement needed was deleted by a concurrent request after the service had found
+ * it: a write referring to it broke its foreign key, or a row read back by `…OrFail` was gone.
+ * A delete refused because the row is still referenced is not this (the service answers 409).
  */
-export function isReferencedRowGone(error: unknown): boolean {
-  return isForeignKeyViolation(error) || error instanceof EntityNotFoundError;
+export function isRecordGoneMeanwhile(error: unknown): boolean {
+  if (error instanceof EntityNotFoundError) {
+    return true;
+  }
+  return (
+    isForeignKeyViolation(error) && !/^\s*DELETE\b/i.test((error as QueryFailedError).query ?? '')
+  );
 }
 
 /** Socket errors: the database server cannot be reached, or dropped the connection. */

@@ -1,158 +1,216 @@
-import { createAgent } from '../factories/agents';
+import { repliesSettled } from '../factories/conversations';
 import { API, startTestApp, TeamKey, TestApp } from '../factories/test-app';
-import { createWorkflow } from '../factories/workflows';
-import { issueTicket } from '../factories/conversations';
+import { seedTeam, TeamRecords } from '../factories/team-records';
 import { bearer } from '../support/bearer';
-import { Route, routesOf } from '../support/routes';
+import {
+  minimalSample,
+  OpenApiDocument,
+  Operation,
+  operationsOf,
+} from '../support/openapi-operations';
 
-/** A valid body for every write route under /agents, so that a refusal can only be the 404. */
-const BODIES: Record<string, object> = {
-  'patch /agents/:agentId': { name: 'Taken over' },
-  'patch /agents/:agentId/live-status': { status: 'live' },
-  'post /agents/:agentId/knowledge_bases': { type: 'text', name: 'x', content: 'y' },
-  'patch /agents/:agentId/knowledge_bases/:kbId': { name: 'x' },
-  'post /agents/:agentId/integrations/bimpeai/configure': { type: 'stripe', secret_key: 'sk' },
-  'post /agents/:agentId/integrations/custom_api/configure': { name: 'x' },
-  'post /agents/:agentId/integrations/custom_api/:integrationId/tools': {
+/**
+ * Bodies the document's schemas cannot describe whole (a field required only with another's
+ * value, a URL format); every other write sends the schema's minimal sample. PATCHes change a
+ * visible field, so that one which landed would show in the owner's records.
+ */
+const BODIES: Record<string, unknown> = {
+  [`PATCH ${API}/workflows/{id}`]: { name: 'Taken over' },
+  [`PATCH ${API}/agents/{agentId}`]: { name: 'Taken over' },
+  [`PATCH ${API}/agents/{agentId}/live-status`]: { status: 'live' },
+  [`POST ${API}/agents/{agentId}/knowledge_bases`]: { type: 'text', name: 'x', content: 'y' },
+  [`PATCH ${API}/agents/{agentId}/knowledge_bases/{kbId}`]: { name: 'Taken over' },
+  [`POST ${API}/agents/{agentId}/integrations/custom_api/{integrationId}/tools`]: {
     name: 'x',
     http_method: 'GET',
     url_template: '/x',
   },
-  'post /agents/:agentId/integrations/mcp_server/configure': {
+  [`POST ${API}/agents/{agentId}/integrations/mcp_server/configure`]: {
     name: 'x',
     server_url: 'http://127.0.0.1:9/mcp',
   },
-  'post /agents/:agentId/integrations/mcp_server/:integrationId/discover': {},
-  'post /agents/:agentId/integrations/mcp_server/:integrationId/test': {},
-  'post /agents/:agentId/integrations/pipedream/configure': { app_slug: 'slack' },
-  'post /agents/:agentId/conversations/messages': {
+  [`POST ${API}/agents/{agentId}/conversations/messages`]: {
     message: 'x',
     channel_type: 'webchat',
     channel_user_id: 'u',
   },
-  'patch /agents/:agentId/conversations/:conversationId/ai-status': { is_ai_chat_paused: true },
-  'post /agents/:agentId/conversations/:conversationId/messages': { message: 'x' },
-  'post /agents/:agentId/conversations/:conversationId/stream-ticket': {},
-  'post /agents/:agentId/actions/enable': { action_ids: [] },
-  'post /agents/:agentId/actions/disable': { action_ids: [] },
 };
 
-/** Call endpoints answer 501 to everyone after auth and scope (API.md §6); nothing to hide there. */
-const NOT_TENANT_ROUTES = /\/calls(\/|$)/;
+/**
+ * The path with each `{param}` replaced by the id of the kind its collection segment names
+ * (`/knowledge_bases/{kbId}` → a knowledge base): `leaf` for the last one, `parents` for the
+ * others. Throws on a collection it has no record of, so that a new route breaks the sweep loudly.
+ */
+function fillPath(path: string, parents: TeamRecords, leaf: TeamRecords): string {
+  const params = [...path.matchAll(/([^/{}]+)\/\{\w+\}/g)];
+  const filled = params.reduce((partial, match, index) => {
+    const collection = match[1] as keyof TeamRecords;
+    const records = index === params.length - 1 ? leaf : parents;
+    if (!(collection in records)) {
+      throw new Error(`${path}: no record to put after /${collection}/; add one to seedTeam`);
+    }
+    return partial.replace(match[0], `${collection}/${records[collection]}`);
+  }, path);
+  if (filled.includes('{')) {
+    throw new Error(`${path}: a parameter that follows no collection; teach fillPath about it`);
+  }
+  return filled;
+}
 
-describe('tenant isolation', () => {
+interface Answer {
+  status: number;
+  body: any;
+  headers: Record<string, string>;
+}
+
+/** Sends one request; a stream that opens (it must not) is cut at once rather than read. */
+async function call(t: TestApp, method: string, path: string, headers: object, body?: unknown) {
+  const res = await fetch(`${t.url}${path}`, {
+    method,
+    headers: { ...headers, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const isJson = res.headers.get('content-type')?.startsWith('application/json');
+  const answer: Answer = {
+    status: res.status,
+    body: isJson ? await res.json() : undefined,
+    headers: Object.fromEntries(res.headers),
+  };
+  if (!isJson) {
+    await res.body?.cancel();
+  }
+  return answer;
+}
+
+/** 404 `not_found` with the contract's error body (API.md §1). */
+function isContractNotFound(res: Answer): boolean {
+  const body = res.body ?? {};
+  return (
+    res.status === 404 &&
+    Object.keys(body).sort().join() === 'code,error,message,request_id,statusCode' &&
+    body.code === 'not_found' &&
+    body.error === 'Not Found' &&
+    body.statusCode === 404 &&
+    typeof body.message === 'string' &&
+    body.request_id === res.headers['x-request-id']
+  );
+}
+
+describe('tenant isolation, swept over the OpenAPI document', () => {
   let t: TestApp;
+  let doc: OpenApiDocument;
   let intruder: TeamKey;
-  let ids: Record<string, string>;
-  /** A ticket the intruder got for a conversation of its own: wrong for every other path. */
-  let intruderTicket: () => Promise<string>;
+  let victim: TeamRecords;
+  let own: TeamRecords;
 
   beforeAll(async () => {
     t = await startTestApp();
     intruder = await t.createKey('intruder', ['*']);
-    const agent = await createAgent(t);
-    const base = `${API}/agents/${agent.id}`;
-    const post = async (path: string, body: object) =>
-      (await t.http().post(`${base}${path}`).set(bearer(t.key)).send(body).expect(201)).body.data;
-    const kb = await post('/knowledge_bases', {
-      type: 'text',
-      name: 'Secret',
-      content: 'Secret text',
-    });
-    const stripe = await post('/integrations/bimpeai/configure', {
-      type: 'stripe',
-      secret_key: 'sk_secret',
-    });
-    const api = await post('/integrations/custom_api/configure', {
-      name: 'API',
-      base_url: 'http://127.0.0.1:9',
-    });
-    const tool = await post(`/integrations/custom_api/${api.id}/tools`, {
-      name: 'Tool',
-      http_method: 'GET',
-      url_template: '/t',
-    });
-    const mcp = await post('/integrations/mcp_server/configure', {
-      name: 'MCP',
-      server_url: 'http://127.0.0.1:9/mcp',
-    });
-    const pipedream = await post('/integrations/pipedream/configure', { app_slug: 'slack' });
-    const message = await post('/conversations/messages', {
-      message: 'Secret',
-      channel_type: 'webchat',
-      channel_user_id: 'victim',
-    });
-    ids = {
-      agentId: agent.id,
-      kbId: kb.id,
-      toolId: tool.id,
-      bimpeai: stripe.id,
-      custom_api: api.id,
-      mcp_server: mcp.id,
-      pipedream: pipedream.id,
-      conversationId: message.conversation_id,
-      messageId: message.id,
-    };
-    const ownAgent = await createAgent(t, {}, intruder.key);
-    const own = await t
-      .http()
-      .post(`${API}/agents/${ownAgent.id}/conversations/messages`)
-      .set(bearer(intruder.key))
-      .send({ message: 'mine', channel_type: 'webchat', channel_user_id: 'me' })
-      .expect(201);
-    intruderTicket = () => issueTicket(t, ownAgent.id, own.body.data.conversation_id, intruder.key);
+    victim = await seedTeam(t, t.key);
+    own = await seedTeam(t, intruder.key);
+    await repliesSettled(t);
+    doc = (await t.http().get(`${API}/openapi.json`).expect(200)).body;
   });
   afterAll(() => t.close());
 
-  function concretePath(route: Route): string {
-    const family = /\/integrations\/(\w+)\//.exec(route.path)?.[1];
-    return route.path.replace(/:(\w+)/g, (_, name: string) =>
-      name === 'integrationId' ? ids[family!] : ids[name],
-    );
+  /** Call endpoints answer 501 to everyone (API.md §6): there is nothing of a team's to hide. */
+  const answersEveryone = (operation: Operation) => operation.responses.includes('501');
+
+  function bodyFor(operation: Operation): unknown {
+    const documented = BODIES[`${operation.method} ${operation.path}`];
+    if (documented !== undefined || !operation.bodySchema) {
+      return documented;
+    }
+    return minimalSample(doc, operation.bodySchema);
   }
 
-  it('answers 404 to another team on every agent route, and changes nothing', async () => {
-    const routes = routesOf(t).filter(
-      (route) => route.path.includes(':agentId') && !NOT_TENANT_ROUTES.test(route.path),
+  /** The query an operation needs: a stream is opened with a ticket the intruder got for its own conversation. */
+  async function queryFor(operation: Operation): Promise<string> {
+    const unknown = operation.requiredQuery.filter((name) => name !== 'ticket');
+    if (unknown.length) {
+      throw new Error(`${operation.path}: no value for required query ${unknown.join(', ')}`);
+    }
+    if (!operation.requiredQuery.includes('ticket')) {
+      return '';
+    }
+    const ticket = await call(
+      t,
+      'POST',
+      `${API}/agents/${own.agents}/conversations/${own.conversations}/stream-ticket`,
+      bearer(intruder.key),
     );
-    expect(routes.length).toBeGreaterThan(25);
-    const outcomes: string[] = [];
-    for (const route of routes) {
-      const key = `${route.method} ${route.path.slice(API.length)}`;
-      const needsBody = route.method === 'post' || route.method === 'patch';
-      if (needsBody && !BODIES[key]) {
-        outcomes.push(`${key}: no sample body in BODIES`);
+    return `?ticket=${ticket.body.data.ticket}`;
+  }
+
+  /** Everything the owner can read, as it reads it: unchanged by the sweep, or the sweep wrote. */
+  async function ownerView(): Promise<Record<string, unknown>> {
+    const view: Record<string, unknown> = {};
+    for (const operation of operationsOf(doc)) {
+      if (operation.method !== 'GET' || operation.isPublic || answersEveryone(operation)) {
         continue;
       }
-      const ticket = route.isPublic ? `?ticket=${await intruderTicket()}` : '';
-      const res = await t
-        .http()
-        [route.method as 'get'](concretePath(route) + ticket)
-        .set(bearer(intruder.key))
-        .send(needsBody ? BODIES[key] : undefined);
-      if (res.status !== 404 || res.body.code !== 'not_found') {
-        outcomes.push(`${key}: ${res.status} ${res.body.code}`);
+      const path = fillPath(operation.path, victim, victim);
+      const res = await call(t, 'GET', path, bearer(t.key));
+      expect({ path, status: res.status }).toEqual({ path, status: 200 });
+      view[path] = { data: res.body.data, meta: res.body.meta };
+    }
+    const tables = t.dataSource().entityMetadatas.map((entity) => entity.tableName);
+    for (const table of tables) {
+      view[`rows in ${table}`] = await t.dataSource().query(`SELECT COUNT(*) AS n FROM ${table}`);
+    }
+    return view;
+  }
+
+  it("answers 404 in the contract's shape to another team on every route that takes an id, and changes nothing", async () => {
+    const operations = operationsOf(doc).filter(
+      (operation) => operation.pathParams.length > 0 && !answersEveryone(operation),
+    );
+    expect(operations.length).toBeGreaterThan(40);
+    const staleBodies = Object.keys(BODIES).filter(
+      (key) => !operations.some((operation) => `${operation.method} ${operation.path}` === key),
+    );
+    expect(staleBodies).toEqual([]);
+    const before = await ownerView();
+
+    const leaks: string[] = [];
+    let sent = 0;
+    for (const operation of operations) {
+      // All of the victim's ids; then the intruder's own parents with the victim's record last
+      // (its own agent, the victim's conversation), which a check of the parent alone lets by.
+      const paths = new Set([
+        fillPath(operation.path, victim, victim),
+        fillPath(operation.path, own, victim),
+      ]);
+      for (const path of paths) {
+        const credentials = operation.isPublic ? {} : bearer(intruder.key);
+        const res = await call(
+          t,
+          operation.method,
+          path + (await queryFor(operation)),
+          credentials,
+          bodyFor(operation),
+        );
+        sent++;
+        if (!isContractNotFound(res)) {
+          leaks.push(`${operation.method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
+        }
       }
     }
-    expect(outcomes).toEqual([]);
+    expect(leaks).toEqual([]);
+    expect(sent).toBeGreaterThan(operations.length);
+    expect(await ownerView()).toEqual(before);
+  });
 
-    const owner = bearer(t.key);
-    const agent = (await t.http().get(`${API}/agents/${ids.agentId}`).set(owner).expect(200)).body
-      .data;
-    expect(agent).toMatchObject({ name: 'Ada', status: 'development' });
-    expect(agent.knowledge_bases).toHaveLength(1);
-    expect(agent.integrations).toHaveLength(4);
-    const conversation = await t
-      .http()
-      .get(`${API}/agents/${ids.agentId}/conversations/${ids.conversationId}`)
-      .set(owner)
-      .expect(200);
-    expect(conversation.body.data.is_ai_chat_paused).toBe(false);
-    await t
-      .http()
-      .get(`${API}/agents/${ids.agentId}/integrations/custom_api/${ids.custom_api}/tools`)
-      .set(owner)
-      .expect(200);
+  it('breaks loudly on a route whose ids it cannot fill, rather than skipping it', () => {
+    expect(() => fillPath(`${API}/agents/{agentId}/notes/{noteId}`, own, victim)).toThrow(
+      'no record to put after /notes/',
+    );
+    expect(() => fillPath(`${API}/agents/{agentId}/{noteId}`, own, victim)).toThrow(
+      'a parameter that follows no collection',
+    );
+    expect(fillPath(`${API}/agents/{agentId}/knowledge_bases/{kbId}`, own, victim)).toBe(
+      `${API}/agents/${own.agents}/knowledge_bases/${victim.knowledge_bases}`,
+    );
   });
 
   it("keeps another team's agents out of its list", async () => {
@@ -161,16 +219,26 @@ describe('tenant isolation', () => {
       .get(`${API}/agents?limit=100`)
       .set(bearer(intruder.key))
       .expect(200);
-    expect(list.body.data.map((agent: { id: string }) => agent.id)).not.toContain(ids.agentId);
+    const ids = list.body.data.map((agent: { id: string }) => agent.id);
+    expect(ids).toContain(own.agents);
+    expect(ids).not.toContain(victim.agents);
   });
 
-  it("refuses another team's private workflow to a new agent", async () => {
-    const privateWorkflow = await createWorkflow(t, { name: 'Private' });
-    await t
+  it("refuses another team's private workflow to a new agent and to a clone", async () => {
+    const intruderKey = bearer(intruder.key);
+    const create = await t
       .http()
       .post(`${API}/agents`)
-      .set(bearer(intruder.key))
-      .send({ workflow_id: privateWorkflow.id, name: 'x', description: 'y' })
+      .set(intruderKey)
+      .send({ workflow_id: victim.workflows, name: 'x', description: 'y' })
       .expect(404);
+    expect(create.body.code).toBe('not_found');
+    const clone = await t
+      .http()
+      .post(`${API}/workflows/clone`)
+      .set(intruderKey)
+      .send({ source_workflow_id: victim.workflows })
+      .expect(404);
+    expect(clone.body.code).toBe('not_found');
   });
 });

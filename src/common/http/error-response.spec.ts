@@ -15,7 +15,7 @@ describe('toErrorResponse', () => {
       expect(toErrorResponse(exception, 'req-1')).toEqual({
         status: 404,
         body: {
-          message: 'Resource not found',
+          message: 'A record this request refers to was deleted while it ran',
           error: 'Not Found',
           code: 'not_found',
           statusCode: 404,

@@ -1,7 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import { HttpException } from '@nestjs/common';
 import { ThrottlerException } from '@nestjs/throttler';
-import { isDatabaseUnavailable, isReferencedRowGone } from '@/database/errors';
+import { isDatabaseUnavailable, isRecordGoneMeanwhile } from '@/database/errors';
 import { ApiError, ErrorCode } from './api-error';
 
 export interface ErrorBody {
@@ -40,6 +40,7 @@ const GENERIC_MESSAGES: Partial<Record<ErrorCode, string>> = {
 };
 
 const DATABASE_UNAVAILABLE = 'The database is unreachable; try again shortly';
+const RECORD_GONE = 'A record this request refers to was deleted while it ran';
 
 function describe(exception: unknown): {
   status: number;
@@ -52,8 +53,8 @@ function describe(exception: unknown): {
   if (isDatabaseUnavailable(exception)) {
     return { status: 503, code: 'internal_error', message: DATABASE_UNAVAILABLE };
   }
-  if (isReferencedRowGone(exception)) {
-    return { status: 404, code: 'not_found', message: GENERIC_MESSAGES.not_found! };
+  if (isRecordGoneMeanwhile(exception)) {
+    return { status: 404, code: 'not_found', message: RECORD_GONE };
   }
   if (exception instanceof ThrottlerException) {
     return { status: 429, code: 'too_many_requests', message: GENERIC_MESSAGES.too_many_requests! };

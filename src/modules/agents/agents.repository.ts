@@ -5,7 +5,7 @@ import { paginate } from '@/common/pagination/paginate';
 import { Page } from '@/common/pagination/page';
 import { Database } from '@/database/database.service';
 import { AgentListQueryDto } from './dto/agent-list-query.dto';
-import { AgentEntity, AgentStatus } from './entities/agent.entity';
+import { AgentEntity } from './entities/agent.entity';
 
 const SORT_COLUMNS = {
   name: 'agent.name',
@@ -52,24 +52,6 @@ export class AgentsRepository {
   ): Promise<boolean> {
     const result = await this.db.transaction((manager) =>
       manager.update(AgentEntity, { teamId, id }, changes),
-    );
-    return (result.affected ?? 0) > 0;
-  }
-
-  /** Moves the agent from `from` to `to`; false when it was no longer in `from`. */
-  async transition(
-    teamId: string,
-    id: string,
-    from: AgentStatus,
-    to: AgentStatus,
-    reason: string | null,
-  ): Promise<boolean> {
-    const result = await this.db.transaction((manager) =>
-      manager.update(
-        AgentEntity,
-        { teamId, id, status: from },
-        { status: to, statusReason: reason, updatedAt: new Date() },
-      ),
     );
     return (result.affected ?? 0) > 0;
   }

@@ -106,25 +106,27 @@ export class AgentsService {
     }
   }
 
-  async setLiveStatus(teamId: string, id: string, input: AgentLiveStatusDto): Promise<AgentEntity> {
-    const agent = await this.requireOwned(teamId, id);
-    if (agent.status === input.status) {
-      return agent;
-    }
-    if (!canTransition(agent.status, input.status)) {
-      throw Errors.conflict(`An agent cannot go from ${agent.status} to ${input.status}`);
-    }
-    const moved = await this.agents.transition(
-      teamId,
-      id,
-      agent.status,
-      input.status,
-      input.status_reason ?? null,
-    );
-    if (!moved) {
-      throw Errors.conflict('The agent changed status meanwhile; read it and try again');
-    }
-    return this.requireOwned(teamId, id);
+  /**
+   * Judged under a lock on the agent, so that concurrent changes each see the state the previous
+   * one left: a second identical request is then a no-op rather than a conflict.
+   */
+  setLiveStatus(teamId: string, id: string, input: AgentLiveStatusDto): Promise<AgentEntity> {
+    return this.db.transaction(async (manager) => {
+      await this.db.lockRow(manager, 'agents', id);
+      const agent = await this.requireOwned(teamId, id);
+      if (agent.status === input.status) {
+        return agent;
+      }
+      if (!canTransition(agent.status, input.status)) {
+        throw Errors.conflict(`An agent cannot go from ${agent.status} to ${input.status}`);
+      }
+      await this.agents.update(teamId, id, {
+        status: input.status,
+        statusReason: input.status_reason ?? null,
+        updatedAt: new Date(),
+      });
+      return this.requireOwned(teamId, id);
+    });
   }
 
   async channelsOf(teamId: string, id: string): Promise<AgentChannelEntity[]> {

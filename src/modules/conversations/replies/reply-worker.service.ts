@@ -9,7 +9,7 @@ import { ConfigService } from '@nestjs/config';
 import { Environment } from '@/config/environment';
 import { ApiError } from '@/common/http/api-error';
 import { Database } from '@/database/database.service';
-import { isReferencedRowGone } from '@/database/errors';
+import { isRecordGoneMeanwhile } from '@/database/errors';
 import { AgentsService } from '@/modules/agents/agents.service';
 import { WorkflowsService } from '@/modules/workflows/workflows.service';
 import { ConversationsRepository } from '../conversations.repository';
@@ -91,7 +91,7 @@ export class ReplyWorker implements OnApplicationBootstrap, OnModuleDestroy {
   private reportFailure(pendingId: string, error: unknown): void {
     // The agent or conversation was deleted while its reply was being written (its pending
     // reply went with it): nothing to retry, nothing wrong.
-    if (isReferencedRowGone(error) || (error instanceof ApiError && error.code === 'not_found')) {
+    if (isRecordGoneMeanwhile(error) || (error instanceof ApiError && error.code === 'not_found')) {
       this.logger.debug({ pending_id: pendingId }, 'Reply dropped: its conversation is gone');
       return;
     }
