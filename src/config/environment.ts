@@ -116,6 +116,11 @@ export class Environment {
 
   @Transform(emptyToUndefined)
   @IsOptional()
+  @IsString()
+  LOG_FILE?: string;
+
+  @Transform(emptyToUndefined)
+  @IsOptional()
   @Matches(/^([0-9a-fA-F]{64}|[A-Za-z0-9+/]{43}=)$/, {
     message: 'must be 32 bytes, as 64 hex characters or base64',
   })
