@@ -1,9 +1,19 @@
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createAgent } from '../factories/agents';
 import { conversationsPath, issueTicket, sendAs } from '../factories/conversations';
 import { API, randomApiKey, startTestApp, TestApp } from '../factories/test-app';
 import { bearer } from '../support/bearer';
+import {
+  CAPTURE_DIR_VARIABLE,
+  recordErrorBody,
+  recordProcessOutput,
+  recordSecret,
+} from '../support/log-capture';
+import { scanCapture } from '../support/log-capture-scan';
 import { openStream } from '../support/sse-client';
 import { pollUntil } from '../support/wait';
 
@@ -226,6 +236,46 @@ describe('secrets in logs and error bodies', () => {
       expect(broken.logLines().join('\n')).not.toContain(broken.key);
     } finally {
       await broken.close();
+    }
+  });
+});
+
+describe("the run's secrets scan", () => {
+  it('reports a recorded secret found in a log line, and a stack trace in an error body, without showing the secret', () => {
+    const runDir = process.env[CAPTURE_DIR_VARIABLE];
+    const dir = mkdtempSync(join(tmpdir(), 'console-scan-test-'));
+    process.env[CAPTURE_DIR_VARIABLE] = dir;
+    try {
+      const key = randomApiKey();
+      recordSecret('api key', key);
+      recordProcessOutput(
+        'server',
+        `{"level":30,"time":1,"msg":"started"}\n{"level":40,"time":2,"msg":"retrying with ${key}"}\n`,
+        '',
+      );
+      recordErrorBody({
+        request: 'GET /api/v1/console/workflows',
+        status: 500,
+        body: JSON.stringify({ message: 'Error: boom\n    at Repo.find (/app/dist/main.js:10:5)' }),
+      });
+      const result = scanCapture(dir);
+      expect(result).toMatchObject({ logLines: 2, errorBodies: 1, secrets: 1 });
+      expect(result.findings).toEqual([
+        {
+          where: expect.stringMatching(/server-\d+\.log:2$/),
+          problem: expect.stringContaining('api key sk_tes'),
+          excerpt: expect.stringContaining('retrying with [SECRET]'),
+        },
+        {
+          where: 'error body of GET /api/v1/console/workflows (500)',
+          problem: 'shows a stack trace or a source path',
+          excerpt: expect.any(String),
+        },
+      ]);
+      expect(JSON.stringify(result)).not.toContain(key);
+    } finally {
+      process.env[CAPTURE_DIR_VARIABLE] = runDir;
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

@@ -74,7 +74,7 @@ export function recordSecretSettings(env: Record<string, string | undefined>): v
   }
 }
 
-function recordErrorBody(errorBody: RecordedErrorBody): void {
+export function recordErrorBody(errorBody: RecordedErrorBody): void {
   appendFileSync(
     captureFile('errorBodies', `${process.pid}.ndjson`),
     `${JSON.stringify(errorBody)}\n`,
