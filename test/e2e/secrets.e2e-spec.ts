@@ -108,6 +108,7 @@ describe('secrets in logs and error bodies', () => {
   it('never returns or logs the credentials of an integration', async () => {
     const secrets = {
       stripe: 'sk_live_stripe_secret_for_logs_1',
+      stripeUpdated: 'sk_live_stripe_secret_for_logs_2',
       bearer: 'custom-api-bearer-token-2',
       password: 'tool-basic-password-3',
       header: 'mcp-custom-header-value-4',
@@ -117,6 +118,11 @@ describe('secrets in logs and error bodies', () => {
       t.http().post(`${base}${path}`).set(bearer(t.key)).send(body);
     const responses = [
       await post('/bimpeai/configure', { type: 'stripe', secret_key: secrets.stripe }).expect(201),
+      // Configuring a connector again updates it.
+      await post('/bimpeai/configure', {
+        type: 'stripe',
+        secret_key: secrets.stripeUpdated,
+      }).expect(201),
     ];
     const api = await post('/custom_api/configure', {
       name: 'Shop',
