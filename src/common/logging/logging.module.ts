@@ -6,6 +6,7 @@ import { LoggerModule } from 'nestjs-pino';
 import type { Options } from 'pino-http';
 import { destination, DestinationStream } from 'pino';
 import { AppConfig } from '@/config/config.module';
+import { InvalidEnvironmentError } from '@/config/environment';
 
 interface SerializedRequest {
   method: string;
@@ -34,7 +35,13 @@ const fileDestinations = new Map<string, DestinationStream>();
 function fileDestination(path: string): DestinationStream {
   let stream = fileDestinations.get(path);
   if (!stream) {
-    stream = destination({ dest: path, mkdir: true, sync: true });
+    try {
+      stream = destination({ dest: path, mkdir: true, sync: true });
+    } catch (error) {
+      throw new InvalidEnvironmentError(
+        `Invalid configuration:\n  LOG_FILE: cannot be opened (${(error as NodeJS.ErrnoException).code})`,
+      );
+    }
     fileDestinations.set(path, stream);
   }
   return stream;
