@@ -61,8 +61,12 @@ export function appLogFile(): string {
   return captureFile('logs', `app-${process.pid}.log`);
 }
 
+/** Most requests carry the same few keys again: each secret is written once per test file. */
+const recorded = new Set<string>();
+
 export function recordSecret(kind: SecretKind, value: unknown): void {
-  if (typeof value === 'string' && value.length >= MIN_SECRET_LENGTH) {
+  if (typeof value === 'string' && value.length >= MIN_SECRET_LENGTH && !recorded.has(value)) {
+    recorded.add(value);
     const secret: RecordedSecret = { kind, value };
     appendFileSync(captureFile('secrets', `${process.pid}.ndjson`), `${JSON.stringify(secret)}\n`);
   }
