@@ -49,6 +49,17 @@ describe('validateEnvironment', () => {
     }
   });
 
+  it('hides the password of a URL it shows', () => {
+    const validate = () =>
+      validateEnvironment({
+        DATABASE_URL: 'postgress://app:db-pass-1@db.internal/console',
+        REDIS_URL: 'http://:redis-pass-2@cache:6379',
+      });
+    expect(validate).toThrow('DATABASE_URL="postgress://app:***@db.internal/console"');
+    expect(validate).toThrow('REDIS_URL="http://:***@cache:6379"');
+    expect(validate).not.toThrow(/db-pass-1|redis-pass-2/);
+  });
+
   it('requires a shared secret key on PostgreSQL', () => {
     expect(() => validateEnvironment({ DATABASE_URL: 'postgres://db/console' })).toThrow(
       /CONSOLE_SECRET_KEY/,

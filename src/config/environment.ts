@@ -21,6 +21,7 @@ const API_KEY_FORMAT = /^sk_[A-Za-z0-9_-]{32,}$/;
 const DATABASE_URL_FORMAT = /^(sqlite:.+|postgres(ql)?:\/\/.+)$/;
 
 const SECRET_VARIABLES = new Set(['CONSOLE_BOOTSTRAP_KEY', 'CONSOLE_SECRET_KEY', 'LLM_API_KEY']);
+const URL_PASSWORD = /(\/\/[^/@:\s]*):[^/@\s]*@/g;
 
 const toInt = ({ value }: { value: unknown }) =>
   typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : value;
@@ -113,6 +114,11 @@ export class Environment {
 
   @IsIn(LOG_LEVELS)
   LOG_LEVEL: LogLevel = 'info';
+
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsString()
+  LOG_FILE?: string;
 
   @Transform(emptyToUndefined)
   @IsOptional()
@@ -217,9 +223,10 @@ export function validateEnvironment(raw: Record<string, string | undefined>): En
     const problems = Object.values(error.constraints ?? {})
       .map((message) => message.replace(`${error.property} `, ''))
       .join(', ');
+    // A mistyped database or Redis URL still carries its password.
     const shown = SECRET_VARIABLES.has(error.property)
       ? ''
-      : `=${JSON.stringify(raw[error.property])}`;
+      : `=${JSON.stringify(raw[error.property]?.replace(URL_PASSWORD, '$1:***@'))}`;
     return `${error.property}${shown}: ${problems}`;
   });
   if (/^postgres/.test(environment.DATABASE_URL) && !environment.CONSOLE_SECRET_KEY) {

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import Redis from 'ioredis';
 import { API, randomApiKey } from '../factories/test-app';
 import { createTestDatabase, TestDatabase } from '../factories/test-database';
+import { recordProcessOutput, recordSecretSettings } from '../support/log-capture';
 import { freePort } from '../support/processes';
 import { pollUntil } from '../support/wait';
 
@@ -39,7 +40,8 @@ export async function clusterEnv(overrides: Record<string, string> = {}): Promis
     REDIS_KEY_PREFIX: prefix,
     CONSOLE_SECRET_KEY: randomBytes(32).toString('hex'),
     CONSOLE_BOOTSTRAP_KEY: key,
-    LOG_LEVEL: 'warn',
+    // Every line is kept, so that the run can check that none of them holds a secret.
+    LOG_LEVEL: 'debug',
     OUTBOUND_ALLOW_PRIVATE: 'true',
     ...overrides,
   };
@@ -73,12 +75,16 @@ async function deleteKeys(url: string, prefix: string): Promise<void> {
   }
 }
 
-/** Starts the built application (dist/main.js) as its own process and waits for /readyz. */
+/**
+ * Starts the built application (dist/main.js) as its own process and waits for /readyz; what it
+ * printed joins the run's secrets scan when it exits.
+ */
 export async function startInstance(
   name: string,
   env: Record<string, string>,
   timeoutMs = 20_000,
 ): Promise<Instance> {
+  recordSecretSettings(env);
   const port = await freePort();
   const child = spawn(process.execPath, [join(ROOT, 'dist/main.js')], {
     cwd: ROOT,
@@ -92,8 +98,19 @@ export async function startInstance(
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+    stdout += chunk.toString();
+  });
+  child.stderr.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+    stderr += chunk.toString();
+  });
+  child.once('close', () =>
+    recordProcessOutput(`instance-${name.replace(/\W+/g, '-')}`, stdout, stderr),
+  );
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const url = `http://127.0.0.1:${port}`;
   const { value: ready } = await pollUntil(

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Sqlite from 'better-sqlite3';
@@ -148,6 +148,30 @@ describe('the server process', () => {
     expect(result.stderr).toMatch(/RATE_LIMIT_MAX/);
     expect(result.stderr).toMatch(/CONSOLE_BOOTSTRAP_KEY/);
     expect(result.stderr).not.toMatch(/at \w+ \(/);
+  });
+
+  it('writes its log lines to LOG_FILE instead of stdout, and refuses to start when it cannot open it', async () => {
+    const logFile = join(directory, 'logs', 'console.log');
+    const server = await startServer({
+      DATABASE_URL: `sqlite:${join(directory, 'db.sqlite')}`,
+      CONSOLE_BOOTSTRAP_KEY: randomApiKey(),
+      LOG_LEVEL: 'info',
+      LOG_FILE: logFile,
+    });
+    expect(await server.stop()).toBe(0);
+    expect(logLines(server.output().stdout)).toEqual([]);
+    const lines = logLines(readFileSync(logFile, 'utf8'));
+    expect(lines.some((line) => line.msg === 'Bootstrap key ensured for team "default"')).toBe(
+      true,
+    );
+
+    writeFileSync(join(directory, 'not-a-directory'), '');
+    const refused = await runServerExpectingFailure({
+      DATABASE_URL: `sqlite:${join(directory, 'db.sqlite')}`,
+      LOG_FILE: join(directory, 'not-a-directory', 'console.log'),
+    });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/LOG_FILE: cannot be opened/);
   });
 
   it('requires CONSOLE_SECRET_KEY on PostgreSQL', async () => {

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { AddressInfo } from 'node:net';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
@@ -9,6 +10,12 @@ import { configureApp } from '@/app.setup';
 import { ApiKeysService } from '@/modules/auth/api-keys.service';
 import { Scope } from '@/modules/auth/scopes';
 import { TeamsService } from '@/modules/auth/teams.service';
+import {
+  appLogFile,
+  recordHttpExchanges,
+  recordSecret,
+  recordSecretSettings,
+} from '../support/log-capture';
 import { createTestDatabase, TestDatabase } from './test-database';
 
 export const API = '/api/v1/console';
@@ -29,6 +36,8 @@ export interface TestApp {
   /** A new key, in `team` (created when missing). */
   createKey(team: string, scopes: Scope[], expiresAt?: Date | null): Promise<TeamKey>;
   dataSource(): DataSource;
+  /** The log lines written since this application started (by it and by any other of this worker). */
+  logLines(): string[];
   /** Stops the application and keeps its database. */
   stop(): Promise<void>;
   /** Stops the application and drops its database. */
@@ -48,15 +57,20 @@ export async function startTestApp(overrides: Record<string, string> = {}): Prom
     DATABASE_URL: database.url,
     CONSOLE_BOOTSTRAP_KEY: randomApiKey(),
     CONSOLE_SECRET_KEY: randomBytes(32).toString('hex'),
-    LOG_LEVEL: 'silent',
+    // Every line is kept, so that the run can check that none of them holds a secret.
+    LOG_LEVEL: 'debug',
+    LOG_FILE: appLogFile(),
     // Test servers (MCP, custom APIs) listen on 127.0.0.1; the SSRF suite turns this off.
     OUTBOUND_ALLOW_PRIVATE: 'true',
     ...overrides,
   };
+  recordSecretSettings(env);
+  const logStart = existsSync(env.LOG_FILE) ? statSync(env.LOG_FILE).size : 0;
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(env), {
     bodyParser: false,
     logger: false,
   });
+  app.use(recordHttpExchanges);
   configureApp(app);
   await app.listen(0, '127.0.0.1');
   const { port } = app.getHttpServer().address() as AddressInfo;
@@ -72,9 +86,12 @@ export async function startTestApp(overrides: Record<string, string> = {}): Prom
       const { record, key } = await app
         .get(ApiKeysService)
         .create(teamRecord.id, scopes, expiresAt);
+      recordSecret('api key', key);
       return { teamId: teamRecord.id, keyId: record.id, key };
     },
     dataSource: () => app.get(DataSource),
+    logLines: () =>
+      readFileSync(env.LOG_FILE).subarray(logStart).toString('utf8').split('\n').filter(Boolean),
     stop: () => app.close(),
     async close() {
       try {

@@ -1,6 +1,7 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { recordProcessOutput, recordSecretSettings } from './log-capture';
 
 const ROOT = join(__dirname, '..', '..');
 const TS_NODE = ['-r', 'ts-node/register/transpile-only', '-r', 'tsconfig-paths/register'];
@@ -29,8 +30,12 @@ interface SourceProcess {
   exited: Promise<number | null>;
 }
 
-/** Runs a TypeScript entry point of src/ with a clean environment, as `npm run` would. */
+/**
+ * Runs a TypeScript entry point of src/ with a clean environment, as `npm run` would; what it
+ * printed joins the run's secrets scan when it exits.
+ */
 function spawnSource(entry: string, args: string[], env: Record<string, string>): SourceProcess {
+  recordSecretSettings(env);
   const child = spawn(process.execPath, [...TS_NODE, join(ROOT, 'src', entry), ...args], {
     cwd: ROOT,
     env: {
@@ -46,7 +51,10 @@ function spawnSource(entry: string, args: string[], env: Record<string, string>)
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise<number | null>((resolve) =>
-    child.on('close', (code) => resolve(code)),
+    child.on('close', (code) => {
+      recordProcessOutput(entry.replace(/\.ts$/, ''), stdout, stderr);
+      resolve(code);
+    }),
   );
   return { child, exited, output: () => ({ stdout, stderr }) };
 }

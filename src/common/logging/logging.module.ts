@@ -3,7 +3,10 @@ import { ConfigService } from '@nestjs/config';
 import type { IncomingMessage } from 'node:http';
 import type { Request } from 'express';
 import { LoggerModule } from 'nestjs-pino';
+import type { Options } from 'pino-http';
+import { destination, DestinationStream } from 'pino';
 import { AppConfig } from '@/config/config.module';
+import { InvalidEnvironmentError } from '@/config/environment';
 
 interface SerializedRequest {
   method: string;
@@ -22,13 +25,35 @@ function withKeyId(req: IncomingMessage, line: Record<string, unknown>): Record<
   return keyId ? { ...line, api_key_id: keyId } : line;
 }
 
+const fileDestinations = new Map<string, DestinationStream>();
+
+/**
+ * `LOG_FILE` is opened once per process and kept open like stdout, since a log line can still be
+ * written while the application closes; the test suites start many applications in one process.
+ * Writes are synchronous, as on stdout, so no line is lost when the process exits.
+ */
+function fileDestination(path: string): DestinationStream {
+  let stream = fileDestinations.get(path);
+  if (!stream) {
+    try {
+      stream = destination({ dest: path, mkdir: true, sync: true });
+    } catch (error) {
+      throw new InvalidEnvironmentError(
+        `Invalid configuration:\n  LOG_FILE: cannot be opened (${(error as NodeJS.ErrnoException).code})`,
+      );
+    }
+    fileDestinations.set(path, stream);
+  }
+  return stream;
+}
+
 @Module({
   imports: [
     LoggerModule.forRootAsync({
       inject: [ConfigService],
-      useFactory: (config: AppConfig) => ({
-        forRoutes: [{ path: '{*path}', method: RequestMethod.ALL }],
-        pinoHttp: {
+      useFactory: (config: AppConfig) => {
+        const logFile = config.get('LOG_FILE', { infer: true });
+        const options: Options = {
           level: config.get('LOG_LEVEL', { infer: true }),
           quietReqLogger: true,
           redact: ['err.parameters', 'err.query', 'err.driverError.parameters'],
@@ -53,8 +78,12 @@ function withKeyId(req: IncomingMessage, line: Record<string, unknown>): Record<
             `${req.method} ${pathOf(req.url ?? '')} ${res.statusCode}`,
           customErrorMessage: (req, res) =>
             `${req.method} ${pathOf(req.url ?? '')} ${res.statusCode}`,
-        },
-      }),
+        };
+        return {
+          forRoutes: [{ path: '{*path}', method: RequestMethod.ALL }],
+          pinoHttp: logFile ? [options, fileDestination(logFile)] : options,
+        };
+      },
     }),
   ],
 })

@@ -69,6 +69,8 @@ export class McpClient {
         }
       }
       return tools.slice(0, MAX_DISCOVERED_TOOLS);
+    } catch (error) {
+      throw withoutCredentials(error, server.headers);
     } finally {
       clearTimeout(timer);
       await client.close().catch(() => undefined);
@@ -89,6 +91,26 @@ export class McpClient {
       await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
     return new StreamableHTTPClientTransport(url, options);
   }
+}
+
+/**
+ * The failure, described with the credentials it was sent masked: a server may echo the request
+ * headers in its error body, and the SDK quotes that body in its message.
+ */
+function withoutCredentials(error: unknown, headers: Record<string, string>): Error {
+  const cause = (error as { cause?: { message?: string } }).cause?.message;
+  const message = error instanceof Error ? error.message : String(error);
+  const description = cause && !message.includes(cause) ? `${message}: ${cause}` : message;
+  const credentials = Object.values(headers)
+    .flatMap((value) => [value, value.replace(/^\S+\s+/, '')])
+    .filter((credential) => credential.length > 0)
+    .sort((a, b) => b.length - a.length);
+  return new Error(
+    credentials.reduce(
+      (masked, credential) => masked.split(credential).join('[redacted]'),
+      description,
+    ),
+  );
 }
 
 function aborted(signal: AbortSignal): Promise<never> {

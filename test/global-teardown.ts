@@ -1,0 +1,31 @@
+import { rmSync } from 'node:fs';
+import { CAPTURE_DIR_VARIABLE } from './support/log-capture';
+import { scanCapture } from './support/log-capture-scan';
+
+const MAX_REPORTED = 20;
+
+/**
+ * Fails the run when a recorded secret shows up in a captured log line or error body, or an
+ * error body shows a stack trace. The capture is kept when something is found.
+ */
+export default function globalTeardown(): void {
+  const dir = process.env[CAPTURE_DIR_VARIABLE]!;
+  const result = scanCapture(dir);
+  process.stdout.write(
+    `\nsecrets scan: ${result.logLines} log lines, ${result.errorBodies} error bodies, ` +
+      `${result.secrets} secrets checked, ${result.findings.length} found\n`,
+  );
+  if (result.findings.length === 0) {
+    rmSync(dir, { recursive: true, force: true });
+    return;
+  }
+  const listed = result.findings
+    .slice(0, MAX_REPORTED)
+    .map((finding) => `- ${finding.where} ${finding.problem}:\n    ${finding.excerpt}`);
+  throw new Error(
+    `Secrets scan failed (capture kept in ${dir}):\n${listed.join('\n')}` +
+      (result.findings.length > MAX_REPORTED
+        ? `\n…and ${result.findings.length - MAX_REPORTED} more`
+        : ''),
+  );
+}
