@@ -84,6 +84,22 @@ describe('races over real HTTP', () => {
     ]);
   });
 
+  const closeAll = async (connections: Awaited<ReturnType<typeof openStream>>[]) => {
+    connections.forEach((connection) => connection.close());
+    await Promise.all(connections.map((connection) => connection.closed));
+  };
+
+  /** Every stream slot of the key is given back once its connections are closed. */
+  const expectSlotsReleased = async (keyId: string) => {
+    const slots = t.app.get<StreamSlots>(STREAM_SLOTS);
+    const released = await pollUntil(
+      () => slots.held(keyId),
+      (held) => held === 0,
+      5000,
+    );
+    expect(released.value).toBe(0);
+  };
+
   it('opens exactly one of 100 concurrent streams with one ticket and refuses the rest with 404', async () => {
     const team = await t.createKey('one-ticket', ['*']);
     const { agentId, conversationId } = await quietConversation(team);
@@ -103,16 +119,9 @@ describe('races over real HTTP', () => {
         expect(res.body).toEqual(errorBody(res, 404, 'not_found'));
       }
     } finally {
-      connections.forEach((connection) => connection.close());
-      await Promise.all(connections.map((connection) => connection.closed));
+      await closeAll(connections);
     }
-    const slots = t.app.get<StreamSlots>(STREAM_SLOTS);
-    const released = await pollUntil(
-      () => slots.held(team.keyId),
-      (held) => held === 0,
-      5000,
-    );
-    expect(released.value).toBe(0);
+    await expectSlotsReleased(team.keyId);
   });
 
   it('opens exactly the per-key limit of 40 concurrent streams, each with its own ticket, and refuses the rest with 429', async () => {
@@ -141,16 +150,9 @@ describe('races over real HTTP', () => {
         });
       }
     } finally {
-      connections.forEach((connection) => connection.close());
-      await Promise.all(connections.map((connection) => connection.closed));
+      await closeAll(connections);
     }
-    const slots = t.app.get<StreamSlots>(STREAM_SLOTS);
-    const released = await pollUntil(
-      () => slots.held(team.keyId),
-      (held) => held === 0,
-      5000,
-    );
-    expect(released.value).toBe(0);
+    await expectSlotsReleased(team.keyId);
   });
 
   it('never lets 50 concurrent agent creates at the quota boundary go over the quota', async () => {
