@@ -187,7 +187,12 @@ export class Environment {
   TEST_TELEPHONY_NUMBER?: string;
 }
 
-export class InvalidEnvironmentError extends StartupError {}
+/** Settings that stop the start, one problem a line, each naming its variable. */
+export class InvalidEnvironmentError extends StartupError {
+  constructor(problems: string[]) {
+    super(`Invalid configuration:\n  ${problems.join('\n  ')}`);
+  }
+}
 
 export function bodyLimitBytes(bodyLimit: string): number {
   return bytes.parse(bodyLimit) ?? 1024 * 1024;
@@ -235,7 +240,7 @@ export function validateEnvironment(raw: Record<string, string | undefined>): En
     );
   }
   if (lines.length > 0) {
-    throw new InvalidEnvironmentError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
+    throw new InvalidEnvironmentError(lines);
   }
   return environment;
 }

@@ -24,9 +24,9 @@ export function resolveSecretKey(environment: Environment): Buffer {
   }
   const target = parseDatabaseUrl(environment.DATABASE_URL);
   if (target.kind !== 'sqlite') {
-    throw new InvalidEnvironmentError(
+    throw new InvalidEnvironmentError([
       'CONSOLE_SECRET_KEY: is required when DATABASE_URL is PostgreSQL',
-    );
+    ]);
   }
   mkdirSync(target.dataDirectory, { recursive: true });
   const file = join(target.dataDirectory, KEY_FILE);
@@ -39,9 +39,7 @@ export function resolveSecretKey(environment: Environment): Buffer {
   }
   const key = decodeKey(readFileSync(file, 'utf8'));
   if (key.length !== 32) {
-    throw new InvalidEnvironmentError(
-      `Invalid configuration:\n  ${file}: does not hold a 32-byte key`,
-    );
+    throw new InvalidEnvironmentError([`${file}: does not hold a 32-byte key`]);
   }
   return key;
 }

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { STATUS_CODES, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { ErrorBody } from './error-response';
+import { HttpException } from '@nestjs/common';
+import { toErrorResponse } from './error-response';
+import { REQUEST_ID_HEADER } from './request-id';
 
 const PARSER_ERRORS: Record<string, [number, string]> = {
   HPE_HEADER_OVERFLOW: [431, 'Request headers are larger than the size limit'],
@@ -21,19 +23,14 @@ export function answerClientErrorsWithContractBody(server: Server): void {
     }
     const [status, message] = PARSER_ERRORS[error.code ?? ''] ?? [400, 'Malformed HTTP request'];
     const requestId = randomUUID();
-    const body: ErrorBody = {
-      message,
-      error: STATUS_CODES[status]!,
-      code: 'bad_request',
-      statusCode: status,
-      request_id: requestId,
-    };
-    const text = JSON.stringify(body);
+    const text = JSON.stringify(
+      toErrorResponse(new HttpException(message, status), requestId).body,
+    );
     socket.end(
       `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
         'Content-Type: application/json; charset=utf-8\r\n' +
         `Content-Length: ${Buffer.byteLength(text)}\r\n` +
-        `X-Request-Id: ${requestId}\r\n` +
+        `${REQUEST_ID_HEADER}: ${requestId}\r\n` +
         'Connection: close\r\n\r\n' +
         text,
     );

@@ -38,9 +38,9 @@ function fileDestination(path: string): DestinationStream {
     try {
       stream = destination({ dest: path, mkdir: true, sync: true });
     } catch (error) {
-      throw new InvalidEnvironmentError(
-        `Invalid configuration:\n  LOG_FILE: cannot be opened (${(error as NodeJS.ErrnoException).code})`,
-      );
+      throw new InvalidEnvironmentError([
+        `LOG_FILE: cannot be opened (${(error as NodeJS.ErrnoException).code})`,
+      ]);
     }
     fileDestinations.set(path, stream);
   }

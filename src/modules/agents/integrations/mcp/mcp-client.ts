@@ -93,14 +93,18 @@ export class McpClient {
   }
 }
 
+/** An error's message with its cause's, as fetch failures keep the useful part in the cause. */
+export function describeError(error: unknown): string {
+  const cause = (error as { cause?: { message?: string } }).cause?.message;
+  const message = error instanceof Error ? error.message : String(error);
+  return cause && !message.includes(cause) ? `${message}: ${cause}` : message;
+}
+
 /**
  * The failure, described with the credentials it was sent masked: a server may echo the request
  * headers in its error body, and the SDK quotes that body in its message.
  */
 function withoutCredentials(error: unknown, headers: Record<string, string>): Error {
-  const cause = (error as { cause?: { message?: string } }).cause?.message;
-  const message = error instanceof Error ? error.message : String(error);
-  const description = cause && !message.includes(cause) ? `${message}: ${cause}` : message;
   const credentials = Object.values(headers)
     .flatMap((value) => [value, value.replace(/^\S+\s+/, '')])
     .filter((credential) => credential.length > 0)
@@ -108,7 +112,7 @@ function withoutCredentials(error: unknown, headers: Record<string, string>): Er
   return new Error(
     credentials.reduce(
       (masked, credential) => masked.split(credential).join('[redacted]'),
-      description,
+      describeError(error),
     ),
   );
 }

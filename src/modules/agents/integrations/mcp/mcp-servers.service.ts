@@ -18,7 +18,7 @@ import {
 import { IntegrationEntity } from '../integration.entity';
 import { IntegrationsRepository } from '../integrations.repository';
 import { IntegrationsService } from '../integrations.service';
-import { McpClient, McpServerAddress, McpTool } from './mcp-client';
+import { describeError, McpClient, McpServerAddress, McpTool } from './mcp-client';
 
 interface McpConfig {
   name: string;
@@ -42,10 +42,9 @@ export function toMcpServerItem(integration: IntegrationEntity): McpServerItemDt
 
 /** Why the server could not be used, for people: without the runtime's error class names. */
 function describeFailure(error: unknown): string {
-  const cause = (error as { cause?: { message?: string } }).cause?.message;
-  const message = error instanceof Error ? error.message : String(error);
-  const described = cause && !message.includes(cause) ? `${message}: ${cause}` : message;
-  return described.replace(/\b[A-Z]\w*Error: /g, '').slice(0, 500);
+  return describeError(error)
+    .replace(/\b[A-Z]\w*Error: /g, '')
+    .slice(0, 500);
 }
 
 /** MCP servers: their tools become the agent's actions through discovery. */
