@@ -1,7 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import Ajv, { ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
-import { OpenApiDocument, Operation } from './openapi';
+import { OpenApiDocument, Operation } from '../support/openapi';
 
 export interface Observed {
   status: number;

@@ -7,7 +7,7 @@ import {
   INVALID_JSON,
   UNICODE_EDGES,
 } from './hostile';
-import { OpenApiDocument, Operation, resolve } from './openapi';
+import { OpenApiDocument, Operation, resolve } from '../support/openapi';
 import { Resources, slotOf } from './resources';
 import { arbitraryFor, Hints } from './schema-arbitrary';
 import { Keys } from './seed';

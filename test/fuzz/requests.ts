@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { FRESH_TICKET } from './hints';
-import { OpenApiDocument, Operation } from './openapi';
+import { OpenApiDocument, Operation } from '../support/openapi';
 import {
   authArbitrary,
   bodyArbitrary,

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { createTestDatabase } from '../factories/test-database';
 import { AppProcess, killStartedApps, newApiKey, startApp } from './app-process';
 import { ContractChecker, Observed } from './checker';
-import { OpenApiDocument, operationsOf } from './openapi';
+import { OpenApiDocument, operationsOf } from '../support/openapi';
 import { parseOptions } from './options';
 import { FuzzReport } from './report';
 import { hintsFor } from './hints';

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { OpenApiDocument, resolve, Schema } from './openapi';
+import { OpenApiDocument, resolve, Schema } from '../support/openapi';
 
 /** Values for a property chosen by its name rather than its schema (ids, URLs, e-mails). */
 export type Hints = (name: string) => fc.Arbitrary<unknown> | undefined;

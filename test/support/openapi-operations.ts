@@ -1,27 +1,8 @@
-/** The parts of the served OpenAPI document that tests walk. */
-export interface OpenApiDocument {
-  paths: Record<string, Record<string, RawOperation>>;
-  components: { schemas: Record<string, Schema> };
-}
+import { OpenApiDocument, operationsOf as readOperations, resolve, Schema } from './openapi';
 
-interface RawOperation {
-  parameters?: Array<{ name: string; in: string; required?: boolean }>;
-  requestBody?: { content: Record<string, { schema: Schema }> };
-  responses: Record<string, unknown>;
-  security?: unknown[];
-}
+export type { OpenApiDocument, Schema };
 
-export interface Schema {
-  $ref?: string;
-  type?: string;
-  enum?: unknown[];
-  example?: unknown;
-  minimum?: number;
-  required?: string[];
-  properties?: Record<string, Schema>;
-  [keyword: string]: unknown;
-}
-
+/** An operation as the tenant sweep sends it. */
 export interface Operation {
   method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   /** As documented, with `{name}` placeholders. */
@@ -34,39 +15,28 @@ export interface Operation {
   responses: string[];
 }
 
-const METHODS = new Set(['get', 'post', 'patch', 'delete']);
+const METHODS = new Set(['GET', 'POST', 'PATCH', 'DELETE']);
 
 /** Every operation of the document; fails on a method the tests do not know how to send. */
 export function operationsOf(doc: OpenApiDocument): Operation[] {
-  return Object.entries(doc.paths).flatMap(([path, item]) =>
-    Object.entries(item).map(([method, operation]) => {
-      if (!METHODS.has(method)) {
-        throw new Error(`${method.toUpperCase()} ${path}: a method the tests cannot send`);
-      }
-      const parameters = operation.parameters ?? [];
-      return {
-        method: method.toUpperCase() as Operation['method'],
-        path,
-        pathParams: parameters.filter((p) => p.in === 'path').map((p) => p.name),
-        requiredQuery: parameters.filter((p) => p.in === 'query' && p.required).map((p) => p.name),
-        isPublic: !operation.security?.length,
-        bodySchema: operation.requestBody?.content['application/json']?.schema,
-        responses: Object.keys(operation.responses),
-      };
-    }),
-  );
-}
-
-function resolve(doc: OpenApiDocument, schema: Schema): Schema {
-  if (!schema.$ref) {
-    return schema;
-  }
-  const name = schema.$ref.replace('#/components/schemas/', '');
-  const target = doc.components.schemas[name];
-  if (!target) {
-    throw new Error(`unresolvable schema reference ${schema.$ref}`);
-  }
-  return resolve(doc, target);
+  return readOperations(doc).map((operation) => {
+    if (!METHODS.has(operation.method)) {
+      throw new Error(`${operation.name}: a method the tests cannot send`);
+    }
+    const named = (where: string, requiredOnly: boolean) =>
+      operation.parameters
+        .filter((p) => p.in === where && (!requiredOnly || p.required))
+        .map((p) => p.name);
+    return {
+      method: operation.method as Operation['method'],
+      path: operation.path,
+      pathParams: named('path', false),
+      requiredQuery: named('query', true),
+      isPublic: !operation.secured,
+      bodySchema: operation.body,
+      responses: [...operation.responses.keys()].map(String),
+    };
+  });
 }
 
 /**
@@ -84,7 +54,7 @@ export function minimalSample(doc: OpenApiDocument, schema: Schema): unknown {
   }
   if (resolved.type === 'object') {
     return Object.fromEntries(
-      (resolved.required ?? []).map((name) => {
+      (resolved.required ?? []).map((name: string) => {
         const property = resolved.properties?.[name];
         if (!property) {
           throw new Error(`required property ${name} has no schema`);
