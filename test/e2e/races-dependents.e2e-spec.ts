@@ -4,7 +4,8 @@ import { createAgent } from '../factories/agents';
 import { API, startTestApp, TestApp } from '../factories/test-app';
 import { createWorkflow } from '../factories/workflows';
 import { bearer } from '../support/bearer';
-import { burst, BurstRequest, BurstResponse, errorBody, report, tally } from '../support/burst';
+import { burst, BurstRequest, BurstResponse, errorBody, tally } from '../support/burst';
+import { report } from '../support/report';
 
 /** Records created under an agent, one kind per path. */
 const AGENT_CHILDREN: Array<[string, object]> = [
@@ -57,7 +58,7 @@ describe('races between dependent writes', () => {
         responses.map(() => [200, { status, status_reason: null }]),
       );
     }
-    report('4 x 30 identical status changes', tally(statuses));
+    report('race', '4 x 30 identical status changes', tally(statuses));
   });
 
   it('creates agents on a workflow being deleted only while it exists: 201 or 404, never a 500, never an orphan', async () => {
@@ -98,7 +99,7 @@ describe('races between dependent writes', () => {
         expect(exists).toBe(true);
       }
     }
-    report('5 deletions vs 100 creates', tally(outcomes));
+    report('race', '5 deletions vs 100 creates', tally(outcomes));
   });
 
   it('creates records under an agent being deleted only while it exists: 201 or 404, never a 500, nothing left behind', async () => {
@@ -138,7 +139,7 @@ describe('races between dependent writes', () => {
       expect(Object.keys(left).length).toBeGreaterThan(4);
       expect(left).toEqual(Object.fromEntries(Object.keys(left).map((table) => [table, 0])));
     }
-    report('4 agent deletions vs 96 creates under them', tally(outcomes));
+    report('race', '4 agent deletions vs 96 creates under them', tally(outcomes));
   });
 
   it('creates tools under an integration being deleted only while it exists: 201 or 404, never a 500', async () => {
@@ -178,6 +179,6 @@ describe('races between dependent writes', () => {
       .set(bearer(team.key))
       .expect(200);
     expect(actions.body.data).toEqual([]);
-    report('4 integration deletions vs 80 tool creates', tally(outcomes));
+    report('race', '4 integration deletions vs 80 tool creates', tally(outcomes));
   });
 });

@@ -7,7 +7,8 @@ import { conversationsPath, issueTicket } from '../factories/conversations';
 import { API, startTestApp, TeamKey, TestApp } from '../factories/test-app';
 import { createWorkflow } from '../factories/workflows';
 import { bearer } from '../support/bearer';
-import { burst, errorBody, report, tally } from '../support/burst';
+import { burst, errorBody, tally } from '../support/burst';
+import { report } from '../support/report';
 import { openStream } from '../support/sse-client';
 import { pollUntil } from '../support/wait';
 
@@ -55,7 +56,7 @@ describe('races over real HTTP', () => {
       (res) => res.status === 201 && res.headers['idempotent-replayed'] === undefined,
     );
     const refused = responses.filter((res) => res.status === 409);
-    report('100 same-key POSTs', {
+    report('race', '100 same-key POSTs', {
       created: created.length,
       replayed: replayed.length,
       conflict409: refused.length,
@@ -110,7 +111,7 @@ describe('races over real HTTP', () => {
     try {
       const opened = connections.filter((c) => c.status === 200);
       const refused = connections.filter((c) => c.status === 404);
-      report('100 opens with one ticket', tally(connections.map((c) => c.status)));
+      report('race', '100 opens with one ticket', tally(connections.map((c) => c.status)));
       expect(opened).toHaveLength(1);
       expect(opened[0].headers['content-type']).toMatch(/^text\/event-stream/);
       expect(refused).toHaveLength(99);
@@ -136,7 +137,7 @@ describe('races over real HTTP', () => {
 
     const connections = await Promise.all(tickets.map((ticket) => openStream(url + ticket)));
     try {
-      report('40 opens, limit 25', tally(connections.map((c) => c.status)));
+      report('race', '40 opens, limit 25', tally(connections.map((c) => c.status)));
       expect(connections.filter((c) => c.status === 200)).toHaveLength(limit);
       const refused = connections.filter((c) => c.status !== 200);
       expect(refused).toHaveLength(40 - limit);
@@ -173,7 +174,7 @@ describe('races over real HTTP', () => {
       })),
     );
 
-    report('50 creates, 3 seats left', tally(responses.map((res) => res.status)));
+    report('race', '50 creates, 3 seats left', tally(responses.map((res) => res.status)));
     expect(responses.filter((res) => res.status === 201)).toHaveLength(QUOTA - existing);
     const refused = responses.filter((res) => res.status !== 201);
     expect(refused).toHaveLength(50 - (QUOTA - existing));

@@ -5,7 +5,7 @@ import { createTestDatabase, TestDatabase } from '../factories/test-database';
 import { LlmStub, startLlmStub } from '../support/llm-stub';
 import { pollUntil, sleep } from '../support/wait';
 import { ApiClient, expectStatus, Outcome } from './support/http-client';
-import { report } from './support/report';
+import { report } from '../support/report';
 
 const TOTAL = 1000;
 const KILL_AFTER = 500;
@@ -235,7 +235,7 @@ describe.each([
     client.close();
 
     const lost = outcomes.filter((res) => res?.kind === 'no-response').length;
-    report(`crash (${_label})`, {
+    report('reliability', `crash (${_label})`, {
       acknowledged_before_kill: acknowledgedAtKill,
       acknowledged_total: acknowledgedIds.length,
       requests_without_response: lost,

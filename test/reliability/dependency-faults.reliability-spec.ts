@@ -4,7 +4,7 @@ import { randomApiKey } from '../factories/test-app';
 import { pollUntil, sleep } from '../support/wait';
 import { ApiClient, Outcome } from './support/http-client';
 import { PostgresServer, startPostgresServer } from './support/postgres-server';
-import { report } from './support/report';
+import { report } from '../support/report';
 
 const WORKERS = 6;
 const LOAD_BEFORE_MS = 1_500;
@@ -241,7 +241,7 @@ describe('dependency faults in cluster mode: two instances on a PostgreSQL and a
 
       const count = (rs: Sent[], predicate: (outcome: Outcome) => boolean) =>
         rs.filter((r) => predicate(r.outcome)).length;
-      report(`${name} outage`, {
+      report('reliability', `${name} outage`, {
         stop_ms: downAt - stopping,
         start_ms: backAt - returning,
         readyz_503_after_ms: notReadyMs.join('/'),

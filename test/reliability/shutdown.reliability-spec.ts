@@ -5,7 +5,7 @@ import { createTestDatabase, TestDatabase } from '../factories/test-database';
 import { openStream, SseConnection } from '../support/sse-client';
 import { pollUntil, sleep } from '../support/wait';
 import { ApiClient, expectStatus, Outcome } from './support/http-client';
-import { report } from './support/report';
+import { report } from '../support/report';
 
 const STREAMS = 500;
 const CONVERSATIONS = 50;
@@ -242,7 +242,7 @@ describe('graceful shutdown', () => {
     expect(replies).toBe(userMessages + unanswered.filter((r) => r.kind === 'message').length);
 
     const count = (predicate: (r: Sent) => boolean) => sent.filter(predicate).length;
-    report('graceful shutdown', {
+    report('reliability', 'graceful shutdown', {
       shutdown_ms: shutdownMs,
       exit_code: String(exitCode),
       streams_open_at_sigterm: STREAMS + lateStreams.length,

@@ -64,8 +64,3 @@ export function tally(values: Array<string | number>): Record<string, number> {
   }
   return counts;
 }
-
-/** Writes the outcome of a race to the test output, for the figures in reports. */
-export function report(race: string, outcome: Record<string, number>): void {
-  process.stdout.write(`${race}: ${JSON.stringify(outcome)}\n`);
-}
