@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Mutex } from 'async-mutex';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource, EntityManager, ObjectLiteral, SelectQueryBuilder } from 'typeorm';
 import { isDeadlock } from './errors';
 
 const DEADLOCK_ATTEMPTS = 3;
@@ -93,6 +93,14 @@ export class Database {
       .where('locked.id = :id', { id })
       .setLock('pessimistic_write')
       .getRawOne();
+  }
+
+  /**
+   * `query`, locking the rows it selects for the rest of the transaction (PostgreSQL
+   * `FOR UPDATE`). SQLite knows no such clause, and its writer mutex already serialises writers.
+   */
+  forUpdate<T extends ObjectLiteral>(query: SelectQueryBuilder<T>): SelectQueryBuilder<T> {
+    return this.kind === 'postgres' ? query.setLock('pessimistic_write') : query;
   }
 
   /** Runs `work` outside any transaction of the caller, e.g. background work a request starts. */

@@ -102,6 +102,74 @@ describe('races between dependent writes', () => {
     report('race', '5 deletions vs 100 creates', tally(outcomes));
   });
 
+  it("never leaves another team's agent on a workflow its owner makes private or deletes meanwhile: each lands on its team's one copy or is refused with 404", async () => {
+    const outcomes: string[] = [];
+    for (let round = 0; round < 6; round++) {
+      const owner = await t.createKey(`withdrawing-${round}`, ['*']);
+      const user = await t.createKey(`using-${round}`, ['*']);
+      const shared = await createWorkflow(
+        t,
+        { name: `Withdrawn ${round}`, visibility: 'public' },
+        owner.key,
+      );
+      const elsewhere = await Promise.all(
+        Array.from({ length: 4 }, () => createAgent(t, {}, user.key)),
+      );
+      // Every fourth request moves an existing agent onto the workflow, the others create one.
+      const onto: BurstRequest[] = Array.from({ length: 16 }, (_, i) =>
+        i % 4 === 0
+          ? {
+              method: 'PATCH',
+              path: `${API}/agents/${elsewhere[i / 4].id}`,
+              headers: bearer(user.key),
+              body: { workflow_id: shared.id },
+            }
+          : {
+              method: 'POST',
+              path: `${API}/agents`,
+              headers: bearer(user.key),
+              body: {
+                workflow_id: shared.id,
+                name: `Agent ${i}`,
+                description: 'Races a withdrawal',
+              },
+            },
+      );
+      const withdrawal: BurstRequest =
+        round % 2 === 0
+          ? {
+              method: 'PATCH',
+              path: `${API}/workflows/${shared.id}`,
+              headers: bearer(owner.key),
+              body: { visibility: 'private', system_prompt: 'Confidential' },
+            }
+          : { method: 'DELETE', path: `${API}/workflows/${shared.id}`, headers: bearer(owner.key) };
+      const { requests, split } = withDeletionAt(onto, withdrawal, round * 3);
+      const { deleted: withdrawn, others } = split(await burst(t.url, requests));
+      outcomes.push(
+        ...others.map((res, i) => `${onto[i].method === 'POST' ? 'create' : 'move'} ${res.status}`),
+      );
+
+      expect(withdrawn.status).toBe(200);
+      for (const res of others.filter((r) => r.status >= 400)) {
+        expect(res.body).toEqual(errorBody(res, 404, 'not_found'));
+      }
+      const agents = await t
+        .dataSource()
+        .getRepository(AgentEntity)
+        .findBy({ teamId: user.teamId });
+      const copies = await t
+        .dataSource()
+        .getRepository(WorkflowEntity)
+        .findBy({ teamId: user.teamId, name: shared.name });
+      const putOnto = others.filter((res) => res.status < 300).map((res) => res.body.data.id);
+      const landed = agents.filter((agent) => agent.workflowId === copies[0]?.id);
+      expect(landed.map((agent) => agent.id).sort()).toEqual(putOnto.sort());
+      expect(copies.map((copy) => copy.systemPrompt)).toEqual(putOnto.length ? [null] : []);
+    }
+    report('race', '6 withdrawals vs 96 agents put on the workflow', tally(outcomes));
+  });
+
   it('creates records under an agent being deleted only while it exists: 201 or 404, never a 500, nothing left behind', async () => {
     const outcomes: string[] = [];
     for (let round = 0; round < 4; round++) {

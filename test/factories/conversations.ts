@@ -20,11 +20,12 @@ export async function sendAs(
   channelUserId: string,
   message: string,
   extra: Record<string, unknown> = {},
+  key = t.key,
 ): Promise<PostedMessage> {
   const res = await t
     .http()
     .post(`${conversationsPath(agentId)}/messages`)
-    .set(bearer(t.key))
+    .set(bearer(key))
     .send({ message, channel_type: 'webchat', channel_user_id: channelUserId, ...extra })
     .expect(201);
   return res.body.data;
@@ -36,11 +37,12 @@ export async function sendTo(
   conversationId: string,
   message: string,
   role?: 'user' | 'assistant',
+  key = t.key,
 ): Promise<PostedMessage> {
   const res = await t
     .http()
     .post(`${conversationsPath(agentId)}/${conversationId}/messages`)
-    .set(bearer(t.key))
+    .set(bearer(key))
     .send({ message, ...(role ? { role } : {}) })
     .expect(201);
   return res.body.data;
@@ -50,13 +52,14 @@ export async function allMessages(
   t: TestApp,
   agentId: string,
   conversationId: string,
+  key = t.key,
 ): Promise<PostedMessage[]> {
   const messages: PostedMessage[] = [];
   for (let page = 1; ; page++) {
     const res = await t
       .http()
       .get(`${conversationsPath(agentId)}/${conversationId}/messages?limit=100&page=${page}`)
-      .set(bearer(t.key))
+      .set(bearer(key))
       .expect(200);
     messages.push(...res.body.data);
     if (!res.body.meta.has_next_page) {

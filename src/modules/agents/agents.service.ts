@@ -77,11 +77,9 @@ export class AgentsService {
     teamId: string,
     input: AgentCreateDto,
   ): Promise<{ agent: AgentEntity; workflow: WorkflowEntity }> {
-    const workflow = await this.workflows.get(teamId, input.workflow_id);
     for (let attempt = 1; ; attempt++) {
       try {
-        const agent = await this.insertWithinQuota(teamId, { ...input, workflow_id: workflow.id });
-        return { agent, workflow };
+        return await this.insertWithinQuota(teamId, input);
       } catch (error) {
         // A test-code collision is astronomically rare; a fresh code settles it.
         if (!isUniqueViolation(error) || attempt >= CODE_ATTEMPTS) {
@@ -93,10 +91,14 @@ export class AgentsService {
 
   async update(teamId: string, id: string, input: AgentUpdateDto): Promise<AgentEntity> {
     await this.requireOwned(teamId, id);
-    if (input.workflow_id !== undefined) {
-      input.workflow_id = (await this.workflows.get(teamId, input.workflow_id)).id;
-    }
-    await this.agents.update(teamId, id, { ...agentChanges(input), updatedAt: new Date() });
+    await this.db.transaction(async (manager) => {
+      if (input.workflow_id !== undefined) {
+        input.workflow_id = (
+          await this.workflows.holdForAgent(manager, teamId, input.workflow_id)
+        ).id;
+      }
+      await this.agents.update(teamId, id, { ...agentChanges(input), updatedAt: new Date() });
+    });
     return this.requireOwned(teamId, id);
   }
 
@@ -137,11 +139,17 @@ export class AgentsService {
   /** The flows of the agent's workflow (which may be another team's public one). */
   async flowsOf(teamId: string, id: string): Promise<WorkflowFlow[]> {
     const agent = await this.requireOwned(teamId, id);
-    return (await this.workflows.findForAgent(agent.workflowId))?.flows ?? [];
+    return (await this.workflows.findForAgent(teamId, agent.workflowId))?.flows ?? [];
   }
 
-  private insertWithinQuota(teamId: string, input: AgentCreateDto): Promise<AgentEntity> {
+  private insertWithinQuota(
+    teamId: string,
+    input: AgentCreateDto,
+  ): Promise<{ agent: AgentEntity; workflow: WorkflowEntity }> {
     return this.db.transaction(async (manager) => {
+      // The workflow first, then the team: an owner taking the workflow away holds it while it
+      // adds copies under this team, which waits for the team's lock.
+      const workflow = await this.workflows.holdForAgent(manager, teamId, input.workflow_id);
       await this.db.lockRow(manager, 'teams', teamId);
       if ((await this.agents.countForTeam(manager, teamId)) >= this.quota) {
         throw Errors.agentLimitReached(`The team has reached its quota of ${this.quota} agents`);
@@ -150,7 +158,6 @@ export class AgentsService {
       const agent: AgentEntity = {
         id: newId(),
         teamId,
-        workflowId: input.workflow_id,
         name: input.name,
         description: input.description,
         language: null,
@@ -163,6 +170,7 @@ export class AgentsService {
         businessDescription: null,
         escalationEmail: null,
         ...agentChanges(input),
+        workflowId: workflow.id,
         testChannelCode: newTestChannelCode(),
         status: 'development',
         statusReason: null,
@@ -171,7 +179,7 @@ export class AgentsService {
       };
       await this.agents.insert(manager, agent);
       await this.channels.createDefaults(manager, teamId, agent.id, now);
-      return agent;
+      return { agent, workflow };
     });
   }
 }

@@ -99,7 +99,7 @@ export class WorkflowsController {
   @Delete(':id')
   @Endpoint({
     scope: 'workflows:write',
-    summary: 'Delete an own workflow that no agent uses',
+    summary: "Delete an own workflow that none of the team's agents uses",
     message: 'Workflow deleted successfully',
     response: null,
     errors: [400, 403, 404, 409, 422],

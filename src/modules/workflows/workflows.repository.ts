@@ -46,11 +46,6 @@ export class WorkflowsRepository {
     return this.visibleTo(teamId, 'accessible').andWhere('workflow.id = :id', { id }).getOne();
   }
 
-  /** Regardless of team: for resolving the workflow of an agent the caller owns. */
-  findById(id: string): Promise<WorkflowEntity | null> {
-    return this.query().where('workflow.id = :id', { id }).getOne();
-  }
-
   list(teamId: string, list: WorkflowListQueryDto): Promise<Page<WorkflowEntity>> {
     return paginate(this.visibleTo(teamId, list.scope ?? 'accessible'), list, {
       searchColumns: [

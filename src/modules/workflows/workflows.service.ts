@@ -1,13 +1,16 @@
 import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
 import { Errors } from '@/common/http/api-error';
 import { newId } from '@/common/ids';
 import { Page } from '@/common/pagination/page';
 import { LIMITS } from '@/common/validation/limits';
+import { Database } from '@/database/database.service';
 import { isForeignKeyViolation } from '@/database/errors';
 import { WorkflowCreateDto } from './dto/workflow-create.dto';
 import { WorkflowListQueryDto } from './dto/workflow-list-query.dto';
 import { WorkflowUpdateDto } from './dto/workflow-update.dto';
 import { WorkflowEntity } from './entities/workflow.entity';
+import { ForeignAgentsRepository } from './foreign-agents.repository';
 import { newWorkflow, workflowChanges } from './workflow-fields';
 import { WorkflowsRepository } from './workflows.repository';
 
@@ -16,7 +19,11 @@ const NOT_FOUND = 'Workflow not found';
 
 @Injectable()
 export class WorkflowsService {
-  constructor(private readonly workflows: WorkflowsRepository) {}
+  constructor(
+    private readonly db: Database,
+    private readonly workflows: WorkflowsRepository,
+    private readonly foreignAgents: ForeignAgentsRepository,
+  ) {}
 
   list(teamId: string, query: WorkflowListQueryDto): Promise<Page<WorkflowEntity>> {
     return this.workflows.list(teamId, query);
@@ -31,12 +38,19 @@ export class WorkflowsService {
     return workflow;
   }
 
+  /** The workflow an agent of the team runs on: always own or public, else null. */
+  findForAgent(teamId: string, workflowId: string): Promise<WorkflowEntity | null> {
+    return this.workflows.findAccessible(teamId, workflowId);
+  }
+
   /**
-   * The workflow an agent runs on, whoever owns it. Only for an agent the caller already owns:
-   * the agent's workflow stays readable to it even if its owner later makes it private.
+   * An own or public workflow an agent is about to be put on, locked until the caller's
+   * transaction ends: its owner cannot make it private or delete it meanwhile, so the agent never
+   * ends up on another team's private workflow.
    */
-  findForAgent(workflowId: string): Promise<WorkflowEntity | null> {
-    return this.workflows.findById(workflowId);
+  async holdForAgent(manager: EntityManager, teamId: string, id: string): Promise<WorkflowEntity> {
+    await this.db.lockRow(manager, 'workflows', id);
+    return this.get(teamId, id);
   }
 
   async create(teamId: string, input: WorkflowCreateDto): Promise<WorkflowEntity> {
@@ -62,25 +76,55 @@ export class WorkflowsService {
   }
 
   async update(teamId: string, id: string, input: WorkflowUpdateDto): Promise<WorkflowEntity> {
-    await this.requireOwned(teamId, id);
     const changes = { ...workflowChanges(input), updatedAt: new Date() };
-    if (!(await this.workflows.update(teamId, id, changes))) {
-      throw Errors.notFound(NOT_FOUND);
-    }
+    await this.db.transaction(async (manager) => {
+      await this.db.lockRow(manager, 'workflows', id);
+      const before = await this.requireOwned(teamId, id);
+      if ((changes.visibility ?? before.visibility) === 'private') {
+        await this.handOverToOtherTeams(before);
+      }
+      if (!(await this.workflows.update(teamId, id, changes))) {
+        throw Errors.notFound(NOT_FOUND);
+      }
+    });
     return this.get(teamId, id);
   }
 
   async delete(teamId: string, id: string): Promise<void> {
-    await this.requireOwned(teamId, id);
     try {
-      if (!(await this.workflows.delete(teamId, id))) {
-        throw Errors.notFound(NOT_FOUND);
-      }
+      await this.db.transaction(async (manager) => {
+        await this.db.lockRow(manager, 'workflows', id);
+        await this.handOverToOtherTeams(await this.requireOwned(teamId, id));
+        if (!(await this.workflows.delete(teamId, id))) {
+          throw Errors.notFound(NOT_FOUND);
+        }
+      });
     } catch (error) {
       if (isForeignKeyViolation(error)) {
         throw Errors.conflict('The workflow is used by agents; move or delete them first');
       }
       throw error;
+    }
+  }
+
+  /**
+   * The owner is taking the workflow away from other teams (making it private or deleting it):
+   * each team whose agents run on it gets a private copy of it as it stands, and its agents move
+   * onto that copy, so they keep working and never see what the owner writes next.
+   */
+  private async handOverToOtherTeams(workflow: WorkflowEntity): Promise<void> {
+    for (const teamId of await this.foreignAgents.teamsOn(workflow.id, workflow.teamId)) {
+      const now = new Date();
+      const copy: WorkflowEntity = {
+        ...workflow,
+        id: newId(),
+        teamId,
+        visibility: 'private',
+        createdAt: now,
+        updatedAt: now,
+      };
+      await this.workflows.insert(copy);
+      await this.foreignAgents.move(teamId, workflow.id, copy.id);
     }
   }
 

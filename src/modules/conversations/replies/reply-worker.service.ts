@@ -141,7 +141,7 @@ export class ReplyWorker implements OnApplicationBootstrap, OnModuleDestroy {
         ? handoffReply(agent)
         : await this.engine.reply({
             agent,
-            workflow: await this.workflows.findForAgent(agent.workflowId),
+            workflow: await this.workflows.findForAgent(agent.teamId, agent.workflowId),
             conversation,
             message,
             history: await this.messages
