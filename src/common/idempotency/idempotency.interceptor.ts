@@ -116,7 +116,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
   ): Promise<unknown> {
     const envelope = envelopeFor(this.reflector, context) ?? ((result: unknown) => result);
     let recorded = false;
-    const body = await this.writePhase.recording(
+    const body: unknown = await this.writePhase.recording(
       async (response) => {
         if (recorded) {
           throw new Error('A handler that calls out has one write phase');
@@ -124,7 +124,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
         recorded = true;
         await this.store.complete(id, res.statusCode, JSON.stringify(envelope(response)));
       },
-      () => lastValueFrom(next.handle(), { defaultValue: null }),
+      () => lastValueFrom<unknown, null>(next.handle(), { defaultValue: null }),
     );
     if (!recorded) {
       await this.db.transaction(() =>

@@ -30,6 +30,7 @@ export interface EndpointOptions {
  */
 export const Endpoint = (options: EndpointOptions) => {
   const isWrite = options.scope.endsWith(':write');
+  const neverStored = options.idempotency === 'never_stored';
   return applyDecorators(
     RequireScopes(options.scope),
     ResponseMessage(options.message),
@@ -40,7 +41,7 @@ export const Endpoint = (options: EndpointOptions) => {
       paginated: options.shape === 'paginated',
     }),
     ApiErrors(...(options.errors ?? (isWrite ? [400, 404, 409, 422] : [404]))),
-    ...(isWrite && options.idempotency !== 'never_stored' ? [ApiIdempotencyKey()] : []),
+    ...(isWrite || neverStored ? [ApiIdempotencyKey(!neverStored)] : []),
     ...(options.idempotency ? [Idempotency(options.idempotency)] : []),
     ...(options.status ? [HttpCode(options.status)] : []),
   );
