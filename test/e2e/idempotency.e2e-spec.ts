@@ -373,6 +373,36 @@ describe('idempotency', () => {
     }
   });
 
+  it('replays the creates that check a URL first (custom API, its tool, MCP server), each made once', async () => {
+    const agentId = (await createAgent(t)).id;
+    const integrations = `${API}/agents/${agentId}/integrations`;
+    const twice = async (path: string, key: string, body: unknown) => {
+      const first = await postWithKey(path, key, body).expect(201);
+      const again = await postWithKey(path, key, body).expect(201);
+      expect(again.headers['idempotent-replayed']).toBe('true');
+      expect(again.text).toBe(first.text);
+      return first.body.data as { id: string };
+    };
+    const api = await twice(`${integrations}/custom_api/configure`, 'api-once', {
+      name: 'Shop',
+      base_url: 'https://shop.example/v1',
+    });
+    await twice(`${integrations}/custom_api/${api.id}/tools`, 'tool-once', {
+      name: 'Find order',
+      http_method: 'GET',
+      url_template: 'https://orders.example/{id}',
+    });
+    await twice(`${integrations}/mcp_server/configure`, 'mcp-once', {
+      name: 'Tools',
+      server_url: 'https://mcp.example/mcp',
+    });
+    const listed = async (path: string) =>
+      (await t.http().get(path).set(bearer(t.key)).expect(200)).body.data as unknown[];
+    expect(await listed(`${integrations}/custom_api`)).toHaveLength(1);
+    expect(await listed(`${integrations}/custom_api/${api.id}/tools`)).toHaveLength(1);
+    expect(await listed(`${integrations}/mcp_server`)).toHaveLength(1);
+  });
+
   it("never stores a stream ticket: a repeat gets a fresh one, and another key of the team never gets the first key's", async () => {
     const agentId = (await createAgent(t)).id;
     const { conversation_id: conversationId } = await sendAs(t, agentId, 'ticket-user', 'hello');
