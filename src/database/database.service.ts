@@ -39,6 +39,11 @@ export class Database {
     return this.current.getStore()?.manager ?? this.dataSource.manager;
   }
 
+  /** Whether the caller runs inside a transaction (its own or one it joined). */
+  get inTransaction(): boolean {
+    return this.current.getStore() !== undefined;
+  }
+
   async transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
     const joined = this.current.getStore();
     if (joined) {

@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import { AddressInfo } from 'node:net';
 import { requestFingerprint } from '@/common/idempotency/fingerprint';
 import { IdempotencyRecordEntity } from '@/common/idempotency/idempotency-record.entity';
 import {
@@ -7,6 +9,8 @@ import {
 } from '@/common/idempotency/idempotency.store';
 import { Database } from '@/database/database.service';
 import { WorkflowEntity } from '@/modules/workflows/entities/workflow.entity';
+import { createAgent } from '../factories/agents';
+import { sendAs } from '../factories/conversations';
 import { API, randomApiKey, startTestApp, TestApp } from '../factories/test-app';
 import { createTestDatabase } from '../factories/test-database';
 import { createWorkflow } from '../factories/workflows';
@@ -289,6 +293,140 @@ describe('idempotency', () => {
     const replayedDelete = await del().expect(200);
     expect(replayedDelete.text).toBe(deleted.text);
     expect(replayedDelete.headers['idempotent-replayed']).toBe('true');
+  });
+
+  it("holds no transaction while MCP servers keep discovers waiting: another team's write and read finish first", async () => {
+    // More waiting discovers than PostgreSQL connections; on SQLite, any one would hold the writer.
+    const pool = 2;
+    const discovers = pool + 2;
+    const app = await startTestApp({
+      OUTBOUND_TIMEOUT_MS: '2000',
+      DATABASE_POOL_SIZE: String(pool),
+    });
+    const silent = createServer(() => undefined);
+    let waiting = 0;
+    silent.on('request', () => waiting++);
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    try {
+      const agentId = (await createAgent(app)).id;
+      const base = `${API}/agents/${agentId}/integrations/mcp_server`;
+      const server = (
+        await app
+          .http()
+          .post(`${base}/configure`)
+          .set(bearer(app.key))
+          .send({
+            name: 'Silent',
+            server_url: `http://127.0.0.1:${(silent.address() as AddressInfo).port}/mcp`,
+          })
+          .expect(201)
+      ).body.data;
+      const bystander = await app.createKey('bystander', ['*']);
+      const finished: string[] = [];
+      const track = <T>(name: string, request: PromiseLike<T>) =>
+        Promise.resolve(request).then((res) => {
+          finished.push(name);
+          return res;
+        });
+
+      const hanging = Array.from({ length: discovers }, (_, i) =>
+        track(
+          'discover',
+          app
+            .http()
+            .post(`${base}/${server.id}/discover`)
+            .set(bearer(app.key))
+            .set('Idempotency-Key', `hanging-${i}`),
+        ),
+      );
+      const { value: reached } = await pollUntil(
+        async () => waiting,
+        (count) => count >= discovers,
+        5000,
+        20,
+      );
+      expect(reached).toBe(discovers);
+      const written = track(
+        'write',
+        app
+          .http()
+          .post(`${API}/workflows`)
+          .set(bearer(bystander.key))
+          .set('Idempotency-Key', 'bystander-write')
+          .send({ name: 'Bystander' }),
+      );
+      const read = track('read', app.http().get(`${API}/workflows`).set(bearer(bystander.key)));
+
+      expect((await written).status).toBe(201);
+      expect((await read).status).toBe(200);
+      for (const res of await Promise.all(hanging)) {
+        expect(res.status).toBe(502);
+        expect(res.body.message).toMatch(
+          /^MCP server "Silent" could not list its tools: no answer/,
+        );
+      }
+      expect(finished.slice(0, 2).sort()).toEqual(['read', 'write']);
+    } finally {
+      silent.closeAllConnections();
+      await new Promise((resolve) => silent.close(resolve));
+      await app.close();
+    }
+  });
+
+  it('replays the creates that check a URL first (custom API, its tool, MCP server), each made once', async () => {
+    const agentId = (await createAgent(t)).id;
+    const integrations = `${API}/agents/${agentId}/integrations`;
+    const twice = async (path: string, key: string, body: unknown) => {
+      const first = await postWithKey(path, key, body).expect(201);
+      const again = await postWithKey(path, key, body).expect(201);
+      expect(again.headers['idempotent-replayed']).toBe('true');
+      expect(again.text).toBe(first.text);
+      return first.body.data as { id: string };
+    };
+    const api = await twice(`${integrations}/custom_api/configure`, 'api-once', {
+      name: 'Shop',
+      base_url: 'https://shop.example/v1',
+    });
+    await twice(`${integrations}/custom_api/${api.id}/tools`, 'tool-once', {
+      name: 'Find order',
+      http_method: 'GET',
+      url_template: 'https://orders.example/{id}',
+    });
+    await twice(`${integrations}/mcp_server/configure`, 'mcp-once', {
+      name: 'Tools',
+      server_url: 'https://mcp.example/mcp',
+    });
+    const listed = async (path: string) =>
+      (await t.http().get(path).set(bearer(t.key)).expect(200)).body.data as unknown[];
+    expect(await listed(`${integrations}/custom_api`)).toHaveLength(1);
+    expect(await listed(`${integrations}/custom_api/${api.id}/tools`)).toHaveLength(1);
+    expect(await listed(`${integrations}/mcp_server`)).toHaveLength(1);
+  });
+
+  it("never stores a stream ticket: a repeat gets a fresh one, and another key of the team never gets the first key's", async () => {
+    const agentId = (await createAgent(t)).id;
+    const { conversation_id: conversationId } = await sendAs(t, agentId, 'ticket-user', 'hello');
+    const colleague = await t.createKey('default', ['*']);
+    const issue = (apiKey: string) =>
+      postWithKey(
+        `${API}/agents/${agentId}/conversations/${conversationId}/stream-ticket`,
+        'ticket-key',
+        {},
+        apiKey,
+      ).expect(201);
+    const first = await issue(t.key);
+    const repeat = await issue(t.key);
+    const theirs = await issue(colleague.key);
+    const tickets = [first, repeat, theirs].map((res) => res.body.data.ticket as string);
+    expect(new Set(tickets).size).toBe(3);
+    for (const res of [repeat, theirs]) {
+      expect(res.headers['idempotent-replayed']).toBeUndefined();
+    }
+    const stored = await t
+      .dataSource()
+      .getRepository(IdempotencyRecordEntity)
+      .countBy({ key: 'ticket-key' });
+    expect(stored).toBe(0);
   });
 
   it('ignores the header on GET', async () => {

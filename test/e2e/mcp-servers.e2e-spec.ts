@@ -4,6 +4,7 @@ import { createAgent } from '../factories/agents';
 import { API, startTestApp, TestApp } from '../factories/test-app';
 import { bearer } from '../support/bearer';
 import { McpTestServer, startMcpTestServer } from '../support/mcp-test-server';
+import { freePort } from '../support/processes';
 
 describe('MCP servers', () => {
   let t: TestApp;
@@ -207,7 +208,7 @@ describe('MCP servers', () => {
     }
   });
 
-  it('reports a failed test and refuses discovery when the server is unreachable', async () => {
+  it('reports a failed test (200) and answers a discovery with 502 when the server is unreachable', async () => {
     const dead = createServer();
     await new Promise<void>((resolve) => dead.listen(0, '127.0.0.1', resolve));
     const port = (dead.address() as AddressInfo).port;
@@ -219,14 +220,38 @@ describe('MCP servers', () => {
       message: 'Could not connect to the MCP server',
       error: expect.any(String),
     });
-    const refused = await discover(server.id).expect(400);
-    expect(refused.body.code).toBe('bad_request');
-    expect(refused.body.message).toMatch(/^Could not list the MCP server's tools/);
+    const refused = await discover(server.id).expect(502);
+    expect(refused.body).toMatchObject({
+      code: 'internal_error',
+      error: 'Bad Gateway',
+      message: expect.stringMatching(/^MCP server "Gone" could not list its tools: .*ECONNREFUSED/),
+    });
+    expect(refused.body.message).not.toMatch(/[A-Z]\w*Error\b/);
     const summary = (await t.http().get(`${API}/agents/${agentId}`).set(bearer(t.key))).body.data
       .integrations;
     expect(summary).toContainEqual(
       expect.objectContaining({ id: server.id, status: 'error', is_connected: false }),
     );
+  });
+
+  it('stores nothing for a discover the server was not up for, so the same key succeeds once it is', async () => {
+    const port = await freePort();
+    const server = await configure({ name: 'Late', server_url: `http://127.0.0.1:${port}/mcp` });
+    const send = () => discover(server.id).set('Idempotency-Key', 'discover-when-up');
+    const down = await send().expect(502);
+    expect(down.body.code).toBe('internal_error');
+    const late = await startMcpTestServer([{ name: 'late_tool' }, { name: 'other_tool' }], port);
+    try {
+      const up = await send().expect(200);
+      expect(up.headers['idempotent-replayed']).toBeUndefined();
+      expect(up.body.data).toEqual({ discovered: 2, created: 2, updated: 0, disabled: 0 });
+      const replay = await send().expect(200);
+      expect(replay.headers['idempotent-replayed']).toBe('true');
+      expect(replay.text).toBe(up.text);
+      expect(await tools(server.id)).toHaveLength(2);
+    } finally {
+      await late.close();
+    }
   });
 
   it('gives up on a server that never answers, within the outbound timeout', async () => {

@@ -24,9 +24,10 @@ export interface McpTestServer {
 
 /**
  * A real MCP server, built with the same SDK, on 127.0.0.1: streamable HTTP at /mcp (stateless)
- * and the older HTTP+SSE transport at /sse with its POST endpoint /messages.
+ * and the older HTTP+SSE transport at /sse with its POST endpoint /messages. On `port` when given
+ * (a server that comes up where one was missing), else on a free one.
  */
-export async function startMcpTestServer(tools: TestTool[]): Promise<McpTestServer> {
+export async function startMcpTestServer(tools: TestTool[], port = 0): Promise<McpTestServer> {
   const state: Omit<McpTestServer, 'url' | 'close'> = { tools, requiredToken: null, pageSize: 100 };
   const sseSessions = new Map<string, SSEServerTransport>();
 
@@ -96,10 +97,9 @@ export async function startMcpTestServer(tools: TestTool[]): Promise<McpTestServ
       res.end();
     });
   });
-  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-  const { port } = http.address() as AddressInfo;
+  await new Promise<void>((resolve) => http.listen(port, '127.0.0.1', resolve));
   const result = state as McpTestServer;
-  result.url = `http://127.0.0.1:${port}`;
+  result.url = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
   result.close = () =>
     new Promise<void>((resolve) => {
       http.closeAllConnections();

@@ -1,5 +1,6 @@
 import { applyDecorators, Type } from '@nestjs/common';
 import {
+  ApiBadGatewayResponse,
   ApiBadRequestResponse,
   ApiConflictResponse,
   ApiExtraModels,
@@ -51,7 +52,7 @@ export function ApiEnvelope(model: Type<unknown> | null, options: EnvelopeOption
   );
 }
 
-export type ErrorStatus = 400 | 403 | 404 | 409 | 422;
+export type ErrorStatus = 400 | 403 | 404 | 409 | 422 | 502;
 
 const ERROR_DOCS: Record<ErrorStatus, () => MethodDecorator & ClassDecorator> = {
   400: () =>
@@ -67,6 +68,11 @@ const ERROR_DOCS: Record<ErrorStatus, () => MethodDecorator & ClassDecorator> = 
     ApiUnprocessableEntityResponse({
       type: ErrorBodyDto,
       description: 'conflict: Idempotency-Key reused with a different request',
+    }),
+  502: () =>
+    ApiBadGatewayResponse({
+      type: ErrorBodyDto,
+      description: 'internal_error: a server this request depends on failed or did not answer',
     }),
 };
 

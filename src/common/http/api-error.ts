@@ -68,5 +68,7 @@ export const Errors = {
     new ApiError(429, 'too_many_requests', message, options),
   notImplemented: (message: string) => new ApiError(501, 'not_implemented', message),
   agentLimitReached: (message: string) => new ApiError(403, 'agent_limit_reached', message),
+  /** A server the request depends on (an MCP server, a provider) failed or did not answer. */
+  upstream: (message: string) => new ApiError(502, 'internal_error', message),
   unavailable: (message: string) => new ApiError(503, 'internal_error', message),
 };

@@ -11,28 +11,35 @@ export interface Envelope {
   meta?: PaginationMeta;
 }
 
+/** How the route's handler results become its success bodies; null for a route that answers raw. */
+export function envelopeFor(
+  reflector: Reflector,
+  context: ExecutionContext,
+): ((result: unknown) => Envelope) | null {
+  const handler = context.getHandler();
+  if (
+    context.getType() !== 'http' ||
+    reflector.get<boolean>(SSE_METADATA, handler) ||
+    reflector.getAllAndOverride<boolean>(RAW_RESPONSE, [handler, context.getClass()])
+  ) {
+    return null;
+  }
+  const message = reflector.get<string | undefined>(RESPONSE_MESSAGE, handler) ?? 'Success';
+  return (result) => {
+    if (result instanceof Page) {
+      return { message, data: result.items, meta: result.meta };
+    }
+    return { message, data: result ?? null };
+  };
+}
+
 /** Wraps every JSON success body in the contract's envelope. */
 @Injectable()
 export class EnvelopeInterceptor implements NestInterceptor {
   constructor(private readonly reflector: Reflector) {}
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
-    const handler = context.getHandler();
-    if (
-      context.getType() !== 'http' ||
-      this.reflector.get<boolean>(SSE_METADATA, handler) ||
-      this.reflector.getAllAndOverride<boolean>(RAW_RESPONSE, [handler, context.getClass()])
-    ) {
-      return next.handle();
-    }
-    const message = this.reflector.get<string | undefined>(RESPONSE_MESSAGE, handler) ?? 'Success';
-    return next.handle().pipe(
-      map((result): Envelope => {
-        if (result instanceof Page) {
-          return { message, data: result.items, meta: result.meta };
-        }
-        return { message, data: result ?? null };
-      }),
-    );
+    const envelope = envelopeFor(this.reflector, context);
+    return envelope ? next.handle().pipe(map(envelope)) : next.handle();
   }
 }

@@ -1,12 +1,16 @@
 import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
 import type { Request, Response } from 'express';
 import { catchError, defer, finalize, from, lastValueFrom, mergeMap, Observable, of } from 'rxjs';
 import { Database } from '@/database/database.service';
 import { Errors, ValidationFailedError } from '../http/api-error';
+import { envelopeFor } from '../http/envelope.interceptor';
 import { toErrorResponse } from '../http/error-response';
 import { requestIdOf } from '../http/request-id';
 import { requestFingerprint } from './fingerprint';
+import { IDEMPOTENCY_MODE, IdempotencyMode } from './idempotency-mode.decorator';
 import { ClaimLostError, IdempotencyStore } from './idempotency.store';
+import { WritePhase } from './write-phase';
 
 export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
 export const REPLAYED_HEADER = 'Idempotent-Replayed';
@@ -14,15 +18,18 @@ const IDEMPOTENT_METHODS = new Set(['POST', 'PATCH', 'DELETE']);
 const ACCEPTABLE_KEY = /^[\x21-\x7e]{1,255}$/;
 
 /**
- * API.md §1 idempotency. The first request with a key claims it; its handler runs in one
- * transaction with the storing of its response, so a crash can never leave work done without
- * the response that would replay it.
+ * The first request with a key claims it; its handler's writes commit in one transaction with the
+ * storing of its response, so a crash can never leave work done without the response that would
+ * replay it. That transaction wraps the whole handler, unless the route calls out (see
+ * `IdempotencyMode`): no transaction is held while another server is waited for.
  */
 @Injectable()
 export class IdempotencyInterceptor implements NestInterceptor {
   constructor(
     private readonly store: IdempotencyStore,
     private readonly db: Database,
+    private readonly writePhase: WritePhase,
+    private readonly reflector: Reflector,
   ) {}
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
@@ -34,6 +41,12 @@ export class IdempotencyInterceptor implements NestInterceptor {
     }
     if (typeof key !== 'string' || !ACCEPTABLE_KEY.test(key)) {
       throw Errors.badRequest('Idempotency-Key must be 1 to 255 visible ASCII characters');
+    }
+    const mode =
+      this.reflector.get<IdempotencyMode | undefined>(IDEMPOTENCY_MODE, context.getHandler()) ??
+      'atomic';
+    if (mode === 'never_stored') {
+      return next.handle();
     }
     const teamId = req.principal.teamId;
     const fingerprint = requestFingerprint(req.method, req.originalUrl, req.body);
@@ -51,7 +64,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
           case 'in_flight':
             throw Errors.conflict('A request with this Idempotency-Key is still in progress');
           case 'claimed':
-            return this.runClaimed(claim.id, req, res, next);
+            return this.runClaimed(claim.id, mode, context, next);
         }
       }),
     );
@@ -59,19 +72,19 @@ export class IdempotencyInterceptor implements NestInterceptor {
 
   private runClaimed(
     id: string,
-    req: Request,
-    res: Response,
+    mode: 'atomic' | 'calls_out',
+    context: ExecutionContext,
     next: CallHandler,
   ): Observable<unknown> {
+    const req = context.switchToHttp().getRequest<Request>();
+    const res = context.switchToHttp().getResponse<Response>();
     return defer(() => {
       const stopRenewing = this.store.keepAlive(id);
-      return from(
-        this.db.transaction(async () => {
-          const body: unknown = await lastValueFrom(next.handle(), { defaultValue: null });
-          await this.store.complete(id, res.statusCode, JSON.stringify(body));
-          return body;
-        }),
-      ).pipe(finalize(stopRenewing));
+      const run =
+        mode === 'calls_out'
+          ? this.runCallingOut(id, context, res, next)
+          : this.runAtomically(id, res, next);
+      return from(run).pipe(finalize(stopRenewing));
     }).pipe(
       catchError((error: unknown) =>
         from(this.settleFailure(id, error, req)).pipe(
@@ -81,6 +94,44 @@ export class IdempotencyInterceptor implements NestInterceptor {
         ),
       ),
     );
+  }
+
+  private runAtomically(id: string, res: Response, next: CallHandler): Promise<unknown> {
+    return this.db.transaction(async () => {
+      const body: unknown = await lastValueFrom(next.handle(), { defaultValue: null });
+      await this.store.complete(id, res.statusCode, JSON.stringify(body));
+      return body;
+    });
+  }
+
+  /**
+   * The handler runs outside any transaction; its write phase stores the response with its
+   * writes. The response of a handler that wrote nothing is stored once it returns.
+   */
+  private async runCallingOut(
+    id: string,
+    context: ExecutionContext,
+    res: Response,
+    next: CallHandler,
+  ): Promise<unknown> {
+    const envelope = envelopeFor(this.reflector, context) ?? ((result: unknown) => result);
+    let recorded = false;
+    const body: unknown = await this.writePhase.recording(
+      async (response) => {
+        if (recorded) {
+          throw new Error('A handler that calls out has one write phase');
+        }
+        recorded = true;
+        await this.store.complete(id, res.statusCode, JSON.stringify(envelope(response)));
+      },
+      () => lastValueFrom<unknown, null>(next.handle(), { defaultValue: null }),
+    );
+    if (!recorded) {
+      await this.db.transaction(() =>
+        this.store.complete(id, res.statusCode, JSON.stringify(body)),
+      );
+    }
+    return body;
   }
 
   /**

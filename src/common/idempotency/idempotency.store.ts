@@ -185,14 +185,10 @@ export class IdempotencyStore implements OnModuleInit, OnModuleDestroy {
 
   /**
    * Renews the lease of a running request every few seconds until the returned function is
-   * called, so that only the claims of requests that died run out. Needed on PostgreSQL, where
-   * other instances may take a key over; on SQLite the one process releases every claim at start,
-   * and its transactions take turns, so a renewal would only wait for the request it renews.
+   * called, so that only the claims of requests that died run out: a request waiting on another
+   * server holds no transaction, so nothing else keeps a duplicate out while it waits.
    */
   keepAlive(id: string): () => void {
-    if (this.db.kind === 'sqlite') {
-      return () => undefined;
-    }
     const timer = setInterval(() => void this.renew(id), LEASE_RENEWAL_MS);
     timer.unref();
     return () => clearInterval(timer);

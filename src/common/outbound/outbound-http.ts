@@ -5,6 +5,7 @@ import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { Agent, fetch as undiciFetch } from 'undici';
 import { Environment } from '@/config/environment';
+import { Database } from '@/database/database.service';
 import { isPublicAddress } from './address-policy';
 
 export const MAX_OUTBOUND_RESPONSE_BYTES = 5 * 1024 * 1024;
@@ -17,6 +18,8 @@ export type FetchFn = (url: string | URL, init?: RequestInit) => Promise<Respons
  * Every request the service makes to a URL a customer gave it goes through here: only http(s),
  * only public addresses (checked after DNS resolution, and again when the connection is made, so a
  * name that later resolves elsewhere is refused too), a deadline and a cap on the response size.
+ * None is made inside a database transaction: it would hold the transaction (and on SQLite the
+ * one writer lock) for as long as the other server takes.
  */
 @Injectable()
 export class OutboundHttp {
@@ -24,7 +27,10 @@ export class OutboundHttp {
   readonly timeoutMs: number;
   private readonly dispatcher: Agent;
 
-  constructor(config: ConfigService<Environment, true>) {
+  constructor(
+    config: ConfigService<Environment, true>,
+    private readonly db: Database,
+  ) {
     this.allowPrivate = config.get('OUTBOUND_ALLOW_PRIVATE', { infer: true });
     this.timeoutMs = config.get('OUTBOUND_TIMEOUT_MS', { infer: true });
     this.dispatcher = new Agent({ connect: { lookup: this.guardedLookup } });
@@ -32,6 +38,7 @@ export class OutboundHttp {
 
   /** Why `rawUrl` may not be called, or null when it may. */
   async refusal(rawUrl: string): Promise<string | null> {
+    this.assertNoTransaction();
     let url: URL;
     try {
       url = new URL(rawUrl);
@@ -61,6 +68,7 @@ export class OutboundHttp {
 
   /** A fetch bound to one operation: aborted at `deadline`, responses capped in size. */
   fetchFor(deadline: AbortSignal): FetchFn {
+    this.assertNoTransaction();
     return async (url, init = {}) => {
       this.assertLiteralAddressAllowed(new URL(url));
       const signal = init.signal ? AbortSignal.any([init.signal, deadline]) : deadline;
@@ -71,6 +79,14 @@ export class OutboundHttp {
       });
       return capped(response, MAX_OUTBOUND_RESPONSE_BYTES);
     };
+  }
+
+  private assertNoTransaction(): void {
+    if (this.db.inTransaction) {
+      throw new Error(
+        'An outbound call inside a database transaction: make it first, then write (WritePhase)',
+      );
+    }
   }
 
   /** Connections to IP literals skip DNS, and with it the lookup guard below. */

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { SecretBox } from '@/common/crypto/secret-box';
+import { IdempotencyModule } from '@/common/idempotency/idempotency.module';
 import { OutboundHttp } from '@/common/outbound/outbound-http';
 import { WorkflowsModule } from '@/modules/workflows/workflows.module';
 import { ActionEntity } from './actions/action.entity';
@@ -37,6 +38,7 @@ import { KnowledgeBasesService } from './knowledge-bases/knowledge-bases.service
 
 @Module({
   imports: [
+    IdempotencyModule,
     WorkflowsModule,
     TypeOrmModule.forFeature([
       AgentEntity,

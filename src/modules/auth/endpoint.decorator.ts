@@ -3,6 +3,7 @@ import { ApiOperation } from '@nestjs/swagger';
 import { ApiEnvelope, ApiErrors, ErrorStatus } from '@/common/http/api-docs.decorators';
 import { ResponseMessage } from '@/common/http/response-message.decorator';
 import { ApiIdempotencyKey } from '@/common/idempotency/idempotency-key.decorator';
+import { Idempotency, IdempotencyMode } from '@/common/idempotency/idempotency-mode.decorator';
 import { RequireScopes } from './require-scopes.decorator';
 import { Scope } from './scopes';
 
@@ -19,6 +20,8 @@ export interface EndpointOptions {
   status?: number;
   /** Error statuses besides 401/403/429, which every scoped route documents. */
   errors?: ErrorStatus[];
+  /** How it runs under an Idempotency-Key, when not `atomic` (see `IdempotencyMode`). */
+  idempotency?: Exclude<IdempotencyMode, 'atomic'>;
 }
 
 /**
@@ -27,6 +30,7 @@ export interface EndpointOptions {
  */
 export const Endpoint = (options: EndpointOptions) => {
   const isWrite = options.scope.endsWith(':write');
+  const neverStored = options.idempotency === 'never_stored';
   return applyDecorators(
     RequireScopes(options.scope),
     ResponseMessage(options.message),
@@ -37,7 +41,8 @@ export const Endpoint = (options: EndpointOptions) => {
       paginated: options.shape === 'paginated',
     }),
     ApiErrors(...(options.errors ?? (isWrite ? [400, 404, 409, 422] : [404]))),
-    ...(isWrite ? [ApiIdempotencyKey()] : []),
+    ...(isWrite || neverStored ? [ApiIdempotencyKey(!neverStored)] : []),
+    ...(options.idempotency ? [Idempotency(options.idempotency)] : []),
     ...(options.status ? [HttpCode(options.status)] : []),
   );
 };

@@ -1,6 +1,5 @@
 import { Body, Controller, Get, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { ApiIdempotencyKey } from '@/common/idempotency/idempotency-key.decorator';
 import { ParseIdPipe } from '@/common/http/parse-id.pipe';
 import { Principal } from '@/common/http/principal';
 import { Page } from '@/common/pagination/page';
@@ -173,9 +172,9 @@ export class ConversationsController {
     message: 'Stream ticket issued successfully',
     response: IssuedTicketDto,
     status: 201,
-    errors: [404, 409, 422],
+    errors: [404],
+    idempotency: 'never_stored',
   })
-  @ApiIdempotencyKey()
   async issueTicket(
     @CurrentPrincipal() caller: Principal,
     @Param('agentId', ParseIdPipe) agentId: string,

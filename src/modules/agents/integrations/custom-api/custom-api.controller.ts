@@ -39,6 +39,7 @@ export class CustomApiController {
     message: 'Custom API configured successfully',
     response: CustomApiItemDto,
     status: 201,
+    idempotency: 'calls_out',
   })
   configure(
     @CurrentPrincipal() caller: Principal,
@@ -87,6 +88,7 @@ export class CustomApiController {
     message: 'Tool created successfully',
     response: ToolResponseDto,
     status: 201,
+    idempotency: 'calls_out',
   })
   addTool(
     @CurrentPrincipal() caller: Principal,

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { SecretBox } from '@/common/crypto/secret-box';
 import { Errors } from '@/common/http/api-error';
+import { WritePhase } from '@/common/idempotency/write-phase';
 import { Database } from '@/database/database.service';
 import { isUniqueViolation } from '@/database/errors';
 import { ActionEntity } from '../../actions/action.entity';
@@ -46,6 +47,7 @@ export function toToolResponse(action: ActionEntity): ToolResponseDto {
 export class CustomApiService {
   constructor(
     private readonly db: Database,
+    private readonly writePhase: WritePhase,
     private readonly integrations: IntegrationsService,
     private readonly actions: ActionsRepository,
     private readonly secretBox: SecretBox,
@@ -66,23 +68,26 @@ export class CustomApiService {
     authHeaders(authType, authConfig);
     await this.integrations.assertCallable(input.base_url, 'base_url');
     await this.integrations.assertCallable(input.test_endpoint, 'test_endpoint');
-    const integration = await this.integrations.add(teamId, agentId, {
-      family: 'custom_api',
-      type: 'custom_api',
-      name: input.name,
-      description: input.description ?? null,
-      status: 'connected',
-      isConnected: true,
-      config: {
-        name: input.name,
-        description: input.description ?? null,
-        base_url: input.base_url ?? null,
-        auth_type: authType,
-        test_endpoint: input.test_endpoint ?? null,
-      },
-      secrets: this.secretBox.sealJson(authConfig),
-    });
-    return toCustomApiItem(integration);
+    return this.writePhase.run(async () =>
+      toCustomApiItem(
+        await this.integrations.add(teamId, agentId, {
+          family: 'custom_api',
+          type: 'custom_api',
+          name: input.name,
+          description: input.description ?? null,
+          status: 'connected',
+          isConnected: true,
+          config: {
+            name: input.name,
+            description: input.description ?? null,
+            base_url: input.base_url ?? null,
+            auth_type: authType,
+            test_endpoint: input.test_endpoint ?? null,
+          },
+          secrets: this.secretBox.sealJson(authConfig),
+        }),
+      ),
+    );
   }
 
   delete(teamId: string, agentId: string, id: string): Promise<void> {
@@ -138,7 +143,7 @@ export class CustomApiService {
     action.category = input.category ?? null;
     action.secrets = this.secretBox.sealJson(input.auth_config ?? {});
     try {
-      await this.db.transaction(async (manager) => {
+      return await this.writePhase.run(async (manager) => {
         await this.db.lockRow(manager, 'integrations', integration.id);
         if (
           (await this.actions.countForIntegration(manager, integration.id)) >=
@@ -147,6 +152,7 @@ export class CustomApiService {
           throw Errors.conflict(`An API can have at most ${MAX_TOOLS_PER_INTEGRATION} tools`);
         }
         await this.actions.insert(manager, [action]);
+        return toToolResponse(action);
       });
     } catch (error) {
       if (isUniqueViolation(error)) {
@@ -154,7 +160,6 @@ export class CustomApiService {
       }
       throw error;
     }
-    return toToolResponse(action);
   }
 
   async deleteTool(teamId: string, agentId: string, id: string, toolId: string): Promise<void> {

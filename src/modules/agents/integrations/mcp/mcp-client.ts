@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { OutboundHttp } from '@/common/outbound/outbound-http';
+import { FetchFn, OutboundHttp } from '@/common/outbound/outbound-http';
 import { McpTransport } from '../dto/mcp-server.dto';
 
 export const MAX_DISCOVERED_TOOLS = 500;
@@ -29,6 +29,7 @@ export class McpClient {
   /** Connects, lists every tool (following pages), and disconnects, all within the deadline. */
   async listTools(server: McpServerAddress): Promise<McpTool[]> {
     const deadline = new AbortController();
+    const fetch = this.outbound.fetchFor(deadline.signal);
     const timer = setTimeout(
       () => deadline.abort(new Error(`no answer within ${this.outbound.timeoutMs} ms`)),
       this.outbound.timeoutMs,
@@ -39,7 +40,7 @@ export class McpClient {
     const client = new Client({ name: 'console-api', version: '1.0.0' });
     try {
       await Promise.race([
-        client.connect(await this.transportFor(server, deadline.signal), {
+        client.connect(await this.transportFor(server, fetch), {
           signal: deadline.signal,
           timeout: this.outbound.timeoutMs,
         }),
@@ -77,12 +78,9 @@ export class McpClient {
     }
   }
 
-  private async transportFor(server: McpServerAddress, deadline: AbortSignal): Promise<Transport> {
+  private async transportFor(server: McpServerAddress, fetch: FetchFn): Promise<Transport> {
     const url = new URL(server.url);
-    const options = {
-      requestInit: { headers: server.headers },
-      fetch: this.outbound.fetchFor(deadline),
-    };
+    const options = { requestInit: { headers: server.headers }, fetch };
     if (server.transport === 'http_sse') {
       const { SSEClientTransport } = await import('@modelcontextprotocol/sdk/client/sse.js');
       return new SSEClientTransport(url, options);

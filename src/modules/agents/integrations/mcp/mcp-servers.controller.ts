@@ -40,6 +40,7 @@ export class McpServersController {
     message: 'MCP server configured successfully',
     response: McpServerItemDto,
     status: 201,
+    idempotency: 'calls_out',
   })
   configure(
     @CurrentPrincipal() caller: Principal,
@@ -72,6 +73,8 @@ export class McpServersController {
     message: 'MCP tools discovered successfully',
     response: McpDiscoverResultDto,
     status: 200,
+    errors: [400, 404, 409, 422, 502],
+    idempotency: 'calls_out',
   })
   discover(
     @CurrentPrincipal() caller: Principal,
@@ -88,6 +91,7 @@ export class McpServersController {
     message: 'MCP server tested',
     response: McpTestResultDto,
     status: 200,
+    idempotency: 'calls_out',
   })
   test(
     @CurrentPrincipal() caller: Principal,

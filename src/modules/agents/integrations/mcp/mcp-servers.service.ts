@@ -1,6 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
 import { SecretBox } from '@/common/crypto/secret-box';
 import { Errors } from '@/common/http/api-error';
+import { WritePhase } from '@/common/idempotency/write-phase';
 import { Database } from '@/database/database.service';
 import { ActionEntity } from '../../actions/action.entity';
 import { ActionsRepository } from '../../actions/actions.repository';
@@ -54,6 +56,7 @@ export class McpServersService {
 
   constructor(
     private readonly db: Database,
+    private readonly writePhase: WritePhase,
     private readonly integrations: IntegrationsService,
     private readonly repository: IntegrationsRepository,
     private readonly actions: ActionsRepository,
@@ -81,17 +84,20 @@ export class McpServersService {
       transport: input.transport ?? 'streamable_http',
       auth_type: authType,
     };
-    const integration = await this.integrations.add(teamId, agentId, {
-      family: 'mcp_server',
-      type: 'mcp_server',
-      name: input.name,
-      description: null,
-      status: 'pending',
-      isConnected: false,
-      config: { ...config },
-      secrets: this.secretBox.sealJson(authConfig),
-    });
-    return toMcpServerItem(integration);
+    return this.writePhase.run(async () =>
+      toMcpServerItem(
+        await this.integrations.add(teamId, agentId, {
+          family: 'mcp_server',
+          type: 'mcp_server',
+          name: input.name,
+          description: null,
+          status: 'pending',
+          isConnected: false,
+          config: { ...config },
+          secrets: this.secretBox.sealJson(authConfig),
+        }),
+      ),
+    );
   }
 
   delete(teamId: string, agentId: string, id: string): Promise<void> {
@@ -105,95 +111,110 @@ export class McpServersService {
 
   async test(teamId: string, agentId: string, id: string): Promise<McpTestResultDto> {
     const integration = await this.integrations.require(teamId, agentId, id, 'mcp_server');
+    let result: McpTestResultDto;
     try {
       const tools = await this.client.listTools(await this.addressOf(integration));
-      await this.markReachable(integration, true);
-      return { success: true, message: 'Connected to the MCP server', tools_count: tools.length };
+      result = { success: true, message: 'Connected to the MCP server', tools_count: tools.length };
     } catch (error) {
-      await this.markReachable(integration, false);
-      return {
+      result = {
         success: false,
         message: 'Could not connect to the MCP server',
         error: describeFailure(error),
       };
     }
+    return this.writePhase.run(async (manager) => {
+      await this.markReachable(manager, integration, result.success);
+      return result;
+    });
   }
 
   /** Lists the server's tools and syncs them: new ones added, known ones refreshed, gone ones disabled. */
   async discover(teamId: string, agentId: string, id: string): Promise<McpDiscoverResultDto> {
     const integration = await this.integrations.require(teamId, agentId, id, 'mcp_server');
+    const address = await this.addressOf(integration);
     let tools: McpTool[];
     try {
-      tools = await this.client.listTools(await this.addressOf(integration));
+      tools = await this.client.listTools(address);
     } catch (error) {
-      await this.markReachable(integration, false);
-      throw Errors.badRequest(`Could not list the MCP server's tools: ${describeFailure(error)}`);
-    }
-    const result = await this.db.transaction(async (manager) => {
-      await this.db.lockRow(manager, 'integrations', integration.id);
-      const existing = new Map(
-        (await this.actions.listForIntegration(teamId, integration.id, manager)).map((action) => [
-          action.actionName,
-          action,
-        ]),
+      await this.db.transaction((manager) => this.markReachable(manager, integration, false));
+      throw Errors.upstream(
+        `MCP server "${integration.name}" could not list its tools: ${describeFailure(error)}`,
       );
-      const now = new Date();
-      const counts = { discovered: tools.length, created: 0, updated: 0, disabled: 0 };
-      const created: ActionEntity[] = [];
-      for (const tool of tools) {
-        const fields = {
-          name: tool.title ?? tool.name,
-          description: tool.description,
-          config: { input_schema: tool.inputSchema },
-        };
-        const known = existing.get(tool.name);
-        existing.delete(tool.name);
-        if (known) {
-          const returning = !known.isAvailable;
-          await this.actions.update(manager, known.id, {
-            ...fields,
-            isAvailable: true,
-            ...(returning ? { isEnabled: true } : {}),
-            updatedAt: now,
-          });
-          counts.updated++;
-        } else {
-          const action = this.integrations.newAction(
-            integration,
-            {
-              action_name: tool.name,
-              name: fields.name,
-              description: '',
-              category: 'mcp',
-              require_human_approval: false,
-            },
-            now,
-            fields.config,
-          );
-          created.push({ ...action, description: tool.description });
-        }
-      }
-      await this.actions.insert(manager, created);
-      counts.created = created.length;
-      for (const gone of existing.values()) {
-        if (gone.isAvailable) {
-          await this.actions.update(manager, gone.id, {
-            isAvailable: false,
-            isEnabled: false,
-            updatedAt: now,
-          });
-          counts.disabled++;
-        }
-      }
-      await this.repository.update(manager, integration.id, {
-        status: 'connected',
-        isConnected: true,
-        updatedAt: now,
-      });
-      return counts;
-    });
+    }
+    const result = await this.writePhase.run((manager) =>
+      this.syncTools(manager, teamId, integration, tools),
+    );
     this.logger.log({ integration_id: integration.id, ...result }, 'MCP tools discovered');
     return result;
+  }
+
+  private async syncTools(
+    manager: EntityManager,
+    teamId: string,
+    integration: IntegrationEntity,
+    tools: McpTool[],
+  ): Promise<McpDiscoverResultDto> {
+    await this.db.lockRow(manager, 'integrations', integration.id);
+    const existing = new Map(
+      (await this.actions.listForIntegration(teamId, integration.id, manager)).map((action) => [
+        action.actionName,
+        action,
+      ]),
+    );
+    const now = new Date();
+    const counts = { discovered: tools.length, created: 0, updated: 0, disabled: 0 };
+    const created: ActionEntity[] = [];
+    for (const tool of tools) {
+      const fields = {
+        name: tool.title ?? tool.name,
+        description: tool.description,
+        config: { input_schema: tool.inputSchema },
+      };
+      const known = existing.get(tool.name);
+      existing.delete(tool.name);
+      if (known) {
+        const returning = !known.isAvailable;
+        await this.actions.update(manager, known.id, {
+          ...fields,
+          isAvailable: true,
+          ...(returning ? { isEnabled: true } : {}),
+          updatedAt: now,
+        });
+        counts.updated++;
+      } else {
+        const action = this.integrations.newAction(
+          integration,
+          {
+            action_name: tool.name,
+            name: fields.name,
+            description: '',
+            category: 'mcp',
+            require_human_approval: false,
+          },
+          now,
+          fields.config,
+        );
+        created.push({ ...action, description: tool.description });
+      }
+    }
+    await this.actions.insert(manager, created);
+    counts.created = created.length;
+    for (const gone of existing.values()) {
+      if (gone.isAvailable) {
+        await this.actions.update(manager, gone.id, {
+          isAvailable: false,
+          isEnabled: false,
+          updatedAt: now,
+        });
+        counts.disabled++;
+      }
+    }
+    await this.repository.update(manager, integration.id, {
+      status: 'connected',
+      isConnected: true,
+      updatedAt: now,
+    });
+    return counts;
   }
 
   private async addressOf(integration: IntegrationEntity): Promise<McpServerAddress> {
@@ -209,13 +230,15 @@ export class McpServersService {
     };
   }
 
-  private async markReachable(integration: IntegrationEntity, reachable: boolean): Promise<void> {
-    await this.db.transaction((manager) =>
-      this.repository.update(manager, integration.id, {
-        status: reachable ? 'connected' : 'error',
-        isConnected: reachable,
-        updatedAt: new Date(),
-      }),
-    );
+  private async markReachable(
+    manager: EntityManager,
+    integration: IntegrationEntity,
+    reachable: boolean,
+  ): Promise<void> {
+    await this.repository.update(manager, integration.id, {
+      status: reachable ? 'connected' : 'error',
+      isConnected: reachable,
+      updatedAt: new Date(),
+    });
   }
 }

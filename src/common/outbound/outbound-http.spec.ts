@@ -1,0 +1,29 @@
+import { ConfigService } from '@nestjs/config';
+import { Environment } from '@/config/environment';
+import { Database } from '@/database/database.service';
+import { OutboundHttp } from './outbound-http';
+
+const config = {
+  get: (name: string) => ({ OUTBOUND_ALLOW_PRIVATE: true, OUTBOUND_TIMEOUT_MS: 1000 })[name],
+} as unknown as ConfigService<Environment, true>;
+
+const outbound = (inTransaction: boolean) =>
+  new OutboundHttp(config, { inTransaction } as unknown as Database);
+
+describe('outbound calls', () => {
+  it('are refused inside a database transaction, which they would hold while they wait', async () => {
+    const inside = outbound(true);
+    await expect(inside.refusal('http://127.0.0.1/')).rejects.toThrow(
+      /inside a database transaction/,
+    );
+    expect(() => inside.fetchFor(new AbortController().signal)).toThrow(
+      /inside a database transaction/,
+    );
+  });
+
+  it('are made outside one', async () => {
+    const outside = outbound(false);
+    await expect(outside.refusal('http://127.0.0.1/')).resolves.toBeNull();
+    expect(outside.fetchFor(new AbortController().signal)).toEqual(expect.any(Function));
+  });
+});
