@@ -19,14 +19,17 @@ export interface EndpointOptions {
   status?: number;
   /** Error statuses besides 401/403/429, which every scoped route documents. */
   errors?: ErrorStatus[];
+  /** Takes Idempotency-Key; by default, the write routes (a `:write` scope) do. */
+  idempotent?: boolean;
 }
 
 /**
  * One decorator per route: its scope (enforced by the scope guard), its envelope message, and its
- * OpenAPI description. Write routes (a `:write` scope) also document Idempotency-Key.
+ * OpenAPI description, with Idempotency-Key and its replays where the route takes one.
  */
 export const Endpoint = (options: EndpointOptions) => {
   const isWrite = options.scope.endsWith(':write');
+  const idempotent = options.idempotent ?? isWrite;
   return applyDecorators(
     RequireScopes(options.scope),
     ResponseMessage(options.message),
@@ -35,9 +38,10 @@ export const Endpoint = (options: EndpointOptions) => {
       status: options.status ?? 200,
       array: options.shape === 'array',
       paginated: options.shape === 'paginated',
+      replayable: idempotent,
     }),
     ApiErrors(...(options.errors ?? (isWrite ? [400, 404, 409, 422] : [404]))),
-    ...(isWrite ? [ApiIdempotencyKey()] : []),
+    ...(idempotent ? [ApiIdempotencyKey()] : []),
     ...(options.status ? [HttpCode(options.status)] : []),
   );
 };

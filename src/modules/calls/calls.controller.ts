@@ -1,8 +1,7 @@
 import { Controller, Get, Param, Post } from '@nestjs/common';
-import { ApiNotImplementedResponse, ApiTags } from '@nestjs/swagger';
+import { ApiTags } from '@nestjs/swagger';
 import { Errors } from '@/common/http/api-error';
-import { ApiErrors } from '@/common/http/api-docs.decorators';
-import { ErrorBodyDto } from '@/common/http/error-body.dto';
+import { ApiErrorResponse, ApiErrors } from '@/common/http/api-docs.decorators';
 import { ApiIdempotencyKey } from '@/common/idempotency/idempotency-key.decorator';
 import { RequireScopes } from '@/modules/auth/require-scopes.decorator';
 
@@ -10,7 +9,7 @@ const NOT_ACTIVE = 'Call history is not active yet';
 
 /** API.md §6: every call endpoint answers 501 once the caller is authenticated and scoped. */
 @ApiTags('calls')
-@ApiNotImplementedResponse({ type: ErrorBodyDto, description: 'not_implemented' })
+@ApiErrorResponse(501, 'not_implemented')
 @Controller()
 export class CallsController {
   @Get('calls')

@@ -1,6 +1,5 @@
 import { Body, Controller, Get, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { ApiIdempotencyKey } from '@/common/idempotency/idempotency-key.decorator';
 import { ParseIdPipe } from '@/common/http/parse-id.pipe';
 import { Principal } from '@/common/http/principal';
 import { Page } from '@/common/pagination/page';
@@ -43,7 +42,7 @@ export class ConversationsController {
     shape: 'paginated',
     errors: [400, 404],
   })
-  async list(
+  async listAgentConversations(
     @CurrentPrincipal() caller: Principal,
     @Param('agentId', ParseIdPipe) agentId: string,
     @Query() query: ConversationListQueryDto,
@@ -62,7 +61,7 @@ export class ConversationsController {
     response: MessageResponseDto,
     status: 201,
   })
-  async postByChannel(
+  async postChannelMessage(
     @CurrentPrincipal() caller: Principal,
     @Param('agentId', ParseIdPipe) agentId: string,
     @Body() body: ChannelMessageCreateDto,
@@ -77,7 +76,7 @@ export class ConversationsController {
     message: 'Conversation retrieved successfully',
     response: ConversationDetailResponseDto,
   })
-  async get(
+  async getConversation(
     @CurrentPrincipal() caller: Principal,
     @Param('agentId', ParseIdPipe) agentId: string,
     @Param('conversationId', ParseIdPipe) conversationId: string,
@@ -94,7 +93,7 @@ export class ConversationsController {
     message: 'AI status updated successfully',
     response: AiStatusResponseDto,
   })
-  async setAiStatus(
+  async setConversationAiStatus(
     @CurrentPrincipal() caller: Principal,
     @Param('agentId', ParseIdPipe) agentId: string,
     @Param('conversationId', ParseIdPipe) conversationId: string,
@@ -118,7 +117,7 @@ export class ConversationsController {
     shape: 'paginated',
     errors: [400, 404],
   })
-  async listMessages(
+  async listConversationMessages(
     @CurrentPrincipal() caller: Principal,
     @Param('agentId', ParseIdPipe) agentId: string,
     @Param('conversationId', ParseIdPipe) conversationId: string,
@@ -137,7 +136,7 @@ export class ConversationsController {
     response: MessageResponseDto,
     status: 201,
   })
-  async post(
+  async postConversationMessage(
     @CurrentPrincipal() caller: Principal,
     @Param('agentId', ParseIdPipe) agentId: string,
     @Param('conversationId', ParseIdPipe) conversationId: string,
@@ -155,7 +154,7 @@ export class ConversationsController {
     message: 'Message retrieved successfully',
     response: MessageResponseDto,
   })
-  async getMessage(
+  async getConversationMessage(
     @CurrentPrincipal() caller: Principal,
     @Param('agentId', ParseIdPipe) agentId: string,
     @Param('conversationId', ParseIdPipe) conversationId: string,
@@ -174,9 +173,9 @@ export class ConversationsController {
     response: IssuedTicketDto,
     status: 201,
     errors: [404, 409, 422],
+    idempotent: true,
   })
-  @ApiIdempotencyKey()
-  async issueTicket(
+  async issueStreamTicket(
     @CurrentPrincipal() caller: Principal,
     @Param('agentId', ParseIdPipe) agentId: string,
     @Param('conversationId', ParseIdPipe) conversationId: string,

@@ -25,7 +25,7 @@ export class CustomApiController {
     response: CustomApiItemDto,
     shape: 'array',
   })
-  list(
+  listCustomApis(
     @CurrentPrincipal() caller: Principal,
     @Param('agentId', ParseIdPipe) agentId: string,
   ): Promise<CustomApiItemDto[]> {
@@ -40,7 +40,7 @@ export class CustomApiController {
     response: CustomApiItemDto,
     status: 201,
   })
-  configure(
+  configureCustomApi(
     @CurrentPrincipal() caller: Principal,
     @Param('agentId', ParseIdPipe) agentId: string,
     @Body() body: CustomApiConfigureDto,
@@ -55,7 +55,7 @@ export class CustomApiController {
     message: 'Custom API deleted successfully',
     response: null,
   })
-  async delete(
+  async deleteCustomApi(
     @CurrentPrincipal() caller: Principal,
     @Param('agentId', ParseIdPipe) agentId: string,
     @Param('integrationId', ParseIdPipe) integrationId: string,
@@ -72,7 +72,7 @@ export class CustomApiController {
     response: ToolResponseDto,
     shape: 'array',
   })
-  listTools(
+  listCustomApiTools(
     @CurrentPrincipal() caller: Principal,
     @Param('agentId', ParseIdPipe) agentId: string,
     @Param('integrationId', ParseIdPipe) integrationId: string,
@@ -88,7 +88,7 @@ export class CustomApiController {
     response: ToolResponseDto,
     status: 201,
   })
-  addTool(
+  addCustomApiTool(
     @CurrentPrincipal() caller: Principal,
     @Param('agentId', ParseIdPipe) agentId: string,
     @Param('integrationId', ParseIdPipe) integrationId: string,
@@ -104,7 +104,7 @@ export class CustomApiController {
     message: 'Tool deleted successfully',
     response: null,
   })
-  async deleteTool(
+  async deleteCustomApiTool(
     @CurrentPrincipal() caller: Principal,
     @Param('agentId', ParseIdPipe) agentId: string,
     @Param('integrationId', ParseIdPipe) integrationId: string,

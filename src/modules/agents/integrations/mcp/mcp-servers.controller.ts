@@ -26,7 +26,7 @@ export class McpServersController {
     response: McpServerItemDto,
     shape: 'array',
   })
-  list(
+  listMcpServers(
     @CurrentPrincipal() caller: Principal,
     @Param('agentId', ParseIdPipe) agentId: string,
   ): Promise<McpServerItemDto[]> {
@@ -41,7 +41,7 @@ export class McpServersController {
     response: McpServerItemDto,
     status: 201,
   })
-  configure(
+  configureMcpServer(
     @CurrentPrincipal() caller: Principal,
     @Param('agentId', ParseIdPipe) agentId: string,
     @Body() body: McpServerConfigureDto,
@@ -56,7 +56,7 @@ export class McpServersController {
     message: 'MCP server deleted successfully',
     response: null,
   })
-  async delete(
+  async deleteMcpServer(
     @CurrentPrincipal() caller: Principal,
     @Param('agentId', ParseIdPipe) agentId: string,
     @Param('integrationId', ParseIdPipe) integrationId: string,
@@ -73,7 +73,7 @@ export class McpServersController {
     response: McpDiscoverResultDto,
     status: 200,
   })
-  discover(
+  discoverMcpServerTools(
     @CurrentPrincipal() caller: Principal,
     @Param('agentId', ParseIdPipe) agentId: string,
     @Param('integrationId', ParseIdPipe) integrationId: string,
@@ -89,7 +89,7 @@ export class McpServersController {
     response: McpTestResultDto,
     status: 200,
   })
-  test(
+  testMcpServer(
     @CurrentPrincipal() caller: Principal,
     @Param('agentId', ParseIdPipe) agentId: string,
     @Param('integrationId', ParseIdPipe) integrationId: string,
@@ -105,7 +105,7 @@ export class McpServersController {
     response: ToolResponseDto,
     shape: 'array',
   })
-  listTools(
+  listMcpServerTools(
     @CurrentPrincipal() caller: Principal,
     @Param('agentId', ParseIdPipe) agentId: string,
     @Param('integrationId', ParseIdPipe) integrationId: string,
