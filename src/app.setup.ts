@@ -56,6 +56,7 @@ function setUpOpenApi(app: INestApplication): void {
             'API key as `Authorization: Bearer <key>` or `X-Api-Key: <key>`.',
         )
         .setVersion('1')
+        .addServer('/', 'The host serving this document')
         .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'sk_…' })
         .addApiKey({ type: 'apiKey', in: 'header', name: 'X-Api-Key' }, API_KEY_SECURITY)
         .build(),

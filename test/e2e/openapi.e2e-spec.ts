@@ -99,6 +99,15 @@ describe('the OpenAPI document', () => {
     });
   });
 
+  it('gives every operation a summary and its security, empty where no API key is taken', () => {
+    const unsaid = operations
+      .filter((operation) => !raw(operation).summary || !Array.isArray(raw(operation).security))
+      .map((operation) => operation.name);
+    expect(unsaid).toEqual([]);
+    const keyless = operations.filter((operation) => !operation.secured).map((o) => o.path);
+    expect(keyless.filter((path) => !/^\/(healthz|readyz)$|\/stream$/.test(path))).toEqual([]);
+  });
+
   it('documents X-Request-Id on every response, and X-RateLimit-* wherever the limiter counts', async () => {
     // The limiter skips health probes, and a 431 is refused by the HTTP parser before it runs.
     const probe = await t.http().get('/healthz').expect(200);

@@ -1,5 +1,5 @@
 import { Controller, Get, HttpException } from '@nestjs/common';
-import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { HealthCheckResult, HealthCheckService, TypeOrmHealthIndicator } from '@nestjs/terminus';
 import { SkipThrottle } from '@nestjs/throttler';
@@ -47,6 +47,7 @@ export class HealthController {
   ) {}
 
   @Get('healthz')
+  @ApiOperation({ summary: 'Liveness probe: the process answers' })
   @ApiOkResponse({
     description: 'The process is up',
     schema: {
@@ -61,6 +62,7 @@ export class HealthController {
   }
 
   @Get('readyz')
+  @ApiOperation({ summary: 'Readiness probe: the database (and Redis) answer' })
   @ApiOkResponse({
     description: 'Database (and Redis, when configured) reachable',
     schema: READINESS_SCHEMA,
