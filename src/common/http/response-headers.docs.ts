@@ -5,7 +5,7 @@ import type {
 import { REPLAYED_HEADER } from '../idempotency/idempotency.interceptor';
 import { REQUEST_ID_HEADER } from './request-id';
 
-/** The response headers, described once: responses refer to them. */
+/** The response headers, described once (app.setup.ts files them under components.headers). */
 export const RESPONSE_HEADERS: Record<string, HeaderObject> = {
   [REQUEST_ID_HEADER]: {
     description:
