@@ -7,20 +7,12 @@ import { answerClientErrorsWithContractBody } from './common/http/client-error';
 import { jsonBody } from './common/http/json-body';
 import { malformedPathMiddleware } from './common/http/malformed-path';
 import { requestIdMiddleware } from './common/http/request-id';
+import { RESPONSE_HEADERS } from './common/http/response-headers.docs';
 import { AppConfig } from './config/config.module';
 import { bodyLimitBytes, parseCorsOrigins } from './config/environment';
 import { API_KEY_SECURITY } from './modules/auth/require-scopes.decorator';
 
 export const API_PREFIX = 'api/v1/console';
-
-const EXPOSED_HEADERS = [
-  'X-Request-Id',
-  'X-RateLimit-Limit',
-  'X-RateLimit-Remaining',
-  'X-RateLimit-Reset',
-  'Retry-After',
-  'Idempotent-Replayed',
-];
 
 /** Everything main.ts and the tests both need, so that tests run the application as shipped. */
 export function configureApp(app: NestExpressApplication): INestApplication {
@@ -38,7 +30,7 @@ export function configureApp(app: NestExpressApplication): INestApplication {
   if (corsOrigins) {
     app.enableCors({
       origin: corsOrigins === '*' ? true : corsOrigins,
-      exposedHeaders: EXPOSED_HEADERS,
+      exposedHeaders: Object.keys(RESPONSE_HEADERS),
       maxAge: 600,
     });
   }
@@ -54,8 +46,8 @@ export function configureApp(app: NestExpressApplication): INestApplication {
 
 /** The document is built on its first request: building it costs a fair part of start-up. */
 function setUpOpenApi(app: INestApplication): void {
-  const buildDocument = () =>
-    SwaggerModule.createDocument(
+  const buildDocument = () => {
+    const document = SwaggerModule.createDocument(
       app,
       new DocumentBuilder()
         .setTitle('Console API')
@@ -64,10 +56,16 @@ function setUpOpenApi(app: INestApplication): void {
             'API key as `Authorization: Bearer <key>` or `X-Api-Key: <key>`.',
         )
         .setVersion('1')
+        .addServer('/', 'The host serving this document')
         .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'sk_…' })
         .addApiKey({ type: 'apiKey', in: 'header', name: 'X-Api-Key' }, API_KEY_SECURITY)
         .build(),
+      // Handlers are named for what they do to which resource (`createWorkflow`): that is the id.
+      { operationIdFactory: (_controllerKey, methodKey) => methodKey },
     );
+    document.components = { ...document.components, headers: RESPONSE_HEADERS };
+    return document;
+  };
   SwaggerModule.setup(`${API_PREFIX}/docs`, app, buildDocument, {
     jsonDocumentUrl: `${API_PREFIX}/openapi.json`,
     raw: ['json'],

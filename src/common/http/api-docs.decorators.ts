@@ -1,21 +1,13 @@
 import { applyDecorators, Type } from '@nestjs/common';
-import {
-  ApiBadGatewayResponse,
-  ApiBadRequestResponse,
-  ApiConflictResponse,
-  ApiExtraModels,
-  ApiForbiddenResponse,
-  ApiNotFoundResponse,
-  ApiResponse,
-  ApiUnprocessableEntityResponse,
-  getSchemaPath,
-} from '@nestjs/swagger';
+import { ApiExtraModels, ApiResponse, getSchemaPath } from '@nestjs/swagger';
 import type {
   ReferenceObject,
   SchemaObject,
 } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { PaginationMetaDto } from '../pagination/pagination-meta.dto';
 import { ErrorBodyDto } from './error-body.dto';
+import { DocumentedErrorStatus, errorExample } from './error-examples';
+import { ResponseHeaderOptions, responseHeaders } from './response-headers.docs';
 
 export interface EnvelopeOptions {
   status?: number;
@@ -24,6 +16,8 @@ export interface EnvelopeOptions {
   array?: boolean;
   /** Paginated: `data` is an array and `meta` follows. */
   paginated?: boolean;
+  /** The route takes Idempotency-Key: a replay answers with this response. */
+  replayable?: boolean;
 }
 
 /** Documents a success envelope `{ message, data[, meta] }` around `model` (null: `data: null`). */
@@ -32,7 +26,7 @@ export function ApiEnvelope(model: Type<unknown> | null, options: EnvelopeOption
     ? options.array || options.paginated
       ? { type: 'array', items: { $ref: getSchemaPath(model) } }
       : { $ref: getSchemaPath(model) }
-    : { type: 'null', nullable: true };
+    : { type: 'object', nullable: true, enum: [null], description: 'Always null' };
   const properties: Record<string, SchemaObject | ReferenceObject> = {
     message: { type: 'string' },
     data,
@@ -42,52 +36,58 @@ export function ApiEnvelope(model: Type<unknown> | null, options: EnvelopeOption
     properties.meta = { $ref: getSchemaPath(PaginationMetaDto) };
     required.push('meta');
   }
+  const status = options.status ?? 200;
   return applyDecorators(
     ApiExtraModels(...(model ? [model] : []), PaginationMetaDto),
     ApiResponse({
-      status: options.status ?? 200,
+      status,
       description: options.description ?? 'Success',
       schema: { type: 'object', properties, required },
+      headers: responseHeaders(status, { replayable: options.replayable }),
     }),
   );
 }
 
+/**
+ * Documents an error answer: the contract's body, the one example of its status, and the headers
+ * it carries. A status documented twice keeps the last example, and both descriptions.
+ */
+export const ApiErrorResponse = (
+  status: DocumentedErrorStatus,
+  description: string,
+  headers: ResponseHeaderOptions = {},
+) =>
+  ApiResponse({
+    status,
+    description,
+    type: ErrorBodyDto,
+    example: errorExample(status),
+    headers: responseHeaders(status, headers),
+  });
+
 export type ErrorStatus = 400 | 403 | 404 | 409 | 422 | 502;
 
-const ERROR_DOCS: Record<ErrorStatus, () => MethodDecorator & ClassDecorator> = {
-  400: () =>
-    ApiBadRequestResponse({
-      type: ErrorBodyDto,
-      description: 'validation_error, or bad_request (malformed JSON, bad Idempotency-Key)',
-    }),
-  403: () =>
-    ApiForbiddenResponse({ type: ErrorBodyDto, description: 'insufficient_scope or forbidden' }),
-  404: () => ApiNotFoundResponse({ type: ErrorBodyDto, description: 'not_found' }),
-  409: () => ApiConflictResponse({ type: ErrorBodyDto, description: 'conflict' }),
-  422: () =>
-    ApiUnprocessableEntityResponse({
-      type: ErrorBodyDto,
-      description: 'conflict: Idempotency-Key reused with a different request',
-    }),
-  502: () =>
-    ApiBadGatewayResponse({
-      type: ErrorBodyDto,
-      description: 'internal_error: a server this request depends on failed or did not answer',
-    }),
+const ERROR_DOCS: Record<ErrorStatus, string> = {
+  400: 'validation_error, or bad_request (malformed JSON, bad Idempotency-Key)',
+  403: 'insufficient_scope or forbidden',
+  404: 'not_found',
+  409: 'conflict',
+  422: 'conflict: Idempotency-Key reused with a different request',
+  502: 'internal_error: a server this request depends on failed or did not answer',
 };
 
 /** Documents the error bodies a route can answer besides the auth and rate-limit ones. */
 export function ApiErrors(...statuses: ErrorStatus[]) {
-  return applyDecorators(...statuses.map((status) => ERROR_DOCS[status]()));
+  return applyDecorators(...statuses.map((status) => ApiErrorResponse(status, ERROR_DOCS[status])));
 }
 
 /**
  * Headers over Node's size limit are refused before routing (see client-error.ts), on any path:
- * every route documents it.
+ * every route documents it. No rate limit was counted, so no X-RateLimit-* headers either.
  */
 export const ApiHeadersTooLarge = () =>
-  ApiResponse({
-    status: 431,
-    type: ErrorBodyDto,
-    description: 'bad_request: headers over the size limit (refused before any key is read)',
-  });
+  ApiErrorResponse(
+    431,
+    'bad_request: headers over the size limit (refused before any key is read)',
+    { rateLimited: false },
+  );

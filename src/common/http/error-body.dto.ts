@@ -8,13 +8,13 @@ export class ErrorBodyDto {
   })
   message: string | string[];
 
-  @ApiProperty({ example: 'Not Found', description: 'HTTP reason phrase' })
+  @ApiProperty({ description: 'HTTP reason phrase' })
   error: string;
 
   @ApiProperty({ enum: ERROR_CODES })
   code: ErrorCode;
 
-  @ApiProperty({ example: 404 })
+  @ApiProperty({ type: 'integer', description: 'The HTTP status' })
   statusCode: number;
 
   @ApiPropertyOptional({ description: 'Equals the X-Request-Id response header' })

@@ -56,7 +56,7 @@ export class AgentsController {
     shape: 'paginated',
     errors: [400],
   })
-  async list(
+  async listAgents(
     @CurrentPrincipal() caller: Principal,
     @Query() query: AgentListQueryDto,
   ): Promise<Page<AgentResponseDto>> {
@@ -72,7 +72,7 @@ export class AgentsController {
     status: 201,
     errors: [400, 403, 404, 409, 422],
   })
-  async create(
+  async createAgent(
     @CurrentPrincipal() caller: Principal,
     @Body() body: AgentCreateDto,
   ): Promise<AgentWithWorkflowResponseDto> {
@@ -87,7 +87,7 @@ export class AgentsController {
     message: 'Agent retrieved successfully',
     response: AgentDetailResponseDto,
   })
-  detail(
+  getAgent(
     @CurrentPrincipal() caller: Principal,
     @Param('agentId', ParseIdPipe) agentId: string,
   ): Promise<AgentDetailResponseDto> {
@@ -101,7 +101,7 @@ export class AgentsController {
     message: 'Agent updated successfully',
     response: AgentResponseDto,
   })
-  async update(
+  async updateAgent(
     @CurrentPrincipal() caller: Principal,
     @Param('agentId', ParseIdPipe) agentId: string,
     @Body() body: AgentUpdateDto,
@@ -116,7 +116,7 @@ export class AgentsController {
     message: 'Agent deleted successfully',
     response: null,
   })
-  async delete(
+  async deleteAgent(
     @CurrentPrincipal() caller: Principal,
     @Param('agentId', ParseIdPipe) agentId: string,
   ): Promise<null> {
@@ -131,7 +131,7 @@ export class AgentsController {
     message: 'Agent status updated successfully',
     response: AgentLiveStatusResponseDto,
   })
-  async setLiveStatus(
+  async setAgentLiveStatus(
     @CurrentPrincipal() caller: Principal,
     @Param('agentId', ParseIdPipe) agentId: string,
     @Body() body: AgentLiveStatusDto,
@@ -147,7 +147,7 @@ export class AgentsController {
     message: 'Agent test code retrieved successfully',
     response: AgentTestCodeResponseDto,
   })
-  async testCode(
+  async getAgentTestCode(
     @CurrentPrincipal() caller: Principal,
     @Param('agentId', ParseIdPipe) agentId: string,
   ): Promise<AgentTestCodeResponseDto> {
@@ -163,7 +163,7 @@ export class AgentsController {
     response: ChannelResponseDto,
     shape: 'array',
   })
-  async channels(
+  async listAgentChannels(
     @CurrentPrincipal() caller: Principal,
     @Param('agentId', ParseIdPipe) agentId: string,
   ): Promise<ChannelResponseDto[]> {
@@ -178,7 +178,7 @@ export class AgentsController {
     response: FlowDto,
     shape: 'array',
   })
-  flows(
+  listAgentFlows(
     @CurrentPrincipal() caller: Principal,
     @Param('agentId', ParseIdPipe) agentId: string,
   ): Promise<WorkflowFlow[]> {

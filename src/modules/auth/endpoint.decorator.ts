@@ -26,11 +26,12 @@ export interface EndpointOptions {
 
 /**
  * One decorator per route: its scope (enforced by the scope guard), its envelope message, and its
- * OpenAPI description. Write routes (a `:write` scope) also document Idempotency-Key.
+ * OpenAPI description, with Idempotency-Key and its replays where the route takes one.
  */
 export const Endpoint = (options: EndpointOptions) => {
   const isWrite = options.scope.endsWith(':write');
   const neverStored = options.idempotency === 'never_stored';
+  const takesKey = isWrite || neverStored;
   return applyDecorators(
     RequireScopes(options.scope),
     ResponseMessage(options.message),
@@ -39,9 +40,10 @@ export const Endpoint = (options: EndpointOptions) => {
       status: options.status ?? 200,
       array: options.shape === 'array',
       paginated: options.shape === 'paginated',
+      replayable: takesKey && !neverStored,
     }),
     ApiErrors(...(options.errors ?? (isWrite ? [400, 404, 409, 422] : [404]))),
-    ...(isWrite || neverStored ? [ApiIdempotencyKey(!neverStored)] : []),
+    ...(takesKey ? [ApiIdempotencyKey(!neverStored)] : []),
     ...(options.idempotency ? [Idempotency(options.idempotency)] : []),
     ...(options.status ? [HttpCode(options.status)] : []),
   );

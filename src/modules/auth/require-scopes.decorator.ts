@@ -1,16 +1,6 @@
 import { applyDecorators, SetMetadata } from '@nestjs/common';
-import {
-  ApiBadRequestResponse,
-  ApiBearerAuth,
-  ApiForbiddenResponse,
-  ApiPayloadTooLargeResponse,
-  ApiSecurity,
-  ApiTooManyRequestsResponse,
-  ApiUnauthorizedResponse,
-  ApiUnsupportedMediaTypeResponse,
-} from '@nestjs/swagger';
-import { ApiHeadersTooLarge } from '@/common/http/api-docs.decorators';
-import { ErrorBodyDto } from '@/common/http/error-body.dto';
+import { ApiBearerAuth, ApiSecurity } from '@nestjs/swagger';
+import { ApiErrorResponse, ApiHeadersTooLarge } from '@/common/http/api-docs.decorators';
 import { Scope } from './scopes';
 
 export const REQUIRED_SCOPES = 'console:required-scopes';
@@ -26,23 +16,11 @@ export const RequireScopes = (...scopes: [Exclude<Scope, '*'>, ...Exclude<Scope,
     SetMetadata(REQUIRED_SCOPES, scopes),
     ApiBearerAuth(),
     ApiSecurity(API_KEY_SECURITY),
-    ApiUnauthorizedResponse({
-      type: ErrorBodyDto,
-      description: 'api_key_missing, unauthorized, api_key_invalid or api_key_expired',
-    }),
-    ApiForbiddenResponse({
-      type: ErrorBodyDto,
-      description: `insufficient_scope: needs ${scopes.join(', ')}`,
-    }),
-    ApiTooManyRequestsResponse({ type: ErrorBodyDto, description: 'too_many_requests' }),
-    ApiBadRequestResponse({
-      type: ErrorBodyDto,
-      description: 'bad_request: malformed JSON body or header, NUL in the URL',
-    }),
-    ApiPayloadTooLargeResponse({ type: ErrorBodyDto, description: 'bad_request: body too large' }),
-    ApiUnsupportedMediaTypeResponse({
-      type: ErrorBodyDto,
-      description: 'bad_request: the body is not JSON',
-    }),
+    ApiErrorResponse(401, 'api_key_missing, unauthorized, api_key_invalid or api_key_expired'),
+    ApiErrorResponse(403, `insufficient_scope: needs ${scopes.join(', ')}`),
+    ApiErrorResponse(429, 'too_many_requests'),
+    ApiErrorResponse(400, 'bad_request: malformed JSON body or header, NUL in the URL'),
+    ApiErrorResponse(413, 'bad_request: body too large'),
+    ApiErrorResponse(415, 'bad_request: the body is not JSON'),
     ApiHeadersTooLarge(),
   );

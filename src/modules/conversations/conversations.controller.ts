@@ -42,7 +42,7 @@ export class ConversationsController {
     shape: 'paginated',
     errors: [400, 404],
   })
-  async list(
+  async listAgentConversations(
     @CurrentPrincipal() caller: Principal,
     @Param('agentId', ParseIdPipe) agentId: string,
     @Query() query: ConversationListQueryDto,
@@ -61,7 +61,7 @@ export class ConversationsController {
     response: MessageResponseDto,
     status: 201,
   })
-  async postByChannel(
+  async postChannelMessage(
     @CurrentPrincipal() caller: Principal,
     @Param('agentId', ParseIdPipe) agentId: string,
     @Body() body: ChannelMessageCreateDto,
@@ -76,7 +76,7 @@ export class ConversationsController {
     message: 'Conversation retrieved successfully',
     response: ConversationDetailResponseDto,
   })
-  async get(
+  async getConversation(
     @CurrentPrincipal() caller: Principal,
     @Param('agentId', ParseIdPipe) agentId: string,
     @Param('conversationId', ParseIdPipe) conversationId: string,
@@ -93,7 +93,7 @@ export class ConversationsController {
     message: 'AI status updated successfully',
     response: AiStatusResponseDto,
   })
-  async setAiStatus(
+  async setConversationAiStatus(
     @CurrentPrincipal() caller: Principal,
     @Param('agentId', ParseIdPipe) agentId: string,
     @Param('conversationId', ParseIdPipe) conversationId: string,
@@ -117,7 +117,7 @@ export class ConversationsController {
     shape: 'paginated',
     errors: [400, 404],
   })
-  async listMessages(
+  async listConversationMessages(
     @CurrentPrincipal() caller: Principal,
     @Param('agentId', ParseIdPipe) agentId: string,
     @Param('conversationId', ParseIdPipe) conversationId: string,
@@ -136,7 +136,7 @@ export class ConversationsController {
     response: MessageResponseDto,
     status: 201,
   })
-  async post(
+  async postConversationMessage(
     @CurrentPrincipal() caller: Principal,
     @Param('agentId', ParseIdPipe) agentId: string,
     @Param('conversationId', ParseIdPipe) conversationId: string,
@@ -154,7 +154,7 @@ export class ConversationsController {
     message: 'Message retrieved successfully',
     response: MessageResponseDto,
   })
-  async getMessage(
+  async getConversationMessage(
     @CurrentPrincipal() caller: Principal,
     @Param('agentId', ParseIdPipe) agentId: string,
     @Param('conversationId', ParseIdPipe) conversationId: string,
@@ -175,7 +175,7 @@ export class ConversationsController {
     errors: [404],
     idempotency: 'never_stored',
   })
-  async issueTicket(
+  async issueStreamTicket(
     @CurrentPrincipal() caller: Principal,
     @Param('agentId', ParseIdPipe) agentId: string,
     @Param('conversationId', ParseIdPipe) conversationId: string,

@@ -1,15 +1,36 @@
 import { Controller, Get, HttpException } from '@nestjs/common';
-import { ApiOkResponse, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { HealthCheckResult, HealthCheckService, TypeOrmHealthIndicator } from '@nestjs/terminus';
 import { SkipThrottle } from '@nestjs/throttler';
-import { ApiHeadersTooLarge } from '@/common/http/api-docs.decorators';
+import { ApiErrorResponse, ApiHeadersTooLarge } from '@/common/http/api-docs.decorators';
 import { Errors } from '@/common/http/api-error';
-import { ErrorBodyDto } from '@/common/http/error-body.dto';
+import { responseHeaders } from '@/common/http/response-headers.docs';
 import { Public } from '@/common/http/public.decorator';
 import { RawResponse } from '@/common/http/response-message.decorator';
 import { RedisHealthIndicator } from './redis.health';
 
 const PING_TIMEOUT_MS = 1500;
+const UNTHROTTLED_HEADERS = responseHeaders(200, { rateLimited: false });
+const COMPONENT_STATES: SchemaObject = {
+  type: 'object',
+  additionalProperties: {
+    type: 'object',
+    properties: { status: { type: 'string', enum: ['up', 'down'] } },
+    required: ['status'],
+    additionalProperties: true,
+  },
+};
+const READINESS_SCHEMA: SchemaObject = {
+  type: 'object',
+  properties: {
+    status: { type: 'string', enum: ['ok'] },
+    info: COMPONENT_STATES,
+    error: COMPONENT_STATES,
+    details: COMPONENT_STATES,
+  },
+  required: ['status', 'details'],
+};
 
 @ApiTags('health')
 @ApiHeadersTooLarge()
@@ -26,15 +47,29 @@ export class HealthController {
   ) {}
 
   @Get('healthz')
-  @ApiOkResponse({ description: 'The process is up', schema: { example: { status: 'ok' } } })
-  liveness(): { status: 'ok' } {
+  @ApiOperation({ summary: 'Liveness probe: the process answers' })
+  @ApiOkResponse({
+    description: 'The process is up',
+    schema: {
+      type: 'object',
+      properties: { status: { type: 'string', enum: ['ok'] } },
+      required: ['status'],
+    },
+    headers: UNTHROTTLED_HEADERS,
+  })
+  getLiveness(): { status: 'ok' } {
     return { status: 'ok' };
   }
 
   @Get('readyz')
-  @ApiOkResponse({ description: 'Database (and Redis, when configured) reachable' })
-  @ApiServiceUnavailableResponse({ type: ErrorBodyDto, description: 'A dependency is unreachable' })
-  async readiness(): Promise<HealthCheckResult> {
+  @ApiOperation({ summary: 'Readiness probe: the database (and Redis) answer' })
+  @ApiOkResponse({
+    description: 'Database (and Redis, when configured) reachable',
+    schema: READINESS_SCHEMA,
+    headers: UNTHROTTLED_HEADERS,
+  })
+  @ApiErrorResponse(503, 'internal_error: a dependency is unreachable', { rateLimited: false })
+  async getReadiness(): Promise<HealthCheckResult> {
     try {
       return await this.health.check([
         () => this.database.pingCheck('database', { timeout: PING_TIMEOUT_MS }),

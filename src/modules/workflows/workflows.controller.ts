@@ -26,7 +26,7 @@ export class WorkflowsController {
     shape: 'paginated',
     errors: [400],
   })
-  async list(
+  async listWorkflows(
     @CurrentPrincipal() caller: Principal,
     @Query() query: WorkflowListQueryDto,
   ): Promise<Page<WorkflowResponseDto>> {
@@ -43,7 +43,7 @@ export class WorkflowsController {
     status: 201,
     errors: [400, 409, 422],
   })
-  async create(
+  async createWorkflow(
     @CurrentPrincipal() caller: Principal,
     @Body() body: WorkflowCreateDto,
   ): Promise<WorkflowResponseDto> {
@@ -58,7 +58,7 @@ export class WorkflowsController {
     response: WorkflowResponseDto,
     status: 201,
   })
-  async clone(
+  async cloneWorkflow(
     @CurrentPrincipal() caller: Principal,
     @Body() body: WorkflowCloneDto,
   ): Promise<WorkflowResponseDto> {
@@ -73,7 +73,7 @@ export class WorkflowsController {
     message: 'Workflow retrieved successfully',
     response: WorkflowResponseDto,
   })
-  async get(
+  async getWorkflow(
     @CurrentPrincipal() caller: Principal,
     @Param('id', ParseIdPipe) id: string,
   ): Promise<WorkflowResponseDto> {
@@ -88,7 +88,7 @@ export class WorkflowsController {
     response: WorkflowResponseDto,
     errors: [400, 403, 404, 409, 422],
   })
-  async update(
+  async updateWorkflow(
     @CurrentPrincipal() caller: Principal,
     @Param('id', ParseIdPipe) id: string,
     @Body() body: WorkflowUpdateDto,
@@ -104,7 +104,7 @@ export class WorkflowsController {
     response: null,
     errors: [400, 403, 404, 409, 422],
   })
-  async delete(
+  async deleteWorkflow(
     @CurrentPrincipal() caller: Principal,
     @Param('id', ParseIdPipe) id: string,
   ): Promise<null> {

@@ -20,7 +20,7 @@ export class ActionsController {
     response: ActionResponseDto,
     shape: 'array',
   })
-  list(
+  listActions(
     @CurrentPrincipal() caller: Principal,
     @Param('agentId', ParseIdPipe) agentId: string,
   ): Promise<ActionResponseDto[]> {
@@ -35,7 +35,7 @@ export class ActionsController {
     response: ActionsUpdatedDto,
     status: 200,
   })
-  async enable(
+  async enableActions(
     @CurrentPrincipal() caller: Principal,
     @Param('agentId', ParseIdPipe) agentId: string,
     @Body() body: ActionIdsDto,
@@ -53,7 +53,7 @@ export class ActionsController {
     response: ActionsUpdatedDto,
     status: 200,
   })
-  async disable(
+  async disableActions(
     @CurrentPrincipal() caller: Principal,
     @Param('agentId', ParseIdPipe) agentId: string,
     @Body() body: ActionIdsDto,

@@ -1,5 +1,4 @@
-import { PartialType } from '@nestjs/swagger';
+import { PatchType } from '@/common/validation/patch-type';
 import { AgentCreateDto } from './agent-create.dto';
 
-/** Any subset of the create fields; the required ones cannot be cleared with null. */
-export class AgentUpdateDto extends PartialType(AgentCreateDto, { skipNullProperties: false }) {}
+export class AgentUpdateDto extends PatchType(AgentCreateDto) {}

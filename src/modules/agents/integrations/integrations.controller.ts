@@ -20,7 +20,7 @@ export class IntegrationsController {
     response: IntegrationListItemDto,
     shape: 'array',
   })
-  list(
+  listIntegrations(
     @CurrentPrincipal() caller: Principal,
     @Param('agentId', ParseIdPipe) agentId: string,
   ): Promise<IntegrationListItemDto[]> {

@@ -24,7 +24,7 @@ export class KnowledgeBasesController {
     response: KnowledgeBaseResponseDto,
     shape: 'array',
   })
-  async list(
+  async listKnowledgeBases(
     @CurrentPrincipal() caller: Principal,
     @Param('agentId', ParseIdPipe) agentId: string,
   ): Promise<KnowledgeBaseResponseDto[]> {
@@ -39,7 +39,7 @@ export class KnowledgeBasesController {
     response: KnowledgeBaseResponseDto,
     status: 201,
   })
-  async create(
+  async createKnowledgeBase(
     @CurrentPrincipal() caller: Principal,
     @Param('agentId', ParseIdPipe) agentId: string,
     @Body() body: KnowledgeBaseCreateDto,
@@ -54,7 +54,7 @@ export class KnowledgeBasesController {
     message: 'Knowledge base retrieved successfully',
     response: KnowledgeBaseResponseDto,
   })
-  async get(
+  async getKnowledgeBase(
     @CurrentPrincipal() caller: Principal,
     @Param('agentId', ParseIdPipe) agentId: string,
     @Param('kbId', ParseIdPipe) kbId: string,
@@ -69,7 +69,7 @@ export class KnowledgeBasesController {
     message: 'Knowledge base updated successfully',
     response: KnowledgeBaseResponseDto,
   })
-  async update(
+  async updateKnowledgeBase(
     @CurrentPrincipal() caller: Principal,
     @Param('agentId', ParseIdPipe) agentId: string,
     @Param('kbId', ParseIdPipe) kbId: string,
@@ -87,7 +87,7 @@ export class KnowledgeBasesController {
     message: 'Knowledge base deleted successfully',
     response: null,
   })
-  async delete(
+  async deleteKnowledgeBase(
     @CurrentPrincipal() caller: Principal,
     @Param('agentId', ParseIdPipe) agentId: string,
     @Param('kbId', ParseIdPipe) kbId: string,

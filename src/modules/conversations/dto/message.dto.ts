@@ -56,7 +56,8 @@ export class MessageResponseDto {
   @ApiProperty() message: string;
   @ApiProperty({ enum: ['text'] }) message_type: 'text';
   @ApiProperty({ example: '2026-11-22T10:15:30.123Z' }) created_at: string;
-  @ApiProperty({ type: 'array', items: { type: 'object' } }) attachments: unknown[];
+  @ApiProperty({ type: 'array', items: { type: 'object', additionalProperties: true } })
+  attachments: unknown[];
 }
 
 /** The StreamMessageEvent of SPEC.md: what a stream frame carries. */

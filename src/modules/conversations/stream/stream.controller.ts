@@ -8,21 +8,17 @@ import {
   UseGuards,
 } from '@nestjs/common';
 import {
-  ApiBadRequestResponse,
   ApiHeader,
-  ApiNotFoundResponse,
   ApiOkResponse,
   ApiOperation,
   ApiParam,
   ApiQuery,
   ApiTags,
-  ApiTooManyRequestsResponse,
-  ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { Observable } from 'rxjs';
-import { ApiHeadersTooLarge } from '@/common/http/api-docs.decorators';
-import { ErrorBodyDto } from '@/common/http/error-body.dto';
+import { ApiErrorResponse, ApiHeadersTooLarge } from '@/common/http/api-docs.decorators';
+import { responseHeaders } from '@/common/http/response-headers.docs';
 import { Public } from '@/common/http/public.decorator';
 import { StreamAccessGuard } from './stream-access.guard';
 import { StreamService } from './stream.service';
@@ -49,20 +45,15 @@ const ApiStream = () =>
     ApiOkResponse({
       description: 'text/event-stream',
       content: { 'text/event-stream': { schema: { type: 'string' } } },
+      headers: responseHeaders(200),
     }),
-    ApiBadRequestResponse({
-      type: ErrorBodyDto,
-      description: 'validation_error: `after` is neither a message id nor an ISO-8601 time',
-    }),
-    ApiUnauthorizedResponse({ type: ErrorBodyDto, description: 'unauthorized: no ticket' }),
-    ApiNotFoundResponse({
-      type: ErrorBodyDto,
-      description: 'not_found: bad, used, expired or mismatched ticket; unknown target',
-    }),
-    ApiTooManyRequestsResponse({
-      type: ErrorBodyDto,
-      description: 'too_many_requests: too many open streams for the key (no request_id)',
-    }),
+    ApiErrorResponse(400, 'validation_error: `after` is neither a message id nor an ISO-8601 time'),
+    ApiErrorResponse(401, 'unauthorized: no ticket'),
+    ApiErrorResponse(404, 'not_found: bad, used, expired or mismatched ticket; unknown target'),
+    ApiErrorResponse(
+      429,
+      'too_many_requests: the rate limit, or too many open streams for the key (no request_id)',
+    ),
     ApiHeadersTooLarge(),
   );
 
@@ -79,7 +70,7 @@ export class StreamController {
 
   @Sse('messages/stream')
   @ApiStream()
-  messagesStream(
+  openConversationMessagesStream(
     @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
   ): Observable<MessageEvent> {
@@ -88,7 +79,10 @@ export class StreamController {
 
   @Sse('stream')
   @ApiStream()
-  stream(@Req() req: Request, @Res({ passthrough: true }) res: Response): Observable<MessageEvent> {
+  openConversationStream(
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ): Observable<MessageEvent> {
     return this.open(req, res);
   }
 

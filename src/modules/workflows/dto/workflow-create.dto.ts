@@ -15,7 +15,9 @@ import { LIMITS } from '@/common/validation/limits';
 import { JsonObject, WorkflowListItem, WorkflowVisibility } from '../entities/workflow.entity';
 import { FaqDto, FlowDto, GuideDto, RuleDto } from './workflow-parts.dto';
 
-const LIST_ITEM_SCHEMA = { oneOf: [{ type: 'string' }, { type: 'object' }] };
+const LIST_ITEM_SCHEMA = {
+  oneOf: [{ type: 'string' }, { type: 'object', additionalProperties: true }],
+};
 
 /** Defaults (visibility, empty lists) are applied by the service, not here: see WorkflowUpdateDto. */
 export class WorkflowCreateDto {

@@ -11,7 +11,9 @@ import {
 } from '../entities/workflow.entity';
 import { FaqDto, FlowDto, GuideDto, RuleDto } from './workflow-parts.dto';
 
-const LIST_ITEM_SCHEMA = { oneOf: [{ type: 'string' }, { type: 'object' }] };
+const LIST_ITEM_SCHEMA = {
+  oneOf: [{ type: 'string' }, { type: 'object', additionalProperties: true }],
+};
 
 export class WorkflowResponseDto {
   @ApiProperty() id: string;

@@ -1,7 +1,4 @@
-import { PartialType } from '@nestjs/swagger';
+import { PatchType } from '@/common/validation/patch-type';
 import { WorkflowCreateDto } from './workflow-create.dto';
 
-/** Any subset of the create fields; a field sent as null is refused unless it is nullable. */
-export class WorkflowUpdateDto extends PartialType(WorkflowCreateDto, {
-  skipNullProperties: false,
-}) {}
+export class WorkflowUpdateDto extends PatchType(WorkflowCreateDto) {}

@@ -24,7 +24,7 @@ export class BuiltInIntegrationsController {
     response: BuiltInConnectorRowDto,
     shape: 'array',
   })
-  list(
+  listBuiltInIntegrations(
     @CurrentPrincipal() caller: Principal,
     @Param('agentId', ParseIdPipe) agentId: string,
   ): Promise<BuiltInConnectorRowDto[]> {
@@ -39,7 +39,7 @@ export class BuiltInIntegrationsController {
     response: ConfigureResultDto,
     status: 201,
   })
-  configure(
+  configureBuiltInIntegration(
     @CurrentPrincipal() caller: Principal,
     @Param('agentId', ParseIdPipe) agentId: string,
     @Body() body: BuiltInConfigureDto,
@@ -54,7 +54,7 @@ export class BuiltInIntegrationsController {
     message: 'Integration disconnected successfully',
     response: null,
   })
-  async disconnect(
+  async disconnectBuiltInIntegration(
     @CurrentPrincipal() caller: Principal,
     @Param('agentId', ParseIdPipe) agentId: string,
     @Param('integrationId', ParseIdPipe) integrationId: string,

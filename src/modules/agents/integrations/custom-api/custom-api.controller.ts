@@ -25,7 +25,7 @@ export class CustomApiController {
     response: CustomApiItemDto,
     shape: 'array',
   })
-  list(
+  listCustomApis(
     @CurrentPrincipal() caller: Principal,
     @Param('agentId', ParseIdPipe) agentId: string,
   ): Promise<CustomApiItemDto[]> {
@@ -41,7 +41,7 @@ export class CustomApiController {
     status: 201,
     idempotency: 'calls_out',
   })
-  configure(
+  configureCustomApi(
     @CurrentPrincipal() caller: Principal,
     @Param('agentId', ParseIdPipe) agentId: string,
     @Body() body: CustomApiConfigureDto,
@@ -56,7 +56,7 @@ export class CustomApiController {
     message: 'Custom API deleted successfully',
     response: null,
   })
-  async delete(
+  async deleteCustomApi(
     @CurrentPrincipal() caller: Principal,
     @Param('agentId', ParseIdPipe) agentId: string,
     @Param('integrationId', ParseIdPipe) integrationId: string,
@@ -73,7 +73,7 @@ export class CustomApiController {
     response: ToolResponseDto,
     shape: 'array',
   })
-  listTools(
+  listCustomApiTools(
     @CurrentPrincipal() caller: Principal,
     @Param('agentId', ParseIdPipe) agentId: string,
     @Param('integrationId', ParseIdPipe) integrationId: string,
@@ -90,7 +90,7 @@ export class CustomApiController {
     status: 201,
     idempotency: 'calls_out',
   })
-  addTool(
+  addCustomApiTool(
     @CurrentPrincipal() caller: Principal,
     @Param('agentId', ParseIdPipe) agentId: string,
     @Param('integrationId', ParseIdPipe) integrationId: string,
@@ -106,7 +106,7 @@ export class CustomApiController {
     message: 'Tool deleted successfully',
     response: null,
   })
-  async deleteTool(
+  async deleteCustomApiTool(
     @CurrentPrincipal() caller: Principal,
     @Param('agentId', ParseIdPipe) agentId: string,
     @Param('integrationId', ParseIdPipe) integrationId: string,

@@ -26,7 +26,7 @@ export class McpServersController {
     response: McpServerItemDto,
     shape: 'array',
   })
-  list(
+  listMcpServers(
     @CurrentPrincipal() caller: Principal,
     @Param('agentId', ParseIdPipe) agentId: string,
   ): Promise<McpServerItemDto[]> {
@@ -42,7 +42,7 @@ export class McpServersController {
     status: 201,
     idempotency: 'calls_out',
   })
-  configure(
+  configureMcpServer(
     @CurrentPrincipal() caller: Principal,
     @Param('agentId', ParseIdPipe) agentId: string,
     @Body() body: McpServerConfigureDto,
@@ -57,7 +57,7 @@ export class McpServersController {
     message: 'MCP server deleted successfully',
     response: null,
   })
-  async delete(
+  async deleteMcpServer(
     @CurrentPrincipal() caller: Principal,
     @Param('agentId', ParseIdPipe) agentId: string,
     @Param('integrationId', ParseIdPipe) integrationId: string,
@@ -76,7 +76,7 @@ export class McpServersController {
     errors: [400, 404, 409, 422, 502],
     idempotency: 'calls_out',
   })
-  discover(
+  discoverMcpServerTools(
     @CurrentPrincipal() caller: Principal,
     @Param('agentId', ParseIdPipe) agentId: string,
     @Param('integrationId', ParseIdPipe) integrationId: string,
@@ -93,7 +93,7 @@ export class McpServersController {
     status: 200,
     idempotency: 'calls_out',
   })
-  test(
+  testMcpServer(
     @CurrentPrincipal() caller: Principal,
     @Param('agentId', ParseIdPipe) agentId: string,
     @Param('integrationId', ParseIdPipe) integrationId: string,
@@ -109,7 +109,7 @@ export class McpServersController {
     response: ToolResponseDto,
     shape: 'array',
   })
-  listTools(
+  listMcpServerTools(
     @CurrentPrincipal() caller: Principal,
     @Param('agentId', ParseIdPipe) agentId: string,
     @Param('integrationId', ParseIdPipe) integrationId: string,

@@ -24,7 +24,7 @@ export class PipedreamController {
     response: PipedreamItemDto,
     shape: 'array',
   })
-  list(
+  listPipedreamIntegrations(
     @CurrentPrincipal() caller: Principal,
     @Param('agentId', ParseIdPipe) agentId: string,
   ): Promise<PipedreamItemDto[]> {
@@ -39,7 +39,7 @@ export class PipedreamController {
     response: PipedreamConfigureResultDto,
     status: 201,
   })
-  configure(
+  configurePipedreamIntegration(
     @CurrentPrincipal() caller: Principal,
     @Param('agentId', ParseIdPipe) agentId: string,
     @Body() body: PipedreamConfigureDto,
@@ -54,7 +54,7 @@ export class PipedreamController {
     message: 'Pipedream app disconnected successfully',
     response: null,
   })
-  async disconnect(
+  async disconnectPipedreamIntegration(
     @CurrentPrincipal() caller: Principal,
     @Param('agentId', ParseIdPipe) agentId: string,
     @Param('integrationId', ParseIdPipe) integrationId: string,
