@@ -2,14 +2,19 @@ import { mkdirSync } from 'node:fs';
 import type Sqlite from 'better-sqlite3';
 import { DataSourceOptions } from 'typeorm';
 import { parseDatabaseUrl } from '@/config/database-url';
-import { MIGRATIONS } from './migrations';
+import { SecretBox } from '@/common/crypto/secret-box';
+import { migrations } from './migrations';
 
 const SQLITE_BUSY_TIMEOUT_MS = 5000;
 
-export function dataSourceOptions(databaseUrl: string, poolSize = 10): DataSourceOptions {
+export function dataSourceOptions(
+  databaseUrl: string,
+  secretKey: Buffer,
+  poolSize = 10,
+): DataSourceOptions {
   const target = parseDatabaseUrl(databaseUrl);
   const common = {
-    migrations: MIGRATIONS,
+    migrations: migrations(new SecretBox(secretKey)),
     migrationsRun: false,
     synchronize: false,
     logging: false,

@@ -2,7 +2,7 @@ import { Global, Module } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { AppConfig } from '@/config/config.module';
+import { AppConfig, SECRET_KEY } from '@/config/config.module';
 import { dataSourceOptions } from './data-source-options';
 import { Database } from './database.service';
 import { migrate } from './migrate';
@@ -11,10 +11,11 @@ import { migrate } from './migrate';
 @Module({
   imports: [
     TypeOrmModule.forRootAsync({
-      inject: [ConfigService],
-      useFactory: (config: AppConfig) => ({
+      inject: [ConfigService, SECRET_KEY],
+      useFactory: (config: AppConfig, secretKey: Buffer) => ({
         ...dataSourceOptions(
           config.get('DATABASE_URL', { infer: true }),
+          secretKey,
           config.get('DATABASE_POOL_SIZE', { infer: true }),
         ),
         autoLoadEntities: true,

@@ -103,6 +103,33 @@ describe('agents', () => {
       }
     });
 
+    it('accepts only an http(s) URL as logo, on create and on update', async () => {
+      const workflow = await createWorkflow(t);
+      const body = { workflow_id: workflow.id, name: 'x', description: 'y' };
+      for (const logo of [
+        'javascript:alert(1)',
+        'data:image/png;base64,AAAA',
+        '//cdn.example/x.png',
+      ]) {
+        const res = await t
+          .http()
+          .post(`${API}/agents`)
+          .set(bearer(t.key))
+          .send({ ...body, logo })
+          .expect(400);
+        expect(res.body.message).toEqual(['logo: must be an http(s) URL']);
+      }
+      const agent = await createAgent(t, { logo: 'http://cdn.example/logo.png' });
+      expect(agent.logo).toBe('http://cdn.example/logo.png');
+      const patched = await t
+        .http()
+        .patch(`${API}/agents/${agent.id}`)
+        .set(bearer(t.key))
+        .send({ logo: 'javascript:alert(document.cookie)' })
+        .expect(400);
+      expect(patched.body.message).toEqual(['logo: must be an http(s) URL']);
+    });
+
     it("accepts another team's public workflow, and answers 404 for a private one", async () => {
       const publicOne = await createWorkflow(
         t,

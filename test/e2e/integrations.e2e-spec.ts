@@ -64,7 +64,7 @@ describe('integrations', () => {
         type: 'stripe',
         status: 'connected',
         is_connected: true,
-        onboarding_url: null,
+        onboarding_url: `https://dash.example.com/agents/${agentId}/integrations/stripe?integration_id=${res.body.data.id}`,
       });
       const row = (await get('/bimpeai').expect(200)).body.data.find(
         (r: { type: string }) => r.type === 'stripe',
@@ -103,7 +103,10 @@ describe('integrations', () => {
 
     it('reconfigures in place rather than adding a second one', async () => {
       const first = await post('/bimpeai/configure', { type: 'paystack' }).expect(201);
-      expect(first.body.data.status).toBe('pending');
+      expect(first.body.data).toMatchObject({
+        status: 'pending',
+        onboarding_url: `https://dash.example.com/agents/${agentId}/integrations/paystack?integration_id=${first.body.data.id}`,
+      });
       const second = await post('/bimpeai/configure', {
         type: 'paystack',
         secret_key: 'sk_paystack_9',
@@ -234,7 +237,7 @@ describe('integrations', () => {
         description: 'Order lookups',
         base_url: 'https://orders.example.com/v1',
         auth_type: 'api_key',
-        auth_config: { key: 'k-123', header_name: 'X-Orders-Key' },
+        auth_config: { api_key: 'k-123', header_name: 'X-Orders-Key' },
         test_endpoint: 'https://orders.example.com/v1/health',
       }).expect(201);
       apiId = res.body.data.id;
@@ -250,15 +253,67 @@ describe('integrations', () => {
       expect(list).toContainEqual(res.body.data);
     });
 
-    it('checks auth settings against the auth type', async () => {
-      const missing = await post('/custom_api/configure', {
-        name: 'x',
-        auth_type: 'bearer',
-        auth_config: {},
-      }).expect(400);
-      expect(missing.body.message).toEqual([
-        'auth_config.token: is required for bearer and must be a string',
-      ]);
+    it('lists an API configured without base_url without one', async () => {
+      const res = await post('/custom_api/configure', { name: 'Absolute only' }).expect(201);
+      expect(res.body.data).toEqual({
+        id: expect.any(String),
+        config: { name: 'Absolute only', auth_type: 'none' },
+      });
+      const list = (await get('/custom_api').expect(200)).body.data;
+      expect(list).toContainEqual(res.body.data);
+    });
+
+    it('checks auth settings against the auth type, naming each field', async () => {
+      const cases: Array<[Record<string, unknown>, string[]]> = [
+        [{ auth_type: 'bearer', auth_config: {} }, ['auth_config.token: must not be empty']],
+        [{ auth_type: 'api_key', auth_config: {} }, ['auth_config.api_key: must not be empty']],
+        [
+          { auth_type: 'api_key', auth_config: { key: 'k-1' } },
+          ['auth_config.key: is not allowed'],
+        ],
+        [
+          { auth_type: 'api_key', auth_config: { api_key: 'k-1', header_name: 'X Key' } },
+          ['auth_config.header_name: must be an HTTP header name'],
+        ],
+        [
+          { auth_type: 'basic', auth_config: { username: 'a:b', password: '' } },
+          ['auth_config.username: must not contain ":"', 'auth_config.password: must not be empty'],
+        ],
+        [
+          { auth_type: 'custom', auth_config: { headers: { 'X-Key': 'v' } } },
+          ['auth_config.header_name: must not be empty', 'auth_config.token: must not be empty'],
+        ],
+        [
+          {
+            auth_type: 'custom',
+            auth_config: { header_name: 'X-Key', token: 't', headers: { 'x-key': 'v', 'X-N': 1 } },
+          },
+          [
+            'auth_config.headers.x-key: repeats header_name',
+            'auth_config.headers.X-N: must be a string',
+          ],
+        ],
+        [{ auth_config: { token: 't' } }, ['auth_config.token: is not used by none']],
+        [
+          { auth_type: 'basic', auth_config: { username: 'u', password: 'p', api_key: 'k' } },
+          ['auth_config.api_key: is not used by basic'],
+        ],
+        [
+          { auth_type: 'bearer', auth_config: { token: 5 } },
+          [
+            'auth_config.token: must be shorter than or equal to 4096 characters',
+            'auth_config.token: must be a string',
+          ],
+        ],
+        [
+          { auth_type: 'bearer', auth_config: 'token' },
+          ['auth_config: must be a JSON object', 'auth_config: must be an object'],
+        ],
+      ];
+      for (const [fields, messages] of cases) {
+        const res = await post('/custom_api/configure', { name: 'x', ...fields }).expect(400);
+        expect(res.body.message).toEqual(messages);
+      }
       const injected = await post('/custom_api/configure', {
         name: 'x',
         auth_type: 'bearer',
@@ -332,7 +387,7 @@ describe('integrations', () => {
         ],
         [
           { name: 'n', http_method: 'GET', url_template: 'orders' },
-          'url_template: must be a path starting with / or an http(s) URL',
+          'url_template: must be a path starting with a single / or an http(s) URL, without backslashes',
         ],
         [
           { name: 'n', http_method: 'GET', url_template: '/x', timeout: 0 },
@@ -347,6 +402,52 @@ describe('integrations', () => {
         const res = await post(`/custom_api/${apiId}/tools`, body).expect(400);
         expect(res.body.message).toContain(message);
       }
+    });
+
+    it('refuses scheme-relative and backslash url_templates, which would name another host', async () => {
+      for (const url_template of [
+        '//169.254.169.254/x',
+        '/\\169.254.169.254/x',
+        '/orders\\..\\x',
+        'https:\\\\169.254.169.254/x',
+      ]) {
+        const res = await post(`/custom_api/${apiId}/tools`, {
+          name: 'Metadata',
+          http_method: 'GET',
+          url_template,
+        }).expect(400);
+        expect(res.body.message).toEqual([
+          'url_template: must be a path starting with a single / or an http(s) URL, without backslashes',
+        ]);
+      }
+    });
+
+    it('gives a tool the category "custom" when none is sent', async () => {
+      const tool = await post(`/custom_api/${apiId}/tools`, {
+        name: 'Uncategorised',
+        http_method: 'GET',
+        url_template: '/things',
+      }).expect(201);
+      expect(tool.body.data.category).toBe('custom');
+      const nulled = await post(`/custom_api/${apiId}/tools`, {
+        name: 'Nulled',
+        http_method: 'GET',
+        url_template: '/things',
+        category: null,
+      }).expect(201);
+      expect(nulled.body.data.category).toBe('custom');
+      const listed = (await get(`/custom_api/${apiId}/tools`).expect(200)).body.data;
+      expect(listed.map((tool: { category: string }) => tool.category)).toEqual([
+        'custom',
+        'custom',
+      ]);
+      const summary = (await get('').expect(200)).body.data.find(
+        (i: { id: string }) => i.id === apiId,
+      );
+      expect(summary.actions.map((a: { category: string }) => a.category)).toEqual([
+        'custom',
+        'custom',
+      ]);
     });
 
     it('deletes an API with its tools', async () => {

@@ -208,6 +208,53 @@ describe('MCP servers', () => {
     }
   });
 
+  it.each([
+    [
+      { auth_type: 'api_key', auth_config: { api_key: 'mcp-api-key-1' } },
+      { 'x-api-key': 'mcp-api-key-1' },
+    ],
+    [
+      {
+        auth_type: 'api_key',
+        auth_config: { api_key: 'mcp-api-key-2', header_name: 'X-Shop-Key' },
+      },
+      { 'x-shop-key': 'mcp-api-key-2' },
+    ],
+    [
+      {
+        auth_type: 'custom',
+        auth_config: {
+          header_name: 'X-Shop-Token',
+          token: 'mcp-custom-token-3',
+          headers: { 'X-Shop-Tenant': 'acme' },
+        },
+      },
+      { 'x-shop-token': 'mcp-custom-token-3', 'x-shop-tenant': 'acme' },
+    ],
+    [
+      { auth_type: 'basic', auth_config: { username: 'shop', password: 'mcp-password-4' } },
+      { authorization: `Basic ${Buffer.from('shop:mcp-password-4').toString('base64')}` },
+    ],
+  ])('sends %j to the server as the headers %j', async (auth, headers) => {
+    const server = await configure({
+      name: 'Authenticated',
+      server_url: `${mcp.url}/mcp`,
+      ...auth,
+    });
+    mcp.receivedHeaders.length = 0;
+    const test = await t.http().post(`${base}/${server.id}/test`).set(bearer(t.key)).expect(200);
+    expect(test.body.data.success).toBe(true);
+    expect(mcp.receivedHeaders.length).toBeGreaterThan(0);
+    for (const received of mcp.receivedHeaders) {
+      expect(received).toMatchObject(headers);
+    }
+    expect(JSON.stringify(await t.dataSource().query('SELECT * FROM integrations'))).not.toContain(
+      Object.values(auth.auth_config).find(
+        (value) => typeof value === 'string' && value.startsWith('mcp-'),
+      ),
+    );
+  });
+
   it('reports a failed test (200) and answers a discovery with 502 when the server is unreachable', async () => {
     const dead = createServer();
     await new Promise<void>((resolve) => dead.listen(0, '127.0.0.1', resolve));

@@ -66,6 +66,11 @@ const WORKFLOW = {
       conversation_steps: [{ type: 'message', content: 'Track your order at /track.' }],
     },
     {
+      name: 'Holidays',
+      trigger_keywords: [{ keyword: 'holiday' }],
+      conversation_steps: [{ type: 'message', content: 'We close on public holidays.' }],
+    },
+    {
       name: 'Inactive',
       is_active: false,
       trigger_keywords: [{ keyword: 'warranty', weight: 'high' }],
@@ -147,6 +152,12 @@ describe('replies from the built-in engine', () => {
     await repliesSettled(t);
     expect((await allMessages(t, agentId, first.conversationId)).at(-1)!.message).toMatch(
       /opens at 9am/,
+    );
+  });
+
+  it('runs a flow sent without is_active, which is active', async () => {
+    expect((await ask('Are you open on the holiday?')).reply.message).toBe(
+      'We close on public holidays.',
     );
   });
 

@@ -143,13 +143,17 @@ describe('secrets in logs and error bodies', () => {
         name: 'Tools',
         server_url: 'https://mcp.example.com/mcp',
         auth_type: 'custom',
-        auth_config: { headers: { 'X-Tools-Key': secrets.header } },
+        auth_config: { header_name: 'X-Tools-Key', token: secrets.header },
       }).expect(201),
       // A refused configuration must not echo what it was given either.
       await post('/custom_api/configure', {
         name: 'Broken',
         auth_type: 'custom',
-        auth_config: { headers: { 'Bad Header': secrets.header } },
+        auth_config: {
+          header_name: 'X-Tools-Key',
+          token: 't',
+          headers: { 'Bad Header': secrets.header },
+        },
       }).expect(400),
     );
     for (const path of ['', '/bimpeai', '/custom_api', '/mcp_server']) {
@@ -191,7 +195,7 @@ describe('secrets in logs and error bodies', () => {
             name: 'Echo custom',
             server_url: echoing.url,
             auth_type: 'custom',
-            auth_config: { headers: { 'X-Secret': headerValue } },
+            auth_config: { header_name: 'X-Secret', token: headerValue },
           })
           .expect(201),
       ]);

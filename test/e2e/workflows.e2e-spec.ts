@@ -62,7 +62,7 @@ describe('workflows', () => {
         guide: { youtubeUrl: 'https://youtube.com/watch?v=1', steps: ['Create', 'Test'] },
         faq: [{ question: 'Hours?', answer: '9 to 5' }],
         setup_steps: ['Connect Stripe'],
-        setup_time: '10 minutes',
+        setup_time: 10,
         video_url: 'https://example.com/video',
         prompt_config: { temperature: 0.2, nested: { list: [1, 2] } },
       });
@@ -96,17 +96,9 @@ describe('workflows', () => {
           category: 'billing',
           priority: 2,
           is_active: true,
-          trigger_keywords: [
-            { keyword: 'refund', weight: 'high' },
-            { keyword: 'money back', weight: null },
-          ],
+          trigger_keywords: [{ keyword: 'refund', weight: 'high' }, { keyword: 'money back' }],
           conversation_steps: [
-            {
-              type: 'message',
-              content: 'Sorry to hear that. What is your order number?',
-              action: null,
-              followup: null,
-            },
+            { type: 'message', content: 'Sorry to hear that. What is your order number?' },
             {
               type: 'message',
               content: 'Thanks, a refund is on its way.',
@@ -145,6 +137,86 @@ describe('workflows', () => {
         created_at: expect.stringMatching(ISO_MS),
         updated_at: expect.stringMatching(ISO_MS),
       });
+    });
+
+    it('echoes the nested objects as sent, without inventing null for what was left out', async () => {
+      const flows = [
+        {
+          name: 'Bare',
+          trigger_keywords: [{ keyword: 'hi' }],
+          conversation_steps: [{ type: 'message' }, { type: 'message', content: 'Hello' }],
+        },
+        { name: 'Cleared', description: null, priority: null, trigger_keywords: [] },
+      ];
+      const data = await createWorkflow(t, {
+        name: 'Echo',
+        flows,
+        guide: { steps: ['One'] },
+      });
+      expect(data.flows).toEqual([{ ...flows[0] }, { ...flows[1], conversation_steps: [] }]);
+      expect(data.guide).toEqual({ steps: ['One'] });
+      const read = await t.http().get(`${API}/workflows/${data.id}`).set(bearer(t.key)).expect(200);
+      expect(read.body.data.flows).toEqual(data.flows);
+      expect(read.body.data.guide).toEqual(data.guide);
+    });
+
+    it('takes setup_time as a whole number of minutes, or null', async () => {
+      const data = await createWorkflow(t, { name: 'Timed', setup_time: 15 });
+      expect(data.setup_time).toBe(15);
+      const cleared = await t
+        .http()
+        .patch(`${API}/workflows/${data.id}`)
+        .set(bearer(t.key))
+        .send({ setup_time: null })
+        .expect(200);
+      expect(cleared.body.data.setup_time).toBeNull();
+      const cases: Array<[unknown, string]> = [
+        ['15 minutes', 'setup_time: must be an integer number'],
+        [1.5, 'setup_time: must be an integer number'],
+        [-1, 'setup_time: must not be less than 0'],
+        [2 ** 40, 'setup_time: must not be greater than 525600'],
+      ];
+      for (const [setup_time, message] of cases) {
+        const res = await t
+          .http()
+          .post(`${API}/workflows`)
+          .set(bearer(t.key))
+          .send({ name: 'n', setup_time })
+          .expect(400);
+        expect(res.body.message).toContain(message);
+      }
+    });
+
+    it('accepts only http(s) URLs in video_url and guide.youtubeUrl', async () => {
+      const cases: Array<[Record<string, unknown>, string]> = [
+        [{ video_url: 'javascript:alert(1)' }, 'video_url: must be an http(s) URL'],
+        [{ video_url: 'data:text/html,<b>x</b>' }, 'video_url: must be an http(s) URL'],
+        [
+          { guide: { youtubeUrl: 'javascript:alert(1)', steps: [] } },
+          'guide.youtubeUrl: must be an http(s) URL',
+        ],
+        [
+          { guide: { youtubeUrl: 'ftp://videos.example/1', steps: [] } },
+          'guide.youtubeUrl: must be an http(s) URL',
+        ],
+      ];
+      for (const [fields, message] of cases) {
+        const res = await t
+          .http()
+          .post(`${API}/workflows`)
+          .set(bearer(t.key))
+          .send({ name: 'n', ...fields })
+          .expect(400);
+        expect(res.body.message).toEqual([message]);
+      }
+      const { id } = await createWorkflow(t, { name: 'Linked' });
+      const patched = await t
+        .http()
+        .patch(`${API}/workflows/${id}`)
+        .set(bearer(t.key))
+        .send({ video_url: 'JavaScript:alert(document.cookie)' })
+        .expect(400);
+      expect(patched.body.message).toEqual(['video_url: must be an http(s) URL']);
     });
 
     it('requires a name and enforces the input limits', async () => {

@@ -51,7 +51,7 @@ export const FULL_WORKFLOW = {
   guide: { youtubeUrl: 'https://youtube.com/watch?v=1', steps: ['Create', 'Test'] },
   faq: [{ question: 'Hours?', answer: '9 to 5' }],
   setup_steps: ['Connect Stripe'],
-  setup_time: '10 minutes',
+  setup_time: 10,
   video_url: 'https://example.com/video',
   prompt_config: { temperature: 0.2, nested: { list: [1, 2] } },
 };

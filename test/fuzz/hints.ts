@@ -48,7 +48,10 @@ export function hintsFor(resources: Resources): Hints {
       '{{x}}',
       '/a/{b}/{c}',
       '',
+      '//169.254.169.254/x',
+      '/\\169.254.169.254/x',
     ),
+    header_name: fc.constantFrom('X-Api-Key', 'X-Shop-Token', 'Bad Header', 'X-Evil\r\n', ''),
     timezone: fc.constantFrom('Africa/Lagos', 'UTC', 'Mars/Olympus', 'Etc/GMT+14', ''),
     channel_user_id: fc.oneof(
       fc.constantFrom('visitor-1', 'visitor-2'),

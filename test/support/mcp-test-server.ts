@@ -1,4 +1,10 @@
-import { createServer, IncomingMessage, Server as HttpServer, ServerResponse } from 'node:http';
+import {
+  createServer,
+  IncomingHttpHeaders,
+  IncomingMessage,
+  Server as HttpServer,
+  ServerResponse,
+} from 'node:http';
 import { AddressInfo } from 'node:net';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
@@ -19,6 +25,8 @@ export interface McpTestServer {
   requiredToken: string | null;
   /** Tools per tools/list page, to exercise cursors. */
   pageSize: number;
+  /** The headers of every request received, oldest first. */
+  receivedHeaders: IncomingHttpHeaders[];
   close(): Promise<void>;
 }
 
@@ -28,7 +36,12 @@ export interface McpTestServer {
  * (a server that comes up where one was missing), else on a free one.
  */
 export async function startMcpTestServer(tools: TestTool[], port = 0): Promise<McpTestServer> {
-  const state: Omit<McpTestServer, 'url' | 'close'> = { tools, requiredToken: null, pageSize: 100 };
+  const state: Omit<McpTestServer, 'url' | 'close'> = {
+    tools,
+    requiredToken: null,
+    pageSize: 100,
+    receivedHeaders: [],
+  };
   const sseSessions = new Map<string, SSEServerTransport>();
 
   const newServer = () => {
@@ -55,6 +68,7 @@ export async function startMcpTestServer(tools: TestTool[], port = 0): Promise<M
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    state.receivedHeaders.push(req.headers);
     if (state.requiredToken && req.headers.authorization !== `Bearer ${state.requiredToken}`) {
       res.writeHead(401, { 'content-type': 'application/json' }).end('{"error":"unauthorized"}');
       return;

@@ -1,6 +1,8 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional, ApiPropertyOptions } from '@nestjs/swagger';
 import { IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsHttpUrl } from './decorators';
+import { LIMITS } from './limits';
 
 type DocOptions = Omit<ApiPropertyOptions, 'maxLength' | 'nullable' | 'required'>;
 
@@ -20,4 +22,11 @@ export const NullableString = (maxLength: number, docs: DocOptions = {}) =>
     IsOptional(),
     IsString(),
     MaxLength(maxLength),
+  );
+
+/** An optional http(s) URL; null clears it. */
+export const NullableHttpUrl = (docs: DocOptions = {}) =>
+  applyDecorators(
+    NullableString(LIMITS.url, { description: 'An http(s) URL', ...docs }),
+    IsHttpUrl(),
   );

@@ -1,6 +1,15 @@
+import { SecretBox } from '@/common/crypto/secret-box';
 import { Platform1732262400000 } from './1732262400000-platform';
 import { Agents1732348800000 } from './1732348800000-agents';
 import { Conversations1732435200000 } from './1732435200000-conversations';
+import { exactShapesMigration } from './1732521600000-exact-shapes';
 
-/** Every migration, oldest first. */
-export const MIGRATIONS = [Platform1732262400000, Agents1732348800000, Conversations1732435200000];
+/** Every migration, oldest first; `secretBox` opens and seals the stored secrets some rewrite. */
+export function migrations(secretBox: SecretBox): Array<new () => unknown> {
+  return [
+    Platform1732262400000,
+    Agents1732348800000,
+    Conversations1732435200000,
+    exactShapesMigration(secretBox),
+  ];
+}

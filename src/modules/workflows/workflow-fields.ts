@@ -1,7 +1,12 @@
 import { newId } from '@/common/ids';
 import { WorkflowCreateDto } from './dto/workflow-create.dto';
-import { FlowDto, RuleDto } from './dto/workflow-parts.dto';
-import { WorkflowEntity, WorkflowFlow, WorkflowRule } from './entities/workflow.entity';
+import { FlowDto, GuideDto, RuleDto } from './dto/workflow-parts.dto';
+import {
+  WorkflowEntity,
+  WorkflowFlow,
+  WorkflowGuide,
+  WorkflowRule,
+} from './entities/workflow.entity';
 
 type WorkflowInput = Partial<WorkflowCreateDto>;
 
@@ -17,24 +22,33 @@ function toRule(rule: RuleDto): WorkflowRule {
   };
 }
 
+/** The fields of `source` named in `keys` that were sent, and no others. */
+function sentFields<T extends object, K extends keyof T>(
+  source: T,
+  keys: K[],
+): Partial<Pick<T, K>> {
+  return Object.fromEntries(
+    keys.filter((key) => source[key] !== undefined).map((key) => [key, source[key]]),
+  ) as Partial<Pick<T, K>>;
+}
+
 function toFlow(flow: FlowDto): WorkflowFlow {
   return {
     name: flow.name,
-    description: flow.description ?? null,
-    category: flow.category ?? null,
-    priority: flow.priority ?? null,
-    is_active: flow.is_active ?? true,
+    ...sentFields(flow, ['description', 'category', 'priority', 'is_active']),
     trigger_keywords: (flow.trigger_keywords ?? []).map((keyword) => ({
       keyword: keyword.keyword,
-      weight: keyword.weight ?? null,
+      ...sentFields(keyword, ['weight']),
     })),
     conversation_steps: (flow.conversation_steps ?? []).map((step) => ({
       type: step.type,
-      content: step.content ?? null,
-      action: step.action ?? null,
-      followup: step.followup ?? null,
+      ...sentFields(step, ['content', 'action', 'followup']),
     })),
   };
+}
+
+function toGuide(guide: GuideDto): WorkflowGuide {
+  return { ...sentFields(guide, ['youtubeUrl']), steps: guide.steps };
 }
 
 /** The entity columns for the fields present in `input`; absent fields are left out. */
@@ -56,12 +70,7 @@ export function workflowChanges(input: WorkflowInput): Partial<WorkflowEntity> {
   set('integrations', input.integrations);
   set('channels', input.channels);
   set('actions', input.actions);
-  set(
-    'guide',
-    input.guide === undefined
-      ? undefined
-      : input.guide && { youtubeUrl: input.guide.youtubeUrl ?? null, steps: input.guide.steps },
-  );
+  set('guide', input.guide && toGuide(input.guide));
   set(
     'faq',
     input.faq?.map(({ question, answer }) => ({ question, answer })),

@@ -1,6 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsEmail, IsIn, IsOptional, MaxLength } from 'class-validator';
-import { NullableString, RequiredString } from '@/common/validation/string-fields';
+import { NullableHttpUrl, NullableString, RequiredString } from '@/common/validation/string-fields';
 import { IsTimeZone } from '@/common/validation/is-time-zone';
 import { LIMITS } from '@/common/validation/limits';
 import { Persona, PERSONAS } from '../entities/agent.entity';
@@ -28,7 +28,7 @@ export class AgentCreateDto {
   @IsTimeZone()
   timezone?: string | null;
 
-  @NullableString(LIMITS.url, { description: 'Logo URL' })
+  @NullableHttpUrl({ description: 'Logo URL, http(s)' })
   logo?: string | null;
 
   @NullableString(LIMITS.name)

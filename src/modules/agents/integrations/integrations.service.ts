@@ -147,8 +147,14 @@ export class IntegrationsService {
     }
   }
 
+  /** The dashboard page where the team finishes connecting the integration. */
   onboardingUrl(agentId: string, kind: string, integrationId: string): string {
-    return `${this.dashboardUrl}/agents/${agentId}/integrations/${kind}/connect?integration_id=${integrationId}`;
+    return this.integrationPageUrl(agentId, `${kind}/connect`, integrationId);
+  }
+
+  /** The dashboard page of the integration. */
+  integrationPageUrl(agentId: string, kind: string, integrationId: string): string {
+    return `${this.dashboardUrl}/agents/${agentId}/integrations/${kind}?integration_id=${integrationId}`;
   }
 
   newAction(

@@ -10,6 +10,10 @@ function isMessageStep(step: FlowStep): boolean {
   return step.type === 'message' && Boolean(step.content?.trim());
 }
 
+function isActive(flow: WorkflowFlow): boolean {
+  return flow.is_active !== false;
+}
+
 function nextMessageStep(flow: WorkflowFlow, after: number): number {
   return flow.conversation_steps.findIndex((step, index) => index > after && isMessageStep(step));
 }
@@ -77,7 +81,7 @@ export class BuiltInReplyEngine implements ReplyEngine {
     agent: ReplyContext['agent'],
   ): Reply | null {
     const flow =
-      state && flows.find((candidate) => candidate.name === state.flow && candidate.is_active);
+      state && flows.find((candidate) => candidate.name === state.flow && isActive(candidate));
     if (!state || !flow) {
       return null;
     }
@@ -100,7 +104,7 @@ export class BuiltInReplyEngine implements ReplyEngine {
   ): Reply | null {
     let best: { flow: WorkflowFlow; score: number } | null = null;
     for (const flow of flows) {
-      if (!flow.is_active || nextMessageStep(flow, -1) === -1) {
+      if (!isActive(flow) || nextMessageStep(flow, -1) === -1) {
         continue;
       }
       const score = flowScore(flow, text);

@@ -4,12 +4,15 @@ import {
   ArrayMaxSize,
   IsArray,
   IsIn,
+  IsInt,
   IsOptional,
   IsString,
+  Max,
   MaxLength,
+  Min,
   ValidateNested,
 } from 'class-validator';
-import { NullableString, RequiredString } from '@/common/validation/string-fields';
+import { NullableHttpUrl, NullableString, RequiredString } from '@/common/validation/string-fields';
 import { IsPlainObject, IsStringOrObject, OptionalNotNull } from '@/common/validation/decorators';
 import { LIMITS } from '@/common/validation/limits';
 import { JsonObject, WorkflowListItem, WorkflowVisibility } from '../entities/workflow.entity';
@@ -18,6 +21,8 @@ import { FaqDto, FlowDto, GuideDto, RuleDto } from './workflow-parts.dto';
 const LIST_ITEM_SCHEMA = {
   oneOf: [{ type: 'string' }, { type: 'object', additionalProperties: true }],
 };
+/** A year, to keep the value a plain integer in every database. */
+export const MAX_SETUP_MINUTES = 525_600;
 
 /** Defaults (visibility, empty lists) are applied by the service, not here: see WorkflowUpdateDto. */
 export class WorkflowCreateDto {
@@ -108,10 +113,21 @@ export class WorkflowCreateDto {
   @IsStringOrObject({ each: true })
   setup_steps?: WorkflowListItem[];
 
-  @NullableString(LIMITS.name, { example: '10 minutes' })
-  setup_time?: string | null;
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 0,
+    maximum: MAX_SETUP_MINUTES,
+    nullable: true,
+    description: 'Minutes',
+    example: 10,
+  })
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(MAX_SETUP_MINUTES)
+  setup_time?: number | null;
 
-  @NullableString(LIMITS.url)
+  @NullableHttpUrl()
   video_url?: string | null;
 
   @ApiPropertyOptional({ type: 'object', additionalProperties: true, nullable: true })

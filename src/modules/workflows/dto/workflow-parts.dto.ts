@@ -14,7 +14,7 @@ import {
   Min,
   ValidateNested,
 } from 'class-validator';
-import { NullableString, RequiredString } from '@/common/validation/string-fields';
+import { NullableHttpUrl, NullableString, RequiredString } from '@/common/validation/string-fields';
 import { IsPlainObject, OptionalNotNull } from '@/common/validation/decorators';
 import { LIMITS } from '@/common/validation/limits';
 
@@ -118,7 +118,7 @@ export class FlowDto {
 }
 
 export class GuideDto {
-  @NullableString(LIMITS.url)
+  @NullableHttpUrl()
   youtubeUrl?: string | null;
 
   @ApiProperty({ type: [String], maxItems: LIMITS.array })

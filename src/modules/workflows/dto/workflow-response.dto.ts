@@ -32,7 +32,8 @@ export class WorkflowResponseDto {
   @ApiProperty({ type: GuideDto, nullable: true }) guide: WorkflowGuide | null;
   @ApiProperty({ type: [FaqDto] }) faq: WorkflowFaq[];
   @ApiProperty({ type: 'array', items: LIST_ITEM_SCHEMA }) setup_steps: WorkflowListItem[];
-  @ApiProperty({ type: String, nullable: true }) setup_time: string | null;
+  @ApiProperty({ type: 'integer', nullable: true, description: 'Minutes' }) setup_time:
+    number | null;
   @ApiProperty({ type: String, nullable: true }) video_url: string | null;
   @ApiProperty({ type: 'object', additionalProperties: true, nullable: true })
   prompt_config: JsonObject | null;

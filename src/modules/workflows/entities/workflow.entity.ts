@@ -13,30 +13,32 @@ export interface WorkflowRule {
   enabled: boolean;
 }
 
+// Flows and the guide are the client's own objects: optional fields are kept only when sent.
 export interface FlowTriggerKeyword {
   keyword: string;
-  weight: 'high' | 'medium' | 'low' | null;
+  weight?: 'high' | 'medium' | 'low' | null;
 }
 
 export interface FlowStep {
   type: string;
-  content: string | null;
-  action: string | null;
-  followup: string | null;
+  content?: string | null;
+  action?: string | null;
+  followup?: string | null;
 }
 
 export interface WorkflowFlow {
   name: string;
-  description: string | null;
-  category: string | null;
-  priority: number | null;
-  is_active: boolean;
+  description?: string | null;
+  category?: string | null;
+  priority?: number | null;
+  /** Active unless sent as false. */
+  is_active?: boolean;
   trigger_keywords: FlowTriggerKeyword[];
   conversation_steps: FlowStep[];
 }
 
 export interface WorkflowGuide {
-  youtubeUrl: string | null;
+  youtubeUrl?: string | null;
   steps: string[];
 }
 
@@ -92,8 +94,9 @@ export class WorkflowEntity extends TeamScopedEntity {
   @Column({ name: 'setup_steps', type: 'simple-json' })
   setupSteps: WorkflowListItem[];
 
-  @Column({ name: 'setup_time', type: 'varchar', length: 255, nullable: true })
-  setupTime: string | null;
+  /** Minutes. */
+  @Column({ name: 'setup_time', type: 'integer', nullable: true })
+  setupTime: number | null;
 
   @Column({ name: 'video_url', type: 'varchar', length: 2048, nullable: true })
   videoUrl: string | null;

@@ -111,9 +111,10 @@ export class BuiltInIntegrationsService {
       type: integration.type,
       status: integration.status,
       is_connected: integration.isConnected,
-      onboarding_url: connected
-        ? null
-        : this.integrations.onboardingUrl(agentId, connector.type, integration.id),
+      onboarding_url:
+        connector.auth === 'oauth'
+          ? this.integrations.onboardingUrl(agentId, connector.type, integration.id)
+          : this.integrations.integrationPageUrl(agentId, connector.type, integration.id),
     };
   }
 

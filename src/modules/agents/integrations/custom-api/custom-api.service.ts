@@ -6,7 +6,7 @@ import { Database } from '@/database/database.service';
 import { isUniqueViolation } from '@/database/errors';
 import { ActionEntity } from '../../actions/action.entity';
 import { ActionsRepository } from '../../actions/actions.repository';
-import { authHeaders } from '../auth-headers';
+import { checkedAuthConfig } from '../auth-headers';
 import {
   CustomApiConfigureDto,
   CustomApiItemDto,
@@ -16,8 +16,18 @@ import {
 import { IntegrationEntity } from '../integration.entity';
 import { IntegrationsService } from '../integrations.service';
 import { toActionName } from '../action-name';
+import { toolUrl } from './tool-url';
 
 export const MAX_TOOLS_PER_INTEGRATION = 200;
+const DEFAULT_TOOL_CATEGORY = 'custom';
+const TEMPLATED_HOST = /^https?:\/\/[^/?#]*\{/i;
+const TOOL_SETTINGS = [
+  'url_params',
+  'body_params',
+  'headers_template',
+  'body_template',
+  'response_mapping',
+] as const;
 
 export function toCustomApiItem(integration: IntegrationEntity): CustomApiItemDto {
   const config = integration.config as {
@@ -27,7 +37,11 @@ export function toCustomApiItem(integration: IntegrationEntity): CustomApiItemDt
   };
   return {
     id: integration.id,
-    config: { name: config.name, base_url: config.base_url, auth_type: config.auth_type },
+    config: {
+      name: config.name,
+      ...(config.base_url ? { base_url: config.base_url } : {}),
+      auth_type: config.auth_type,
+    },
   };
 }
 
@@ -37,7 +51,7 @@ export function toToolResponse(action: ActionEntity): ToolResponseDto {
     action_name: action.actionName,
     name: action.name,
     description: action.description,
-    category: action.category,
+    category: action.category ?? DEFAULT_TOOL_CATEGORY,
     is_enabled: action.isEnabled,
   };
 }
@@ -64,8 +78,7 @@ export class CustomApiService {
   ): Promise<CustomApiItemDto> {
     await this.integrations.requireAgent(teamId, agentId);
     const authType = input.auth_type ?? 'none';
-    const authConfig = input.auth_config ?? {};
-    authHeaders(authType, authConfig);
+    const authConfig = checkedAuthConfig(authType, input.auth_config ?? {});
     await this.integrations.assertCallable(input.base_url, 'base_url');
     await this.integrations.assertCallable(input.test_endpoint, 'test_endpoint');
     return this.writePhase.run(async () =>
@@ -107,15 +120,14 @@ export class CustomApiService {
   ): Promise<ToolResponseDto> {
     const integration = await this.integrations.require(teamId, agentId, id, 'custom_api');
     const authType = input.auth_type ?? 'none';
-    authHeaders(authType, input.auth_config ?? {});
-    const origin = /^(https?:\/\/[^/?#]+)/i.exec(input.url_template)?.[1];
-    if (origin) {
-      // A templated host can only be checked when it is called, which OutboundHttp does anyway.
-      if (!origin.includes('{')) {
-        await this.integrations.assertCallable(origin, 'url_template');
-      }
-    } else if (!integration.config.base_url) {
+    const authConfig = checkedAuthConfig(authType, input.auth_config ?? {});
+    const url = toolUrl(integration.config.base_url as string | null, input.url_template);
+    if (!url) {
       throw Errors.validation(['url_template: must be a full URL, since this API has no base_url']);
+    }
+    // A templated host can only be checked when it is called, which OutboundHttp does anyway.
+    if (!TEMPLATED_HOST.test(url)) {
+      await this.integrations.assertCallable(url, 'url_template');
     }
     const action = this.integrations.newAction(
       integration,
@@ -123,25 +135,22 @@ export class CustomApiService {
         action_name: toActionName(input.name),
         name: input.name,
         description: input.description ?? '',
-        category: input.category ?? 'custom',
+        category: input.category ?? DEFAULT_TOOL_CATEGORY,
         require_human_approval: input.require_human_approval ?? false,
       },
       new Date(),
       {
         http_method: input.http_method,
         url_template: input.url_template,
-        url_params: input.url_params ?? null,
-        body_params: input.body_params ?? null,
-        headers_template: input.headers_template ?? null,
-        body_template: input.body_template ?? null,
-        response_mapping: input.response_mapping ?? null,
+        ...Object.fromEntries(
+          TOOL_SETTINGS.filter((key) => input[key] !== undefined).map((key) => [key, input[key]]),
+        ),
         auth_type: authType,
         timeout: input.timeout ?? 30,
       },
     );
     action.description = input.description ?? null;
-    action.category = input.category ?? null;
-    action.secrets = this.secretBox.sealJson(input.auth_config ?? {});
+    action.secrets = this.secretBox.sealJson(authConfig);
     try {
       return await this.writePhase.run(async (manager) => {
         await this.db.lockRow(manager, 'integrations', integration.id);

@@ -51,10 +51,9 @@ export class ConfigureResultDto {
   @ApiProperty({ enum: ['connected', 'pending'] }) status: string;
   @ApiProperty() is_connected: boolean;
   @ApiProperty({
-    type: String,
-    nullable: true,
     description:
-      'Where the team finishes the connection in the dashboard; null when already connected',
+      'OAuth connectors (google_*): the dashboard page that finishes the connection; ' +
+      'credential connectors: the dashboard page of the integration',
   })
-  onboarding_url: string | null;
+  onboarding_url: string;
 }

@@ -10,7 +10,7 @@ import {
   MaxLength,
   Min,
 } from 'class-validator';
-import { NullableString, RequiredString } from '@/common/validation/string-fields';
+import { NullableHttpUrl, NullableString, RequiredString } from '@/common/validation/string-fields';
 import {
   IsObjectOrArray,
   IsPlainObject,
@@ -21,7 +21,8 @@ import { LIMITS } from '@/common/validation/limits';
 import { AUTH_TYPES, AuthSettingsDto, AuthType } from './auth-config.dto';
 
 export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'] as const;
-const HTTP_URL = /^https?:\/\/\S+$/i;
+// Scheme-relative ("//host/x") and backslash ("/\\host/x") forms would name another host.
+const URL_TEMPLATE = /^(\/(?!\/)|https?:\/\/)[^\s\\]*$/i;
 const JSON_VALUE = {
   oneOf: [
     { type: 'object', additionalProperties: true },
@@ -36,18 +37,16 @@ export class CustomApiConfigureDto extends AuthSettingsDto {
   @NullableString(LIMITS.description)
   description?: string | null;
 
-  @NullableString(LIMITS.url, { description: 'Public http(s) URL' })
-  @Matches(HTTP_URL, { message: 'must be an http(s) URL' })
+  @NullableHttpUrl({ description: 'Public http(s) URL' })
   base_url?: string | null;
 
-  @NullableString(LIMITS.url, { description: 'Public http(s) URL' })
-  @Matches(HTTP_URL, { message: 'must be an http(s) URL' })
+  @NullableHttpUrl({ description: 'Public http(s) URL' })
   test_endpoint?: string | null;
 }
 
 export class CustomApiConfigDto {
   @ApiProperty() name: string;
-  @ApiProperty({ type: String, nullable: true }) base_url: string | null;
+  @ApiPropertyOptional({ description: 'Left out when the API has none' }) base_url?: string;
   @ApiProperty({ enum: AUTH_TYPES }) auth_type: AuthType;
 }
 
@@ -65,13 +64,15 @@ export class ToolCreateDto extends AuthSettingsDto {
   http_method: (typeof HTTP_METHODS)[number];
 
   @ApiProperty({
-    description: 'A path under the API base URL ("/orders/{order_id}") or a full http(s) URL',
+    description:
+      'A path appended to the path of the API base URL ("/orders/{order_id}"), or a full http(s) ' +
+      'URL; "//host" and backslashes are refused',
     maxLength: LIMITS.url,
   })
   @IsString()
   @MaxLength(LIMITS.url)
-  @Matches(/^(\/\S*|https?:\/\/\S+)$/i, {
-    message: 'must be a path starting with / or an http(s) URL',
+  @Matches(URL_TEMPLATE, {
+    message: 'must be a path starting with a single / or an http(s) URL, without backslashes',
   })
   url_template: string;
 
@@ -132,6 +133,6 @@ export class ToolResponseDto {
   @ApiProperty() action_name: string;
   @ApiProperty() name: string;
   @ApiProperty({ type: String, nullable: true }) description: string | null;
-  @ApiProperty({ type: String, nullable: true }) category: string | null;
+  @ApiProperty({ example: 'custom' }) category: string;
   @ApiProperty() is_enabled: boolean;
 }

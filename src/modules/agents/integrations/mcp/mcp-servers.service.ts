@@ -6,7 +6,7 @@ import { WritePhase } from '@/common/idempotency/write-phase';
 import { Database } from '@/database/database.service';
 import { ActionEntity } from '../../actions/action.entity';
 import { ActionsRepository } from '../../actions/actions.repository';
-import { authHeaders } from '../auth-headers';
+import { authHeaders, checkedAuthConfig } from '../auth-headers';
 import { toToolResponse } from '../custom-api/custom-api.service';
 import { AuthConfig, AuthType } from '../dto/auth-config.dto';
 import { ToolResponseDto } from '../dto/custom-api.dto';
@@ -75,8 +75,7 @@ export class McpServersService {
   ): Promise<McpServerItemDto> {
     await this.integrations.requireAgent(teamId, agentId);
     const authType = input.auth_type ?? 'none';
-    const authConfig = input.auth_config ?? {};
-    authHeaders(authType, authConfig);
+    const authConfig = checkedAuthConfig(authType, input.auth_config ?? {});
     await this.integrations.assertCallable(input.server_url, 'server_url');
     const config: McpConfig = {
       name: input.name,
