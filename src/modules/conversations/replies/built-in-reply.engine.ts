@@ -1,10 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { FlowStep, WorkflowFlow, WorkflowRule } from '@/modules/workflows/entities/workflow.entity';
+import { FlowStep, WorkflowFlow } from '@/modules/workflows/entities/workflow.entity';
 import { KnowledgeSearch } from './knowledge-search';
 import { fillPlaceholders, handoffReply, Reply, ReplyContext, ReplyEngine } from './reply-engine';
-import { containsPhrase } from './text-match';
-
-const WEIGHTS = { high: 3, medium: 2, low: 1 } as const;
+import { WorkflowTriggersCache } from './workflow-triggers.cache';
 
 function isMessageStep(step: FlowStep): boolean {
   return step.type === 'message' && Boolean(step.content?.trim());
@@ -14,22 +12,6 @@ function nextMessageStep(flow: WorkflowFlow, after: number): number {
   return flow.conversation_steps.findIndex((step, index) => index > after && isMessageStep(step));
 }
 
-function matchingRule(rules: WorkflowRule[], text: string): WorkflowRule | undefined {
-  return rules.find(
-    (rule) =>
-      rule.enabled &&
-      (rule.trigger ?? '')
-        .split(',')
-        .some((phrase) => phrase.trim() !== '' && containsPhrase(text, phrase)),
-  );
-}
-
-function flowScore(flow: WorkflowFlow, text: string): number {
-  return flow.trigger_keywords
-    .filter((keyword) => containsPhrase(text, keyword.keyword))
-    .reduce((score, keyword) => score + WEIGHTS[keyword.weight ?? 'medium'], 0);
-}
-
 /**
  * The deterministic engine, in this order: an enabled rule whose trigger matches; the next step
  * of the flow the conversation is in; the active flow whose keywords score best; the best passage
@@ -37,11 +19,15 @@ function flowScore(flow: WorkflowFlow, text: string): number {
  */
 @Injectable()
 export class BuiltInReplyEngine implements ReplyEngine {
-  constructor(private readonly knowledge: KnowledgeSearch) {}
+  constructor(
+    private readonly knowledge: KnowledgeSearch,
+    private readonly triggers: WorkflowTriggersCache,
+  ) {}
 
   async reply({ agent, workflow, conversation, message }: ReplyContext): Promise<Reply> {
     const text = message.message;
-    const rule = matchingRule(workflow?.rules ?? [], text);
+    const triggers = workflow && this.triggers.for(workflow);
+    const rule = triggers?.firstRule(text);
     if (rule) {
       const escalates = rule.action?.trim().toLowerCase() === 'escalate';
       if (rule.response?.trim()) {
@@ -60,7 +46,11 @@ export class BuiltInReplyEngine implements ReplyEngine {
     if (continued) {
       return continued;
     }
-    const started = this.startFlow(flows, text, agent);
+    const started = this.startFlow(
+      flows,
+      triggers?.flowScores(text) ?? new Map<number, number>(),
+      agent,
+    );
     if (started) {
       return started;
     }
@@ -95,15 +85,15 @@ export class BuiltInReplyEngine implements ReplyEngine {
 
   private startFlow(
     flows: WorkflowFlow[],
-    text: string,
+    scores: Map<number, number>,
     agent: ReplyContext['agent'],
   ): Reply | null {
     let best: { flow: WorkflowFlow; score: number } | null = null;
-    for (const flow of flows) {
+    for (const [index, flow] of flows.entries()) {
       if (!flow.is_active || nextMessageStep(flow, -1) === -1) {
         continue;
       }
-      const score = flowScore(flow, text);
+      const score = scores.get(index) ?? 0;
       const better =
         score > 0 &&
         (!best ||
