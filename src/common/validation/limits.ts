@@ -7,4 +7,6 @@ export const LIMITS = {
   message: 10_000,
   array: 500,
   url: 2048,
+  /** Rule trigger phrases, and flow trigger keywords, in one workflow. */
+  triggerPhrases: 2_000,
 } as const;
