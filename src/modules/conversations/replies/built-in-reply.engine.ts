@@ -26,8 +26,8 @@ export class BuiltInReplyEngine implements ReplyEngine {
 
   async reply({ agent, workflow, conversation, message }: ReplyContext): Promise<Reply> {
     const text = message.message;
-    const triggers = workflow && this.triggers.for(workflow);
-    const rule = triggers?.firstRule(text);
+    const found = workflow ? this.triggers.for(workflow).match(text) : null;
+    const rule = found?.rule;
     if (rule) {
       const escalates = rule.action?.trim().toLowerCase() === 'escalate';
       if (rule.response?.trim()) {
@@ -46,11 +46,7 @@ export class BuiltInReplyEngine implements ReplyEngine {
     if (continued) {
       return continued;
     }
-    const started = this.startFlow(
-      flows,
-      triggers?.flowScores(text) ?? new Map<number, number>(),
-      agent,
-    );
+    const started = this.startFlow(flows, found?.flowScores ?? new Map<number, number>(), agent);
     if (started) {
       return started;
     }

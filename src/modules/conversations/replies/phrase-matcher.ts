@@ -92,18 +92,15 @@ export class PhraseMatcher {
   private link(): void {
     const queue = new Int32Array(this.nodes);
     let tail = 0;
-    for (const [, child] of this.children(ROOT)) {
-      this.fail[child] = ROOT;
-      queue[tail++] = child;
-    }
-    this.output[ROOT] = ROOT;
+    queue[tail++] = ROOT;
     for (let head = 0; head < tail; head++) {
       const node = queue[head];
-      this.output[node] = this.phrasesEnding.has(node) ? node : this.output[this.fail[node]];
-      for (const [symbol, child] of this.children(node)) {
-        this.fail[child] = this.step(this.fail[node], symbol);
+      this.output[node] =
+        node === ROOT || this.phrasesEnding.has(node) ? node : this.output[this.fail[node]];
+      this.forEachChild(node, (symbol, child) => {
+        this.fail[child] = node === ROOT ? ROOT : this.step(this.fail[node], symbol);
         queue[tail++] = child;
-      }
+      });
     }
   }
 
@@ -144,11 +141,12 @@ export class PhraseMatcher {
     this.branches.get(node)!.set(symbol, child);
   }
 
-  private children(node: number): Iterable<[number, number]> {
+  private forEachChild(node: number, visit: (symbol: number, child: number) => void): void {
     const only = this.onlySymbol[node];
-    if (only === NONE) {
-      return [];
+    if (only === MANY) {
+      this.branches.get(node)!.forEach((child, symbol) => visit(symbol, child));
+    } else if (only !== NONE) {
+      visit(only, this.onlyChild[node]);
     }
-    return only === MANY ? this.branches.get(node)!.entries() : [[only, this.onlyChild[node]]];
   }
 }

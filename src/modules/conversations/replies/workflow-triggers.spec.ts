@@ -35,7 +35,7 @@ describe('WorkflowTriggers', () => {
     rule('human', 'talk to a human, refund'),
   ];
   const triggers = new WorkflowTriggers({ rules, flows: [] });
-  const first = (text: string) => triggers.firstRule(text)?.name;
+  const first = (text: string) => triggers.match(text).rule?.name;
 
   it('answers the first enabled rule in order whose trigger has a phrase in the message', () => {
     expect(first('REFUND or I talk to a human')).toBe('refund');
@@ -46,11 +46,8 @@ describe('WorkflowTriggers', () => {
   it('skips disabled rules and blank phrases, and finds no rule in an unrelated message', () => {
     expect(first('refundable goods')).toBeUndefined();
     expect(first(', , ,')).toBeUndefined();
-    expect(
-      new WorkflowTriggers({ rules: [rule('off', 'refund', false)], flows: [] }).firstRule(
-        'refund',
-      ),
-    ).toBeUndefined();
+    const onlyDisabled = new WorkflowTriggers({ rules: [rule('off', 'refund', false)], flows: [] });
+    expect(onlyDisabled.match('refund').rule).toBeUndefined();
   });
 
   it('scores each active flow by the weights of its keywords found, counting each keyword once', () => {
@@ -66,10 +63,11 @@ describe('WorkflowTriggers', () => {
         ['Ürün', 'medium'],
       ]),
     ];
-    const scores = new WorkflowTriggers({ rules: [], flows }).flowScores(
+    const found = new WorkflowTriggers({ rules: [rule('refund', 'refund')], flows }).match(
       'refund, refund and my MONEY BACK for the ürün delivery',
     );
-    expect([...scores].sort()).toEqual([
+    expect(found.rule?.name).toBe('refund');
+    expect([...found.flowScores].sort()).toEqual([
       [0, 6],
       [2, 3],
     ]);
