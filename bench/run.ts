@@ -14,6 +14,7 @@ import { EmbeddedContext, EmbeddedSeed, Floors } from './scenarios/context';
 import { measureFloors } from './scenarios/floors';
 import { measureStartup } from './scenarios/startup';
 import { postMessages } from './scenarios/message-posts';
+import { ruleMatching } from './scenarios/rule-matching';
 import { streamCapacity } from './scenarios/stream-capacity';
 import { streamFanout } from './scenarios/stream-fanout';
 import { getWorkflow, listWorkflows } from './scenarios/workflow-reads';
@@ -116,6 +117,10 @@ async function main(): Promise<void> {
   removeAtExit(workDir);
   progress(`mode ${options.sizes.mode}; scenarios: ${[...options.scenarios].join(', ')}`);
   try {
+    if (options.scenarios.has('rule-matching')) {
+      // In this process, before any server starts, so that nothing else runs meanwhile.
+      await runScenario(report, 'rule-matching', options.sizes, () => ruleMatching(options.sizes));
+    }
     try {
       await runEmbedded(options, report, workDir);
     } catch (error) {

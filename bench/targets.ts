@@ -14,4 +14,5 @@ export const TARGETS: Record<string, Target[]> = {
   'stream-capacity': [atMost('rss_mib_at_10k_streams', 1_024)],
   'stream-fanout': [atMost('p99_ms', 100)],
   'cluster-delivery': [atMost('p99_ms', 150)],
+  'rule-matching': [atMost('match_ms_per_message', 5)],
 };

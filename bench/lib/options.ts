@@ -5,6 +5,7 @@ export const SCENARIOS = [
   'stream-capacity',
   'stream-fanout',
   'cluster-delivery',
+  'rule-matching',
 ] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
 
@@ -26,6 +27,8 @@ export interface Sizes {
   postIntervalMs: number;
   clusterSubscribers: number;
   clusterMessages: number;
+  /** Timed matches of each message against each workflow. */
+  matchRuns: number;
 }
 
 const FULL: Sizes = {
@@ -43,6 +46,7 @@ const FULL: Sizes = {
   postIntervalMs: 100,
   clusterSubscribers: 1_000,
   clusterMessages: 100,
+  matchRuns: 100,
 };
 
 const QUICK: Sizes = {
@@ -56,6 +60,7 @@ const QUICK: Sizes = {
   fanoutMessages: 20,
   clusterSubscribers: 200,
   clusterMessages: 20,
+  matchRuns: 30,
 };
 
 export interface BenchOptions {

@@ -6,6 +6,7 @@ const UNITS: Record<string, string> = {
   messages_per_s: 'messages/s',
   rss_mib_at_10k_streams: 'MiB RSS at 10k streams',
   startup_ms: 'ms to /readyz',
+  match_ms_per_message: 'ms per message',
 };
 
 function formatNumber(value: unknown): string {

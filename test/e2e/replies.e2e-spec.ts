@@ -106,14 +106,14 @@ describe('replies from the built-in engine', () => {
   afterAll(() => t.close());
 
   /** Sends `text` as a new user and returns the reply it got, with the conversation afterwards. */
-  async function ask(text: string, user = `u-${Math.random()}`) {
-    const sent = await sendAs(t, agentId, user, text);
+  async function ask(text: string, agent = agentId) {
+    const sent = await sendAs(t, agent, `u-${Math.random()}`, text);
     await repliesSettled(t);
-    const messages = await allMessages(t, agentId, sent.conversation_id);
+    const messages = await allMessages(t, agent, sent.conversation_id);
     const conversation = (
       await t
         .http()
-        .get(`${conversationsPath(agentId)}/${sent.conversation_id}`)
+        .get(`${conversationsPath(agent)}/${sent.conversation_id}`)
         .set(bearer(t.key))
     ).body.data;
     return { reply: messages.at(-1)!, conversation, conversationId: sent.conversation_id };
@@ -125,6 +125,39 @@ describe('replies from the built-in engine', () => {
     expect(conversation.needs_attention).toBe(false);
     expect((await ask('Good   morning!')).reply.message).toBe('Hi! I am Ada from Ada Foods.');
     expect((await ask('othello is a play')).reply.message).not.toBe('Hi! I am Ada from Ada Foods.');
+  });
+
+  it('picks the first enabled matching rule among 2,000 trigger phrases, and follows the workflow when it changes', async () => {
+    const fillers = Array.from({ length: 398 }, (_, i) => ({
+      name: `Code ${i}`,
+      trigger: ['a', 'b', 'c', 'd', 'e'].map((letter) => `code${i}${letter}`).join(', '),
+      response: `Code ${i}`,
+    }));
+    const workflow = await createWorkflow(t, {
+      name: 'Many triggers',
+      rules: [
+        ...fillers,
+        { name: 'Off', trigger: 'ürün iade', response: 'Off', enabled: false },
+        { name: 'Returns', trigger: 'ürün iade, café crème, talk to a human', response: 'Returns' },
+        { name: 'Later', trigger: 'iade, café, çay, thé, tea, chá', response: 'Later' },
+      ],
+    });
+    const agent = (await createAgent(t, { workflow_id: workflow.id, name: 'Many' })).id;
+    const replyTo = async (text: string) => (await ask(text, agent)).reply.message;
+
+    expect(await replyTo('Bu ÜRÜN IADE edilebilir mi?')).toBe('Returns');
+    expect(await replyTo('un CAFÉ  crème, svp')).toBe('Returns');
+    expect(await replyTo('just iade')).toBe('Later');
+    expect(await replyTo('my code is CODE7C!')).toBe('Code 7');
+    expect(await replyTo('ürünler iadesi, cafés')).toMatch(HANDOFF);
+
+    await t
+      .http()
+      .patch(`${API}/workflows/${workflow.id}`)
+      .set(bearer(t.key))
+      .send({ rules: [{ name: 'New', trigger: 'café', response: 'New rules' }] })
+      .expect(200);
+    expect(await replyTo('un café crème')).toBe('New rules');
   });
 
   it('escalates when the rule says so', async () => {

@@ -268,6 +268,95 @@ describe('workflows', () => {
     });
   });
 
+  describe('trigger limits', () => {
+    /** A rule trigger of 1,000 one-letter phrases, within the 2,000 characters of a trigger. */
+    const thousandPhrases = (name: string) => ({ name, trigger: 'x,'.repeat(999) + 'x' });
+    const flowWithKeywords = (name: string, count: number) => ({
+      name,
+      trigger_keywords: Array.from({ length: count }, (_, i) => ({ keyword: `k${i}` })),
+    });
+    const overTheLimits: Array<[Record<string, unknown>, string]> = [
+      [
+        { rules: ['a', 'b', 'c'].map(thousandPhrases) },
+        'rules: must hold at most 2000 trigger phrases in all, not 3000',
+      ],
+      [
+        { flows: ['a', 'b', 'c', 'd', 'e'].map((name) => flowWithKeywords(name, 401)) },
+        'flows: must hold at most 2000 trigger keywords in all, not 2005',
+      ],
+      [
+        {
+          rules: Array.from({ length: 30 }, (_, i) => ({
+            name: `Long ${i}`,
+            trigger: Array.from({ length: 7 }, () => 'y'.repeat(255)).join(','),
+          })),
+        },
+        'rules: must hold at most 50000 characters of trigger phrases in all, not 53550',
+      ],
+      [
+        {
+          flows: [
+            {
+              name: 'Long',
+              trigger_keywords: Array.from({ length: 200 }, () => ({ keyword: 'z'.repeat(255) })),
+            },
+          ],
+        },
+        'flows: must hold at most 50000 characters of trigger keywords in all, not 51000',
+      ],
+      [
+        { rules: [{ name: 'Long', trigger: `refund, ${'x'.repeat(256)}` }] },
+        'rules.0.trigger: each phrase must be shorter than or equal to 255 characters',
+      ],
+    ];
+
+    it('refuses a workflow over 2,000 trigger phrases or keywords, 50,000 characters of them, or a phrase over 255 characters, on create', async () => {
+      for (const [fields, message] of overTheLimits) {
+        const res = await t
+          .http()
+          .post(`${API}/workflows`)
+          .set(bearer(t.key))
+          .send({ name: 'Too many', ...fields })
+          .expect(400);
+        expect(res.body).toMatchObject({ code: 'validation_error', statusCode: 400 });
+        expect(res.body.message).toEqual([message]);
+      }
+      await createWorkflow(t, {
+        name: 'At the limits',
+        rules: [
+          thousandPhrases('a'),
+          { name: 'b', trigger: 'x,'.repeat(998) + 'x' },
+          { name: 'Long', trigger: 'x'.repeat(255) },
+        ],
+        flows: ['a', 'b', 'c', 'd'].map((name) => flowWithKeywords(name, 500)),
+      });
+    });
+
+    it('refuses the same on PATCH and keeps the workflow as it was', async () => {
+      const created = await createWorkflow(t, FULL_WORKFLOW);
+      for (const [fields, message] of overTheLimits) {
+        const res = await t
+          .http()
+          .patch(`${API}/workflows/${created.id}`)
+          .set(bearer(t.key))
+          .send(fields)
+          .expect(400);
+        expect(res.body).toMatchObject({ code: 'validation_error', statusCode: 400 });
+        expect(res.body.message).toEqual([message]);
+      }
+      const stored = await t
+        .http()
+        .get(`${API}/workflows/${created.id}`)
+        .set(bearer(t.key))
+        .expect(200);
+      expect(stored.body.data).toMatchObject({
+        rules: created.rules,
+        flows: created.flows,
+        updated_at: created.updated_at,
+      });
+    });
+  });
+
   describe('visibility, ownership and tenant isolation', () => {
     let privateOne: Record<string, any>;
     let publicOne: Record<string, any>;

@@ -18,6 +18,7 @@ import { LlmReplyEngine } from './replies/llm-reply.engine';
 import { PendingRepliesRepository } from './replies/pending-replies.repository';
 import { REPLY_ENGINE } from './replies/reply-engine';
 import { ReplyWorker } from './replies/reply-worker.service';
+import { WorkflowTriggersCache } from './replies/workflow-triggers.cache';
 import { StreamAccessGuard } from './stream/stream-access.guard';
 import { StreamTicketsService } from './stream/stream-tickets.service';
 import { StreamController } from './stream/stream.controller';
@@ -39,14 +40,19 @@ import { StreamService } from './stream/stream.service';
     ConversationsService,
     MessagePublisher,
     KnowledgeSearch,
+    WorkflowTriggersCache,
     BuiltInReplyEngine,
     {
       provide: REPLY_ENGINE,
-      inject: [ConfigService, KnowledgeSearch],
-      useFactory: (config: ConfigService<Environment, true>, knowledge: KnowledgeSearch) =>
+      inject: [ConfigService, KnowledgeSearch, WorkflowTriggersCache],
+      useFactory: (
+        config: ConfigService<Environment, true>,
+        knowledge: KnowledgeSearch,
+        triggers: WorkflowTriggersCache,
+      ) =>
         config.get('LLM_BASE_URL', { infer: true })
           ? new LlmReplyEngine(knowledge, config)
-          : new BuiltInReplyEngine(knowledge),
+          : new BuiltInReplyEngine(knowledge, triggers),
     },
     ReplyWorker,
     StreamTicketsService,

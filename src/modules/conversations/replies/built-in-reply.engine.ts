@@ -1,37 +1,15 @@
 import { Injectable } from '@nestjs/common';
-import { FlowStep, WorkflowFlow, WorkflowRule } from '@/modules/workflows/entities/workflow.entity';
+import { FlowStep, isActiveFlow, WorkflowFlow } from '@/modules/workflows/entities/workflow.entity';
 import { KnowledgeSearch } from './knowledge-search';
 import { fillPlaceholders, handoffReply, Reply, ReplyContext, ReplyEngine } from './reply-engine';
-import { containsPhrase } from './text-match';
-
-const WEIGHTS = { high: 3, medium: 2, low: 1 } as const;
+import { WorkflowTriggersCache } from './workflow-triggers.cache';
 
 function isMessageStep(step: FlowStep): boolean {
   return step.type === 'message' && Boolean(step.content?.trim());
 }
 
-function isActive(flow: WorkflowFlow): boolean {
-  return flow.is_active !== false;
-}
-
 function nextMessageStep(flow: WorkflowFlow, after: number): number {
   return flow.conversation_steps.findIndex((step, index) => index > after && isMessageStep(step));
-}
-
-function matchingRule(rules: WorkflowRule[], text: string): WorkflowRule | undefined {
-  return rules.find(
-    (rule) =>
-      rule.enabled &&
-      (rule.trigger ?? '')
-        .split(',')
-        .some((phrase) => phrase.trim() !== '' && containsPhrase(text, phrase)),
-  );
-}
-
-function flowScore(flow: WorkflowFlow, text: string): number {
-  return flow.trigger_keywords
-    .filter((keyword) => containsPhrase(text, keyword.keyword))
-    .reduce((score, keyword) => score + WEIGHTS[keyword.weight ?? 'medium'], 0);
 }
 
 /**
@@ -41,11 +19,15 @@ function flowScore(flow: WorkflowFlow, text: string): number {
  */
 @Injectable()
 export class BuiltInReplyEngine implements ReplyEngine {
-  constructor(private readonly knowledge: KnowledgeSearch) {}
+  constructor(
+    private readonly knowledge: KnowledgeSearch,
+    private readonly triggers: WorkflowTriggersCache,
+  ) {}
 
   async reply({ agent, workflow, conversation, message }: ReplyContext): Promise<Reply> {
     const text = message.message;
-    const rule = matchingRule(workflow?.rules ?? [], text);
+    const found = workflow ? this.triggers.for(workflow).match(text) : null;
+    const rule = found?.rule;
     if (rule) {
       const escalates = rule.action?.trim().toLowerCase() === 'escalate';
       if (rule.response?.trim()) {
@@ -64,7 +46,7 @@ export class BuiltInReplyEngine implements ReplyEngine {
     if (continued) {
       return continued;
     }
-    const started = this.startFlow(flows, text, agent);
+    const started = this.startFlow(flows, found?.flowScores ?? new Map<number, number>(), agent);
     if (started) {
       return started;
     }
@@ -81,7 +63,7 @@ export class BuiltInReplyEngine implements ReplyEngine {
     agent: ReplyContext['agent'],
   ): Reply | null {
     const flow =
-      state && flows.find((candidate) => candidate.name === state.flow && isActive(candidate));
+      state && flows.find((candidate) => candidate.name === state.flow && isActiveFlow(candidate));
     if (!state || !flow) {
       return null;
     }
@@ -99,15 +81,15 @@ export class BuiltInReplyEngine implements ReplyEngine {
 
   private startFlow(
     flows: WorkflowFlow[],
-    text: string,
+    scores: Map<number, number>,
     agent: ReplyContext['agent'],
   ): Reply | null {
     let best: { flow: WorkflowFlow; score: number } | null = null;
-    for (const flow of flows) {
-      if (!isActive(flow) || nextMessageStep(flow, -1) === -1) {
+    for (const [index, flow] of flows.entries()) {
+      if (!isActiveFlow(flow) || nextMessageStep(flow, -1) === -1) {
         continue;
       }
-      const score = flowScore(flow, text);
+      const score = scores.get(index) ?? 0;
       const better =
         score > 0 &&
         (!best ||

@@ -32,18 +32,3 @@ function stem(word: string): string {
   }
   return stemmed;
 }
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
-/** Whether `phrase` occurs in `text` as whole words, ignoring case and runs of white space. */
-export function containsPhrase(text: string, phrase: string): boolean {
-  const words = phrase.trim().split(/\s+/).filter(Boolean).map(escapeRegExp);
-  if (words.length === 0) {
-    return false;
-  }
-  return new RegExp(`(?<![\\p{L}\\p{N}_])${words.join('\\s+')}(?![\\p{L}\\p{N}_])`, 'iu').test(
-    text,
-  );
-}

@@ -16,6 +16,7 @@ import { NullableHttpUrl, NullableString, RequiredString } from '@/common/valida
 import { IsPlainObject, IsStringOrObject, OptionalNotNull } from '@/common/validation/decorators';
 import { LIMITS } from '@/common/validation/limits';
 import { JsonObject, WorkflowListItem, WorkflowVisibility } from '../entities/workflow.entity';
+import { MaxTriggerKeywords, MaxTriggerPhrases } from './trigger-limits';
 import { FaqDto, FlowDto, GuideDto, RuleDto } from './workflow-parts.dto';
 
 const LIST_ITEM_SCHEMA = {
@@ -43,19 +44,29 @@ export class WorkflowCreateDto {
   @NullableString(LIMITS.systemPrompt)
   system_prompt?: string | null;
 
-  @ApiPropertyOptional({ type: [RuleDto], maxItems: LIMITS.array })
+  @ApiPropertyOptional({
+    type: [RuleDto],
+    maxItems: LIMITS.array,
+    description: `At most ${LIMITS.triggerPhrases} trigger phrases over all rules`,
+  })
   @OptionalNotNull()
   @IsArray()
   @ArrayMaxSize(LIMITS.array)
+  @MaxTriggerPhrases()
   @IsPlainObject({ each: true })
   @ValidateNested({ each: true })
   @Type(() => RuleDto)
   rules?: RuleDto[];
 
-  @ApiPropertyOptional({ type: [FlowDto], maxItems: LIMITS.array })
+  @ApiPropertyOptional({
+    type: [FlowDto],
+    maxItems: LIMITS.array,
+    description: `At most ${LIMITS.triggerPhrases} trigger keywords over all flows`,
+  })
   @OptionalNotNull()
   @IsArray()
   @ArrayMaxSize(LIMITS.array)
+  @MaxTriggerKeywords()
   @IsPlainObject({ each: true })
   @ValidateNested({ each: true })
   @Type(() => FlowDto)

@@ -17,6 +17,7 @@ import {
 import { NullableHttpUrl, NullableString, RequiredString } from '@/common/validation/string-fields';
 import { IsPlainObject, OptionalNotNull } from '@/common/validation/decorators';
 import { LIMITS } from '@/common/validation/limits';
+import { TriggerPhraseLength } from './trigger-limits';
 
 export class RuleDto {
   @ApiPropertyOptional({
@@ -34,7 +35,10 @@ export class RuleDto {
   @NullableString(LIMITS.name)
   name?: string | null;
 
-  @NullableString(LIMITS.description, { description: 'Comma-separated keywords or phrases' })
+  @NullableString(LIMITS.description, {
+    description: `Comma-separated keywords or phrases, each at most ${LIMITS.name} characters`,
+  })
+  @TriggerPhraseLength()
   trigger?: string | null;
 
   @NullableString(LIMITS.description)

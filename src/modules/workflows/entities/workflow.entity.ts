@@ -37,6 +37,10 @@ export interface WorkflowFlow {
   conversation_steps: FlowStep[];
 }
 
+export function isActiveFlow(flow: WorkflowFlow): boolean {
+  return flow.is_active !== false;
+}
+
 export interface WorkflowGuide {
   youtubeUrl?: string | null;
   steps: string[];
