@@ -336,3 +336,28 @@ describe('rate limiting', () => {
     expect(statuses).toEqual([401, 401, 401, 401, 401, 429]);
   });
 });
+
+describe('rate limiting behind one proxy (TRUST_PROXY=1)', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await startTestApp({ TRUST_PROXY: '1', RATE_LIMIT_MAX: '3', RATE_LIMIT_WINDOW_S: '60' });
+  });
+  afterAll(() => t.close());
+
+  const invalidKeyFrom = (forwardedFor: string) =>
+    t
+      .http()
+      .get(`${API}/workflows`)
+      .set(bearer('sk_invalid_' + 'x'.repeat(32)))
+      .set('X-Forwarded-For', forwardedFor);
+
+  it('refuses a forged X-Forwarded-For: the client the proxy saw is rate-limited whatever it puts leftmost', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      statuses.push((await invalidKeyFrom(`198.51.100.${i}, 203.0.113.7`)).status);
+    }
+    expect(statuses).toEqual([401, 401, 401, 429, 429]);
+    expect((await invalidKeyFrom('198.51.100.9, 203.0.113.8')).status).toBe(401);
+  });
+});
