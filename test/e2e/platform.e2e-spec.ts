@@ -229,6 +229,31 @@ describe('request path', () => {
       }
     });
 
+    it.each([
+      ['{"name":"w","__proto__":{"polluted":1}}', '__proto__'],
+      ['{"name":"w","constructor":1}', 'constructor'],
+      ['{"name":"w","toString":"x"}', 'toString'],
+      ['{"name":"w","valueOf":"x"}', 'valueOf'],
+      ['{"name":"w","rules":[{"title":"t","__proto__":{"polluted":1}}]}', 'rules.0.__proto__'],
+      ['{"name":"w","rules":[{"title":"t","hasOwnProperty":1}]}', 'rules.0.hasOwnProperty'],
+      ['{"name":"w","prompt_config":{"__proto__":{"polluted":1}}}', 'prompt_config.__proto__'],
+      [
+        '{"name":"w","prompt_config":{"constructor":{"prototype":{"polluted":1}}}}',
+        'prompt_config.constructor',
+      ],
+    ])('refuses %s like any unknown field, naming it', async (body, path) => {
+      const res = await t
+        .http()
+        .post(`${API}/workflows`)
+        .set(bearer(t.key))
+        .set('Content-Type', 'application/json')
+        .send(body)
+        .expect(400);
+      expect(res.body.code).toBe('validation_error');
+      expect(res.body.message).toEqual([`${path}: is not allowed`]);
+      expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    });
+
     it('refuses an unknown sort field and out-of-range paging instead of clamping', async () => {
       for (const query of [
         'sort=password',
