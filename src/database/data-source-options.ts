@@ -29,6 +29,10 @@ export function dataSourceOptions(databaseUrl: string, poolSize = 10): DataSourc
       // process; only an operating-system crash or power loss can undo the last few.
       prepareDatabase: (db: Sqlite.Database) => {
         db.pragma('synchronous = NORMAL');
+        // SQLite's own lower() folds ASCII only; searches need Unicode, as PostgreSQL's gives.
+        db.function('lower', { deterministic: true }, (text: unknown) =>
+          typeof text === 'string' ? text.toLowerCase() : text,
+        );
       },
     };
   }
