@@ -1,3 +1,5 @@
+import { randomBytes } from 'node:crypto';
+import Redis from 'ioredis';
 import { API, startTestApp, TestApp } from '../factories/test-app';
 import { bearer } from '../support/bearer';
 
@@ -384,5 +386,51 @@ describe('rate limiting behind one proxy (TRUST_PROXY=1)', () => {
     }
     expect(statuses).toEqual([401, 401, 401, 429, 429]);
     expect((await invalidKeyFrom('198.51.100.9, 203.0.113.8')).status).toBe(401);
+  });
+});
+
+describe('rate limiting in a shared Redis', () => {
+  const REDIS_URL = 'redis://127.0.0.1:6379';
+  const prefixes = [1, 2].map(() => `test-${randomBytes(6).toString('hex')}:`);
+  const apps: TestApp[] = [];
+
+  const start = async (prefix: string) => {
+    const app = await startTestApp({
+      REDIS_URL,
+      REDIS_KEY_PREFIX: prefix,
+      RATE_LIMIT_MAX: '2',
+      RATE_LIMIT_WINDOW_S: '60',
+    });
+    apps.push(app);
+    return app;
+  };
+
+  afterAll(async () => {
+    await Promise.all(apps.map((app) => app.close()));
+    const redis = new Redis(REDIS_URL);
+    for (const prefix of prefixes) {
+      const keys = await redis.keys(`*${prefix}*`);
+      if (keys.length > 0) {
+        await redis.del(...keys);
+      }
+    }
+    await redis.quit();
+  });
+
+  const invalidKeyStatus = async (t: TestApp) =>
+    (
+      await t
+        .http()
+        .get(`${API}/workflows`)
+        .set(bearer('sk_invalid_' + 'x'.repeat(32)))
+    ).status;
+
+  it('keeps separate budgets for deployments with different REDIS_KEY_PREFIX, and one for the same', async () => {
+    const first = await start(prefixes[0]);
+    const sameDeployment = await start(prefixes[0]);
+    const otherDeployment = await start(prefixes[1]);
+    expect([await invalidKeyStatus(first), await invalidKeyStatus(first)]).toEqual([401, 401]);
+    expect(await invalidKeyStatus(sameDeployment)).toBe(429);
+    expect(await invalidKeyStatus(otherDeployment)).toBe(401);
   });
 });
