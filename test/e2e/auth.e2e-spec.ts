@@ -202,7 +202,7 @@ describe('authentication and scopes', () => {
 });
 
 describe('the bootstrap key', () => {
-  it('makes CONSOLE_BOOTSTRAP_KEY a * key of team default, restoring it after a revocation', async () => {
+  it('makes CONSOLE_BOOTSTRAP_KEY a * key of team default, and once revoked it stays revoked at the next start, with a warning', async () => {
     const first = await startTestApp();
     let second: TestApp | undefined;
     try {
@@ -221,7 +221,18 @@ describe('the bootstrap key', () => {
         DATABASE_URL: first.env.DATABASE_URL,
         CONSOLE_BOOTSTRAP_KEY: first.key,
       });
-      await second.http().get(`${API}/workflows`).set(bearer(first.key)).expect(200);
+      await expectCode(
+        await second.http().get(`${API}/workflows`).set(bearer(first.key)),
+        401,
+        'api_key_invalid',
+      );
+      const warnings = second
+        .logLines()
+        .map((line) => JSON.parse(line) as { level: number; msg: string })
+        .filter((line) => line.level === 40 && /CONSOLE_BOOTSTRAP_KEY/.test(line.msg));
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0].msg).toMatch(/revoked/);
+      expect(second.logLines().join('\n')).not.toContain(first.key);
     } finally {
       await second?.stop();
       await first.close().catch(() => undefined);
