@@ -9,10 +9,12 @@ import { configureApp } from './app.setup';
 import { connectionDrain } from './common/http/connection-drain';
 import { assertCanListen, listenProblem } from './common/listen-port';
 import { StartupError } from './common/startup-error';
+import { ensureDataDirectory, parseDatabaseUrl } from './config/database-url';
 import { validateEnvironment } from './config/environment';
 
 async function bootstrap(): Promise<void> {
   const environment = validateEnvironment(process.env);
+  ensureDataDirectory(parseDatabaseUrl(environment.DATABASE_URL));
   const host = environment.HOST ?? '0.0.0.0';
   await assertCanListen(environment.PORT, host);
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(process.env), {

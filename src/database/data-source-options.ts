@@ -1,7 +1,6 @@
-import { mkdirSync } from 'node:fs';
 import type Sqlite from 'better-sqlite3';
 import { DataSourceOptions } from 'typeorm';
-import { parseDatabaseUrl } from '@/config/database-url';
+import { ensureDataDirectory, parseDatabaseUrl } from '@/config/database-url';
 import { MIGRATIONS } from './migrations';
 
 const SQLITE_BUSY_TIMEOUT_MS = 5000;
@@ -15,9 +14,7 @@ export function dataSourceOptions(databaseUrl: string, poolSize = 10): DataSourc
     logging: false,
   };
   if (target.kind === 'sqlite') {
-    if (target.path !== ':memory:') {
-      mkdirSync(target.dataDirectory, { recursive: true });
-    }
+    ensureDataDirectory(target);
     return {
       ...common,
       type: 'better-sqlite3',

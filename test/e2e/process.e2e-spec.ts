@@ -196,6 +196,20 @@ describe('the server process', () => {
     }
   });
 
+  it('says in one line naming DATABASE_URL why the SQLite directory cannot be made', async () => {
+    const file = join(directory, 'a-file');
+    writeFileSync(file, '');
+    const result = await runServerExpectingFailure({
+      DATABASE_URL: `sqlite:${file}/x/console.sqlite`,
+      LOG_LEVEL: 'info',
+    });
+    expect(result.code).toBe(1);
+    expect(result.stderr.trim()).toBe(
+      `DATABASE_URL: cannot create the directory ${file}/x of the SQLite file: ` +
+        'a file is in the way of that path',
+    );
+  });
+
   it('requires CONSOLE_SECRET_KEY on PostgreSQL', async () => {
     const result = await runServerExpectingFailure({
       DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/test',
