@@ -10,6 +10,7 @@ import { requestIdMiddleware } from './common/http/request-id';
 import { RESPONSE_HEADERS } from './common/http/response-headers.docs';
 import { AppConfig } from './config/config.module';
 import { bodyLimitBytes, parseCorsOrigins } from './config/environment';
+import { parseTrustProxy } from './config/trust-proxy';
 import { API_KEY_SECURITY } from './modules/auth/require-scopes.decorator';
 
 export const API_PREFIX = 'api/v1/console';
@@ -20,7 +21,7 @@ export function configureApp(app: NestExpressApplication): INestApplication {
   app.useLogger(app.get(Logger));
   app.flushLogs();
   app.disable('x-powered-by');
-  app.set('trust proxy', config.get('TRUST_PROXY', { infer: true }));
+  app.set('trust proxy', parseTrustProxy(config.get('TRUST_PROXY', { infer: true })));
   app.set('etag', false);
   answerClientErrorsWithContractBody(app.getHttpServer());
   app.use(requestIdMiddleware);

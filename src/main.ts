@@ -7,11 +7,16 @@ import { NestExpressApplication } from '@nestjs/platform-express';
 import { AppModule } from './app.module';
 import { configureApp } from './app.setup';
 import { connectionDrain } from './common/http/connection-drain';
+import { assertCanListen, listenProblem } from './common/listen-port';
 import { StartupError } from './common/startup-error';
+import { ensureDataDirectory, parseDatabaseUrl } from './config/database-url';
 import { validateEnvironment } from './config/environment';
 
 async function bootstrap(): Promise<void> {
   const environment = validateEnvironment(process.env);
+  ensureDataDirectory(parseDatabaseUrl(environment.DATABASE_URL));
+  const host = environment.HOST ?? '0.0.0.0';
+  await assertCanListen(environment.PORT, host);
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(process.env), {
     bodyParser: false,
     bufferLogs: true,
@@ -19,7 +24,9 @@ async function bootstrap(): Promise<void> {
   });
   configureApp(app);
   closeOnSignals(app);
-  await app.listen(environment.PORT, environment.HOST ?? '0.0.0.0');
+  await app.listen(environment.PORT, host).catch((error: Error) => {
+    throw listenProblem(error, environment.PORT, host);
+  });
 }
 
 const SHUTDOWN_DEADLINE_MS = 10_000;

@@ -8,3 +8,8 @@ export function newId(): string {
 export function isId(value: unknown): value is string {
   return typeof value === 'string' && isUuid(value);
 }
+
+/** Ids are UUIDs, whose case does not matter: every id the API is given is compared lower-cased. */
+export function canonicalId<T>(value: T): T | string {
+  return isId(value) ? value.toLowerCase() : value;
+}

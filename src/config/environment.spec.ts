@@ -1,4 +1,5 @@
 import { InvalidEnvironmentError, parseCorsOrigins, validateEnvironment } from './environment';
+import { parseTrustProxy } from './trust-proxy';
 
 describe('validateEnvironment', () => {
   it('applies the documented defaults', () => {
@@ -79,5 +80,28 @@ describe('validateEnvironment', () => {
       'https://a.example',
       'https://b.example',
     ]);
+  });
+});
+
+describe('TRUST_PROXY', () => {
+  it('takes false, a hop count, or addresses and ranges of the proxies', () => {
+    expect(validateEnvironment({}).TRUST_PROXY).toBe('false');
+    for (const value of ['false', '0', '2', '10.0.0.1', 'loopback, 10.0.0.0/8, fd00::/8']) {
+      expect(validateEnvironment({ TRUST_PROXY: value }).TRUST_PROXY).toBe(value);
+    }
+    expect(parseTrustProxy('2')).toBe(2);
+    expect(parseTrustProxy('loopback, 10.0.0.0/8')).toEqual(['loopback', '10.0.0.0/8']);
+  });
+
+  it('refuses true, naming TRUST_PROXY and suggesting a hop count', () => {
+    expect(() => validateEnvironment({ TRUST_PROXY: 'true' })).toThrow(
+      /TRUST_PROXY="true": .*forge.*number of proxies/,
+    );
+  });
+
+  it('refuses what is neither a count nor an address', () => {
+    for (const value of ['yes', '-1', '10.0.0.0/40', '10.1', 'example.com']) {
+      expect(() => validateEnvironment({ TRUST_PROXY: value })).toThrow(/TRUST_PROXY/);
+    }
   });
 });

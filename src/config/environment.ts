@@ -13,6 +13,7 @@ import {
 } from 'class-validator';
 import bytes from 'bytes';
 import { StartupError } from '@/common/startup-error';
+import { IsTrustProxy } from './trust-proxy';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -127,9 +128,8 @@ export class Environment {
   })
   CONSOLE_SECRET_KEY?: string;
 
-  @Transform(toBool)
-  @IsBoolean()
-  TRUST_PROXY = false;
+  @IsTrustProxy()
+  TRUST_PROXY = 'false';
 
   @Matches(/^https?:\/\/[^\s]+$/, { message: 'must be an http(s) URL' })
   DASHBOARD_URL = 'http://localhost:5173';

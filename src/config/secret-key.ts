@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseDatabaseUrl } from './database-url';
+import { ensureDataDirectory, parseDatabaseUrl } from './database-url';
 import { Environment, InvalidEnvironmentError } from './environment';
 
 const KEY_FILE = 'secret.key';
@@ -28,7 +28,7 @@ export function resolveSecretKey(environment: Environment): Buffer {
       'CONSOLE_SECRET_KEY: is required when DATABASE_URL is PostgreSQL',
     ]);
   }
-  mkdirSync(target.dataDirectory, { recursive: true });
+  ensureDataDirectory(target);
   const file = join(target.dataDirectory, KEY_FILE);
   try {
     writeFileSync(file, randomBytes(32).toString('hex'), { mode: 0o600, flag: 'wx' });

@@ -1,7 +1,6 @@
-import { mkdirSync } from 'node:fs';
 import type Sqlite from 'better-sqlite3';
 import { DataSourceOptions } from 'typeorm';
-import { parseDatabaseUrl } from '@/config/database-url';
+import { ensureDataDirectory, parseDatabaseUrl } from '@/config/database-url';
 import { SecretBox } from '@/common/crypto/secret-box';
 import { migrations } from './migrations';
 
@@ -20,9 +19,7 @@ export function dataSourceOptions(
     logging: false,
   };
   if (target.kind === 'sqlite') {
-    if (target.path !== ':memory:') {
-      mkdirSync(target.dataDirectory, { recursive: true });
-    }
+    ensureDataDirectory(target);
     return {
       ...common,
       type: 'better-sqlite3',
@@ -34,6 +31,10 @@ export function dataSourceOptions(
       // process; only an operating-system crash or power loss can undo the last few.
       prepareDatabase: (db: Sqlite.Database) => {
         db.pragma('synchronous = NORMAL');
+        // SQLite's own lower() folds ASCII only; searches need Unicode, as PostgreSQL's gives.
+        db.function('lower', { deterministic: true }, (text: unknown) =>
+          typeof text === 'string' ? text.toLowerCase() : text,
+        );
       },
     };
   }

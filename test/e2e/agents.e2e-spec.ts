@@ -526,3 +526,63 @@ describe('agents', () => {
     });
   });
 });
+
+describe('ids in bodies', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(() => t.close());
+
+  const post = (path: string, body: object) =>
+    t.http().post(`${API}${path}`).set(bearer(t.key)).send(body);
+
+  it('reads workflow_id, source_workflow_id, conversation_id and action_ids whatever their case, as paths do', async () => {
+    const workflow = await createWorkflow(t, { name: 'W' });
+    const WORKFLOW_ID = workflow.id.toUpperCase();
+    await t.http().get(`${API}/workflows/${WORKFLOW_ID}`).set(bearer(t.key)).expect(200);
+
+    const agent = (
+      await post('/agents', { workflow_id: WORKFLOW_ID, name: 'A', description: 'd' }).expect(201)
+    ).body.data;
+    expect(agent.workflow_id).toBe(workflow.id);
+    const other = await createWorkflow(t, { name: 'Other' });
+    const patched = await t
+      .http()
+      .patch(`${API}/agents/${agent.id}`)
+      .set(bearer(t.key))
+      .send({ workflow_id: other.id.toUpperCase() })
+      .expect(200);
+    expect(patched.body.data.workflow_id).toBe(other.id);
+
+    await post('/workflows/clone', { source_workflow_id: WORKFLOW_ID }).expect(201);
+
+    const first = (
+      await post(`/agents/${agent.id}/conversations/messages`, {
+        message: 'hi',
+        role: 'assistant',
+        channel_type: 'webchat',
+        channel_user_id: 'u',
+      }).expect(201)
+    ).body.data;
+    const second = (
+      await post(`/agents/${agent.id}/conversations/messages`, {
+        message: 'again',
+        role: 'assistant',
+        conversation_id: first.conversation_id.toUpperCase(),
+      }).expect(201)
+    ).body.data;
+    expect(second.conversation_id).toBe(first.conversation_id);
+
+    await post(`/agents/${agent.id}/integrations/bimpeai/configure`, {
+      type: 'google_sheets',
+    }).expect(201);
+    const actions = (await t.http().get(`${API}/agents/${agent.id}/actions`).set(bearer(t.key)))
+      .body.data;
+    const disabled = await post(`/agents/${agent.id}/actions/disable`, {
+      action_ids: [actions[0].id.toUpperCase()],
+    }).expect(200);
+    expect(disabled.body.data).toEqual({ updated_count: 1 });
+  });
+});

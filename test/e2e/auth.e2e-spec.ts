@@ -1,8 +1,25 @@
 import { ApiKeyAuthenticator, KEY_CACHE_TTL_MS } from '@/modules/auth/api-key-authenticator';
 import { ApiKeysService } from '@/modules/auth/api-keys.service';
+import { request as httpRequest } from 'node:http';
 import { API, startTestApp, TestApp } from '../factories/test-app';
 import { bearer } from '../support/bearer';
 import { pollUntil } from '../support/wait';
+
+/** A GET with repeated headers, sent as such (an array value becomes one header line each). */
+function getWithHeaders(
+  url: string,
+  headers: Record<string, string | string[]>,
+): Promise<{ status: number; body: { code: string } }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url, { headers }, (res) => {
+      let text = '';
+      res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+      res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(text) }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
 
 async function expectCode(
   res: { status: number; body: { code: string } },
@@ -53,6 +70,21 @@ describe('authentication and scopes', () => {
       .set(bearer(t.key))
       .set('X-Api-Key', other.key);
     await expectCode(res, 401, 'unauthorized');
+  });
+
+  it('answers unauthorized when Authorization or X-Api-Key is repeated, whichever key comes first', async () => {
+    const url = `${t.url}${API}/workflows`;
+    const unknown = 'sk_' + 'z'.repeat(40);
+    const cases: Array<Record<string, string[]>> = [
+      { Authorization: [`Bearer ${t.key}`, `Bearer ${unknown}`] },
+      { Authorization: [`Bearer ${t.key}`, `Bearer ${t.key}`] },
+      { 'X-Api-Key': [t.key, unknown] },
+      { 'X-Api-Key': [t.key, t.key] },
+    ];
+    for (const headers of cases) {
+      await expectCode(await getWithHeaders(url, headers), 401, 'unauthorized');
+    }
+    expect((await getWithHeaders(url, { 'X-Api-Key': [t.key] })).status).toBe(200);
   });
 
   it('answers api_key_invalid for unknown keys and keys not of the sk_ form', async () => {
@@ -170,7 +202,7 @@ describe('authentication and scopes', () => {
 });
 
 describe('the bootstrap key', () => {
-  it('makes CONSOLE_BOOTSTRAP_KEY a * key of team default, restoring it after a revocation', async () => {
+  it('makes CONSOLE_BOOTSTRAP_KEY a * key of team default, and once revoked it stays revoked at the next start, with a warning', async () => {
     const first = await startTestApp();
     let second: TestApp | undefined;
     try {
@@ -189,7 +221,18 @@ describe('the bootstrap key', () => {
         DATABASE_URL: first.env.DATABASE_URL,
         CONSOLE_BOOTSTRAP_KEY: first.key,
       });
-      await second.http().get(`${API}/workflows`).set(bearer(first.key)).expect(200);
+      await expectCode(
+        await second.http().get(`${API}/workflows`).set(bearer(first.key)),
+        401,
+        'api_key_invalid',
+      );
+      const warnings = second
+        .logLines()
+        .map((line) => JSON.parse(line) as { level: number; msg: string })
+        .filter((line) => line.level === 40 && /CONSOLE_BOOTSTRAP_KEY/.test(line.msg));
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0].msg).toMatch(/revoked/);
+      expect(second.logLines().join('\n')).not.toContain(first.key);
     } finally {
       await second?.stop();
       await first.close().catch(() => undefined);

@@ -613,6 +613,11 @@ describe('outbound URLs (server-side request forgery)', () => {
     'http://2130706433/',
     'http://0x7f.1/',
     'http://[::ffff:127.0.0.1]/',
+    'http://[::169.254.169.254]/',
+    'http://[::127.0.0.1]/',
+    'http://[64:ff9b::a9fe:a9fe]/',
+    'http://[2002:a9fe:a9fe::1]/',
+    'http://192.0.2.1/',
   ];
 
   it.each(refused)('refuses MCP server_url %s with 400 validation_error', async (url) => {
@@ -672,6 +677,44 @@ describe('outbound URLs (server-side request forgery)', () => {
       .post(`${base}/mcp_server/configure`)
       .set(bearer(t.key))
       .send({ name: 'm', server_url: 'https://93.184.216.34/mcp' })
+      .expect(201);
+  });
+});
+
+describe('outbound URLs with private networks allowed', () => {
+  let t: TestApp;
+  let base: string;
+
+  beforeAll(async () => {
+    t = await startTestApp({ OUTBOUND_ALLOW_PRIVATE: 'true' });
+    base = `${API}/agents/${(await createAgent(t)).id}/integrations`;
+  });
+  afterAll(() => t.close());
+
+  it.each([
+    'http://169.254.169.254/latest/meta-data/',
+    'http://[::169.254.169.254]/',
+    'http://[::ffff:169.254.169.254]/',
+    'http://[fe80::1]/',
+    'http://[fd00:ec2::254]/',
+  ])('still refuses the link-local or metadata target %s', async (url) => {
+    const res = await t
+      .http()
+      .post(`${base}/mcp_server/configure`)
+      .set(bearer(t.key))
+      .send({ name: 'm', server_url: url })
+      .expect(400);
+    expect(res.body.message).toEqual([
+      'server_url: must not point to a private, loopback, link-local or metadata address',
+    ]);
+  });
+
+  it('lets a loopback target through', async () => {
+    await t
+      .http()
+      .post(`${base}/mcp_server/configure`)
+      .set(bearer(t.key))
+      .send({ name: 'm', server_url: 'http://127.0.0.1:9/mcp' })
       .expect(201);
   });
 });

@@ -1,3 +1,5 @@
+import { randomBytes } from 'node:crypto';
+import Redis from 'ioredis';
 import { API, startTestApp, TestApp } from '../factories/test-app';
 import { bearer } from '../support/bearer';
 
@@ -229,6 +231,31 @@ describe('request path', () => {
       }
     });
 
+    it.each([
+      ['{"name":"w","__proto__":{"polluted":1}}', '__proto__'],
+      ['{"name":"w","constructor":1}', 'constructor'],
+      ['{"name":"w","toString":"x"}', 'toString'],
+      ['{"name":"w","valueOf":"x"}', 'valueOf'],
+      ['{"name":"w","rules":[{"title":"t","__proto__":{"polluted":1}}]}', 'rules.0.__proto__'],
+      ['{"name":"w","rules":[{"title":"t","hasOwnProperty":1}]}', 'rules.0.hasOwnProperty'],
+      ['{"name":"w","prompt_config":{"__proto__":{"polluted":1}}}', 'prompt_config.__proto__'],
+      [
+        '{"name":"w","prompt_config":{"constructor":{"prototype":{"polluted":1}}}}',
+        'prompt_config.constructor',
+      ],
+    ])('refuses %s like any unknown field, naming it', async (body, path) => {
+      const res = await t
+        .http()
+        .post(`${API}/workflows`)
+        .set(bearer(t.key))
+        .set('Content-Type', 'application/json')
+        .send(body)
+        .expect(400);
+      expect(res.body.code).toBe('validation_error');
+      expect(res.body.message).toEqual([`${path}: is not allowed`]);
+      expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    });
+
     it('refuses an unknown sort field and out-of-range paging instead of clamping', async () => {
       for (const query of [
         'sort=password',
@@ -334,5 +361,76 @@ describe('rate limiting', () => {
       );
     }
     expect(statuses).toEqual([401, 401, 401, 401, 401, 429]);
+  });
+});
+
+describe('rate limiting behind one proxy (TRUST_PROXY=1)', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await startTestApp({ TRUST_PROXY: '1', RATE_LIMIT_MAX: '3', RATE_LIMIT_WINDOW_S: '60' });
+  });
+  afterAll(() => t.close());
+
+  const invalidKeyFrom = (forwardedFor: string) =>
+    t
+      .http()
+      .get(`${API}/workflows`)
+      .set(bearer('sk_invalid_' + 'x'.repeat(32)))
+      .set('X-Forwarded-For', forwardedFor);
+
+  it('refuses a forged X-Forwarded-For: the client the proxy saw is rate-limited whatever it puts leftmost', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      statuses.push((await invalidKeyFrom(`198.51.100.${i}, 203.0.113.7`)).status);
+    }
+    expect(statuses).toEqual([401, 401, 401, 429, 429]);
+    expect((await invalidKeyFrom('198.51.100.9, 203.0.113.8')).status).toBe(401);
+  });
+});
+
+describe('rate limiting in a shared Redis', () => {
+  const REDIS_URL = 'redis://127.0.0.1:6379';
+  const prefixes = [1, 2].map(() => `test-${randomBytes(6).toString('hex')}:`);
+  const apps: TestApp[] = [];
+
+  const start = async (prefix: string) => {
+    const app = await startTestApp({
+      REDIS_URL,
+      REDIS_KEY_PREFIX: prefix,
+      RATE_LIMIT_MAX: '2',
+      RATE_LIMIT_WINDOW_S: '60',
+    });
+    apps.push(app);
+    return app;
+  };
+
+  afterAll(async () => {
+    await Promise.all(apps.map((app) => app.close()));
+    const redis = new Redis(REDIS_URL);
+    for (const prefix of prefixes) {
+      const keys = await redis.keys(`*${prefix}*`);
+      if (keys.length > 0) {
+        await redis.del(...keys);
+      }
+    }
+    await redis.quit();
+  });
+
+  const invalidKeyStatus = async (t: TestApp) =>
+    (
+      await t
+        .http()
+        .get(`${API}/workflows`)
+        .set(bearer('sk_invalid_' + 'x'.repeat(32)))
+    ).status;
+
+  it('keeps separate budgets for deployments with different REDIS_KEY_PREFIX, and one for the same', async () => {
+    const first = await start(prefixes[0]);
+    const sameDeployment = await start(prefixes[0]);
+    const otherDeployment = await start(prefixes[1]);
+    expect([await invalidKeyStatus(first), await invalidKeyStatus(first)]).toEqual([401, 401]);
+    expect(await invalidKeyStatus(sameDeployment)).toBe(429);
+    expect(await invalidKeyStatus(otherDeployment)).toBe(401);
   });
 });

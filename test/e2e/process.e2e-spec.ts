@@ -1,4 +1,5 @@
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Sqlite from 'better-sqlite3';
@@ -172,6 +173,41 @@ describe('the server process', () => {
     });
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/LOG_FILE: cannot be opened/);
+  });
+
+  it('says in one line that its port is in use, before creating or printing any key, and exits non-zero', async () => {
+    const holder = createServer();
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    const { port } = holder.address() as AddressInfo;
+    try {
+      const result = await runServerExpectingFailure({
+        DATABASE_URL: `sqlite:${join(directory, 'db.sqlite')}`,
+        HOST: '127.0.0.1',
+        PORT: String(port),
+        LOG_LEVEL: 'info',
+      });
+      expect(result.code).toBe(1);
+      expect(result.stderr.trim()).toBe(
+        `PORT: port ${port} is in use; stop what holds it or set another PORT`,
+      );
+      expect(result.stdout).not.toMatch(/No API key existed|sk_|successfully started/);
+    } finally {
+      await new Promise((resolve) => holder.close(resolve));
+    }
+  });
+
+  it('says in one line naming DATABASE_URL why the SQLite directory cannot be made', async () => {
+    const file = join(directory, 'a-file');
+    writeFileSync(file, '');
+    const result = await runServerExpectingFailure({
+      DATABASE_URL: `sqlite:${file}/x/console.sqlite`,
+      LOG_LEVEL: 'info',
+    });
+    expect(result.code).toBe(1);
+    expect(result.stderr.trim()).toBe(
+      `DATABASE_URL: cannot create the directory ${file}/x of the SQLite file: ` +
+        'a file is in the way of that path',
+    );
   });
 
   it('requires CONSOLE_SECRET_KEY on PostgreSQL', async () => {

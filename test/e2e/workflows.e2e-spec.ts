@@ -686,3 +686,49 @@ describe('workflow lists', () => {
     });
   });
 });
+
+describe('workflow search beyond ASCII and JSON', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    await createWorkflow(t, { name: 'Éclair', tags: ['pastry', 'sweet'] });
+    await createWorkflow(t, { name: 'Market', tags: ['Ürün', 'stock'] });
+    await createWorkflow(t, { name: 'Birds', description: 'The Ñandú runs', tags: [] });
+    await createWorkflow(t, { name: 'Quoted "name", [brackets]', tags: ['a'] });
+    await createWorkflow(t, { name: 'Rates 100% off_peak', tags: [] });
+  });
+  afterAll(() => t.close());
+
+  const found = async (search: string) =>
+    (
+      await t
+        .http()
+        .get(`${API}/workflows`)
+        .query({ search, sort: 'name' })
+        .set(bearer(t.key))
+        .expect(200)
+    ).body.data.map((w: { name: string }) => w.name);
+
+  it('matches letters beyond ASCII in any case', async () => {
+    expect(await found('éclair')).toEqual(['Éclair']);
+    expect(await found('ÉCLAIR')).toEqual(['Éclair']);
+    expect(await found('ÜRÜN')).toEqual(['Market']);
+    expect(await found('ñANDÚ')).toEqual(['Birds']);
+  });
+
+  it('searches each tag, never the syntax tags are stored in', async () => {
+    expect(await found('"')).toEqual(['Quoted "name", [brackets]']);
+    expect(await found('[')).toEqual(['Quoted "name", [brackets]']);
+    expect(await found(',')).toEqual(['Quoted "name", [brackets]']);
+    expect(await found('"pastry"')).toEqual([]);
+    expect(await found('pastry","sweet')).toEqual([]);
+    expect(await found('sweet')).toEqual(['Éclair']);
+  });
+
+  it('takes % and _ literally', async () => {
+    expect(await found('%')).toEqual(['Rates 100% off_peak']);
+    expect(await found('_')).toEqual(['Rates 100% off_peak']);
+    expect(await found('0%')).toEqual(['Rates 100% off_peak']);
+  });
+});

@@ -1,5 +1,5 @@
 import { Injectable, PipeTransform } from '@nestjs/common';
-import { isId } from '../ids';
+import { canonicalId, isId } from '../ids';
 import { Errors } from './api-error';
 
 /** A path id that cannot exist is simply not found (API.md §1). */
@@ -9,6 +9,6 @@ export class ParseIdPipe implements PipeTransform<string, string> {
     if (!isId(value)) {
       throw Errors.notFound();
     }
-    return value.toLowerCase();
+    return canonicalId(value);
   }
 }

@@ -6,18 +6,21 @@ import { ConfigService } from '@nestjs/config';
 import { Agent, fetch as undiciFetch } from 'undici';
 import { Environment } from '@/config/environment';
 import { Database } from '@/database/database.service';
-import { isPublicAddress } from './address-policy';
+import { isCallableAddress, isPublicAddress } from './address-policy';
 
 export const MAX_OUTBOUND_RESPONSE_BYTES = 5 * 1024 * 1024;
 
 export class OutboundRefusedError extends Error {}
 
+const REFUSAL = 'must not point to a private, loopback, link-local or metadata address';
+
 export type FetchFn = (url: string | URL, init?: RequestInit) => Promise<Response>;
 
 /**
  * Every request the service makes to a URL a customer gave it goes through here: only http(s),
- * only public addresses (checked after DNS resolution, and again when the connection is made, so a
- * name that later resolves elsewhere is refused too), a deadline and a cap on the response size.
+ * only public addresses (with OUTBOUND_ALLOW_PRIVATE private ones too, link-local and metadata
+ * never; checked after DNS resolution, and again when the connection is made, so a name that
+ * later resolves elsewhere is refused too), a deadline and a cap on the response size.
  * None is made inside a database transaction: it would hold the transaction (and on SQLite the
  * one writer lock) for as long as the other server takes.
  */
@@ -48,20 +51,23 @@ export class OutboundHttp {
     if (url.protocol !== 'http:' && url.protocol !== 'https:') {
       return 'must be an http or https URL';
     }
+    const host = url.hostname.replace(/^\[|\]$/g, '');
+    if (isIP(host)) {
+      return isCallableAddress(host, this.allowPrivate) ? null : REFUSAL;
+    }
+    // With private targets allowed a name is checked only when connected (guardedLookup): an
+    // on-premises name may not resolve where the URL is configured.
     if (this.allowPrivate) {
       return null;
     }
-    const host = url.hostname.replace(/^\[|\]$/g, '');
     let addresses: string[];
     try {
-      addresses = isIP(host)
-        ? [host]
-        : (await dns.lookup(host, { all: true, verbatim: true })).map((a) => a.address);
+      addresses = (await dns.lookup(host, { all: true, verbatim: true })).map((a) => a.address);
     } catch {
       return 'host could not be resolved';
     }
     if (addresses.length === 0 || !addresses.every(isPublicAddress)) {
-      return 'must not point to a private, loopback, link-local or metadata address';
+      return REFUSAL;
     }
     return null;
   }
@@ -92,8 +98,8 @@ export class OutboundHttp {
   /** Connections to IP literals skip DNS, and with it the lookup guard below. */
   private assertLiteralAddressAllowed(url: URL): void {
     const host = url.hostname.replace(/^\[|\]$/g, '');
-    if (!this.allowPrivate && isIP(host) && !isPublicAddress(host)) {
-      throw new OutboundRefusedError(`${host} is a private address`);
+    if (isIP(host) && !isCallableAddress(host, this.allowPrivate)) {
+      throw new OutboundRefusedError(`${host} is not a public address`);
     }
   }
 
@@ -104,11 +110,9 @@ export class OutboundHttp {
         return;
       }
       const list = addresses as unknown as Array<{ address: string; family: number }>;
-      const allowed = this.allowPrivate
-        ? list
-        : list.filter((entry) => isPublicAddress(entry.address));
+      const allowed = list.filter((entry) => isCallableAddress(entry.address, this.allowPrivate));
       if (allowed.length === 0) {
-        callback(new OutboundRefusedError(`${hostname} resolves to a private address`), '', 0);
+        callback(new OutboundRefusedError(`${hostname} resolves to no public address`), '', 0);
         return;
       }
       if (options.all) {

@@ -47,7 +47,7 @@ export class RateLimitGuard extends ThrottlerGuard {
     tracker: string,
     name: string,
   ): string {
-    return `${name}:${tracker}`;
+    return `${this.keyPrefix}:${name}:${tracker}`;
   }
 
   protected override async handleRequest(request: ThrottlerRequest): Promise<boolean> {

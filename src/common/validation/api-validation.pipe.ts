@@ -7,6 +7,7 @@ import {
   ValidationPipeOptions,
 } from '@nestjs/common';
 import { Errors } from '../http/api-error';
+import { prototypeKeyPaths } from './prototype-keys';
 import { validationMessages } from './validation-messages';
 
 const common: ValidationPipeOptions = {
@@ -35,6 +36,10 @@ export class ApiValidationPipe implements PipeTransform {
         (typeof value !== 'object' || Array.isArray(value) || value === null)
       ) {
         throw Errors.validation(['body: must be a JSON object']);
+      }
+      const prototypeKeys = prototypeKeyPaths(value);
+      if (prototypeKeys.length > 0) {
+        throw Errors.validation(prototypeKeys.map((path) => `${path}: is not allowed`));
       }
       return this.bodies.transform(value ?? {}, metadata);
     }

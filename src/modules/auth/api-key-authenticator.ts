@@ -103,24 +103,28 @@ export class ApiKeyAuthenticator implements PrincipalResolver {
 
 /** The key a request carries, or the reason it carries no usable one. */
 function presentedKey(req: Request): string | Refusal {
-  const authorization = req.headers.authorization;
-  const apiKeyHeader = req.headers['x-api-key'];
-  if (authorization === undefined && apiKeyHeader === undefined) {
+  // Node keeps only the first of repeated Authorization headers and joins repeated X-Api-Key
+  // ones: the distinct view is the only one that shows a request carrying several.
+  const authorizations = req.headersDistinct.authorization ?? [];
+  const apiKeyHeaders = req.headersDistinct['x-api-key'] ?? [];
+  if (authorizations.length === 0 && apiKeyHeaders.length === 0) {
     return Errors.apiKeyMissing;
   }
+  if (authorizations.length > 1 || apiKeyHeaders.length > 1) {
+    return () => Errors.unauthorized('Send one Authorization or X-Api-Key header, not several');
+  }
   let fromAuthorization: string | undefined;
-  if (authorization !== undefined) {
-    const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(authorization);
+  if (authorizations.length === 1) {
+    const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(authorizations[0]);
     if (!match) {
       return () => Errors.unauthorized('The Authorization header must be "Bearer <API key>"');
     }
     fromAuthorization = match[1];
   }
   let fromHeader: string | undefined;
-  if (apiKeyHeader !== undefined) {
-    const value = Array.isArray(apiKeyHeader) ? apiKeyHeader.join(',') : apiKeyHeader;
-    fromHeader = value.trim();
-    if (!fromHeader || Array.isArray(apiKeyHeader)) {
+  if (apiKeyHeaders.length === 1) {
+    fromHeader = apiKeyHeaders[0].trim();
+    if (!fromHeader) {
       return () => Errors.unauthorized('The X-Api-Key header must carry one API key');
     }
   }

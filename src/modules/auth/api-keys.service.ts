@@ -87,21 +87,24 @@ export class ApiKeysService {
     return true;
   }
 
-  /** Makes `key` a working key of `teamId` with `scopes`, whatever state it was left in. */
-  async ensureKey(teamId: string, key: string, scopes: Scope[]): Promise<void> {
+  /**
+   * Makes `key` a working key of `teamId` with `scopes`, whatever state it was left in, unless it
+   * was revoked: a revocation is never undone. False when the key stays revoked.
+   */
+  async ensureKey(teamId: string, key: string, scopes: Scope[]): Promise<boolean> {
     const keyHash = hashApiKey(key);
     const existing = await this.findByHash(keyHash);
     if (!existing) {
       await this.create(teamId, scopes, null, key);
-      return;
+      return true;
+    }
+    if (existing.revokedAt) {
+      return false;
     }
     await this.db.transaction((manager) =>
-      manager.update(
-        ApiKeyEntity,
-        { id: existing.id },
-        { teamId, scopes, revokedAt: null, expiresAt: null },
-      ),
+      manager.update(ApiKeyEntity, { id: existing.id }, { teamId, scopes, expiresAt: null }),
     );
+    return true;
   }
 
   /** Records use at most once a minute per key, off the request path. */

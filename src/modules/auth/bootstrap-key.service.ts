@@ -9,7 +9,7 @@ export const DEFAULT_TEAM = 'default';
 
 /**
  * Makes sure a fresh installation can be used at once: `CONSOLE_BOOTSTRAP_KEY` becomes a working
- * `*` key of team `default`; with no key anywhere and no such setting, one is made and shown once.
+ * `*` key of team `default` (unless it was revoked, which stays so); with no key anywhere and no such setting, one is made and shown once.
  * Instances starting together take turns on the team's row, so this happens once.
  */
 @Injectable()
@@ -26,17 +26,23 @@ export class BootstrapKeyService implements OnApplicationBootstrap {
   async onApplicationBootstrap(): Promise<void> {
     const bootstrapKey = this.config.get('CONSOLE_BOOTSTRAP_KEY', { infer: true });
     const team = await this.teams.ensure(DEFAULT_TEAM);
+    let bootstrapKeyRevoked = false;
     const created = await this.db.transaction(async (manager) => {
       await this.db.lockRow(manager, 'teams', team.id);
       if (bootstrapKey) {
-        await this.apiKeys.ensureKey(team.id, bootstrapKey, ['*']);
+        bootstrapKeyRevoked = !(await this.apiKeys.ensureKey(team.id, bootstrapKey, ['*']));
         return null;
       }
       return (await this.apiKeys.count()) > 0
         ? null
         : (await this.apiKeys.create(team.id, ['*'])).key;
     });
-    if (bootstrapKey) {
+    if (bootstrapKeyRevoked) {
+      this.logger.warn(
+        'CONSOLE_BOOTSTRAP_KEY names a key that was revoked; it stays revoked. ' +
+          'Create a new key with the admin CLI, or set CONSOLE_BOOTSTRAP_KEY to another key.',
+      );
+    } else if (bootstrapKey) {
       this.logger.log('Bootstrap key ensured for team "default"');
     }
     if (created) {

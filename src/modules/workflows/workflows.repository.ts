@@ -48,12 +48,8 @@ export class WorkflowsRepository {
 
   list(teamId: string, list: WorkflowListQueryDto): Promise<Page<WorkflowEntity>> {
     return paginate(this.visibleTo(teamId, list.scope ?? 'accessible'), list, {
-      searchColumns: [
-        'workflow.name',
-        'workflow.description',
-        'workflow.category',
-        'workflow.tags',
-      ],
+      searchColumns: ['workflow.name', 'workflow.description', 'workflow.category'],
+      searchArrayColumns: ['workflow.tags'],
       sortColumns: SORT_COLUMNS,
       defaultSort: '-created_at',
       tieBreaker: 'workflow.id',

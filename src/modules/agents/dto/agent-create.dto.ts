@@ -3,9 +3,11 @@ import { IsEmail, IsIn, IsOptional, MaxLength } from 'class-validator';
 import { NullableHttpUrl, NullableString, RequiredString } from '@/common/validation/string-fields';
 import { IsTimeZone } from '@/common/validation/is-time-zone';
 import { LIMITS } from '@/common/validation/limits';
+import { BodyId } from '@/common/validation/id-fields';
 import { Persona, PERSONAS } from '../entities/agent.entity';
 
 export class AgentCreateDto {
+  @BodyId()
   @RequiredString(64, { description: 'An own or public workflow' })
   workflow_id: string;
 

@@ -3,6 +3,7 @@ import { IsBoolean, IsIn, IsOptional } from 'class-validator';
 import { ListQueryDto } from '@/common/pagination/list-query.dto';
 import { IsSort } from '@/common/pagination/sort';
 import { OptionalNotNull } from '@/common/validation/decorators';
+import { BodyId } from '@/common/validation/id-fields';
 import { LIMITS } from '@/common/validation/limits';
 import { NullableString, RequiredString } from '@/common/validation/string-fields';
 import { CONVERSATION_CHANNELS, ConversationChannel } from '../entities/conversation.entity';
@@ -24,6 +25,7 @@ export class MessageCreateDto {
 
 /** Appends to `conversation_id`, or to the conversation of the channel user, created if new. */
 export class ChannelMessageCreateDto extends MessageCreateDto {
+  @BodyId()
   @NullableString(64)
   conversation_id?: string | null;
 
