@@ -8,7 +8,7 @@ import {
   TicketStore,
 } from '@/common/state/ports';
 import { ApiKeysService } from '@/modules/auth/api-keys.service';
-import { StreamService } from '@/modules/conversations/stream/stream.service';
+import { OpenStreams } from '@/modules/conversations/stream/open-streams';
 import { createAgent } from '../factories/agents';
 import {
   allMessages,
@@ -403,7 +403,7 @@ describe('shutdown', () => {
       const conversation = (await sendAs(t, agentId, 'late', 'x', { role: 'assistant' }))
         .conversation_id;
       const ticket = await issueTicket(t, agentId, conversation);
-      t.app.get(StreamService).onModuleDestroy();
+      t.app.get(OpenStreams).onModuleDestroy();
       stream = await openStream(
         `${t.url}${conversationsPath(agentId)}/${conversation}/messages/stream?ticket=${ticket}`,
       );

@@ -1,4 +1,3 @@
-import { SSE_METADATA } from '@nestjs/common/constants';
 import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { map, Observable } from 'rxjs';
@@ -20,7 +19,6 @@ export class EnvelopeInterceptor implements NestInterceptor {
     const handler = context.getHandler();
     if (
       context.getType() !== 'http' ||
-      this.reflector.get<boolean>(SSE_METADATA, handler) ||
       this.reflector.getAllAndOverride<boolean>(RAW_RESPONSE, [handler, context.getClass()])
     ) {
       return next.handle();

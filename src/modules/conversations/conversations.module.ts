@@ -18,6 +18,7 @@ import { LlmReplyEngine } from './replies/llm-reply.engine';
 import { PendingRepliesRepository } from './replies/pending-replies.repository';
 import { REPLY_ENGINE } from './replies/reply-engine';
 import { ReplyWorker } from './replies/reply-worker.service';
+import { OpenStreams } from './stream/open-streams';
 import { StreamAccessGuard } from './stream/stream-access.guard';
 import { StreamTicketsService } from './stream/stream-tickets.service';
 import { StreamController } from './stream/stream.controller';
@@ -51,6 +52,7 @@ import { StreamService } from './stream/stream.service';
     ReplyWorker,
     StreamTicketsService,
     StreamService,
+    OpenStreams,
     StreamAccessGuard,
   ],
 })

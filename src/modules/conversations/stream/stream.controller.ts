@@ -1,12 +1,4 @@
-import {
-  applyDecorators,
-  Controller,
-  MessageEvent,
-  Req,
-  Res,
-  Sse,
-  UseGuards,
-} from '@nestjs/common';
+import { applyDecorators, Controller, Get, Req, Res, UseGuards } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
   ApiHeader,
@@ -20,10 +12,10 @@ import {
   ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { Observable } from 'rxjs';
 import { ApiHeadersTooLarge } from '@/common/http/api-docs.decorators';
 import { ErrorBodyDto } from '@/common/http/error-body.dto';
 import { Public } from '@/common/http/public.decorator';
+import { RawResponse } from '@/common/http/response-message.decorator';
 import { StreamAccessGuard } from './stream-access.guard';
 import { StreamService } from './stream.service';
 
@@ -68,45 +60,26 @@ const ApiStream = () =>
 
 /**
  * The message stream, under its original and its newer path. It takes no API key (a browser's
- * EventSource cannot send one): the ticket stands in for it.
+ * EventSource cannot send one): the ticket stands in for it. The stream writes the response itself
+ * (see EventStreamWriter).
  */
 @ApiTags('conversations')
 @Public()
+@RawResponse()
 @UseGuards(StreamAccessGuard)
 @Controller('agents/:agentId/conversations/:conversationId')
 export class StreamController {
   constructor(private readonly streams: StreamService) {}
 
-  @Sse('messages/stream')
+  @Get('messages/stream')
   @ApiStream()
-  messagesStream(
-    @Req() req: Request,
-    @Res({ passthrough: true }) res: Response,
-  ): Observable<MessageEvent> {
-    return this.open(req, res);
+  messagesStream(@Req() req: Request, @Res() res: Response): void {
+    this.streams.open(req, res);
   }
 
-  @Sse('stream')
+  @Get('stream')
   @ApiStream()
-  stream(@Req() req: Request, @Res({ passthrough: true }) res: Response): Observable<MessageEvent> {
-    return this.open(req, res);
+  stream(@Req() req: Request, @Res() res: Response): void {
+    this.streams.open(req, res);
   }
-
-  private open(req: Request, res: Response): Observable<MessageEvent> {
-    useExactCacheControl(res);
-    return this.streams.observe(req);
-  }
-}
-
-/**
- * Nest writes `Cache-Control: private, no-cache, no-store, …` on SSE responses; the contract
- * promises exactly `no-cache`, which clients and proxies in front of them already rely on.
- */
-function useExactCacheControl(res: Response): void {
-  const writeHead = res.writeHead.bind(res) as (
-    status: number,
-    headers?: Record<string, unknown>,
-  ) => Response;
-  res.writeHead = ((status: number, headers?: Record<string, unknown>) =>
-    writeHead(status, { ...headers, 'Cache-Control': 'no-cache' })) as Response['writeHead'];
 }
