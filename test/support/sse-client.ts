@@ -59,13 +59,15 @@ export interface SseConnection {
   closed: Promise<void>;
   /** Whether the server ended the stream (its last chunk came), not the connection being cut. */
   endedCleanly(): boolean;
+  /** Stops reading, as a client that has stalled: what the server sends waits in the network. */
+  pause(): void;
   close(): void;
 }
 
 /** Opens a stream with a plain HTTP request and collects its frames. */
 export function openStream(
   url: string,
-  headers: Record<string, string> = {},
+  headers: Record<string, string | string[]> = {},
 ): Promise<SseConnection> {
   return new Promise((resolve, reject) => {
     const req = request(url, { headers: { Accept: 'text/event-stream', ...headers } });
@@ -108,6 +110,7 @@ export function openStream(
           }),
         closed,
         endedCleanly: () => ended,
+        pause: () => res.pause(),
         close: () => {
           req.destroy();
           res.destroy();
