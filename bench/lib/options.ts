@@ -4,6 +4,7 @@ export const SCENARIOS = [
   'post-messages',
   'stream-capacity',
   'stream-fanout',
+  'stream-stalled-replay',
   'cluster-delivery',
 ] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
@@ -22,6 +23,9 @@ export interface Sizes {
   /** Streams (each with its own ticket request) opened concurrently. */
   openBatch: number;
   fanoutSubscribers: number;
+  /** Replay streams that never read, and the length of the conversation they replay. */
+  stalledStreams: number;
+  stalledReplayMessages: number;
   fanoutMessages: number;
   postIntervalMs: number;
   clusterSubscribers: number;
@@ -40,6 +44,8 @@ const FULL: Sizes = {
   openBatch: 200,
   fanoutSubscribers: 1_000,
   fanoutMessages: 100,
+  stalledStreams: 25,
+  stalledReplayMessages: 3_000,
   postIntervalMs: 100,
   clusterSubscribers: 1_000,
   clusterMessages: 100,
@@ -54,6 +60,7 @@ const QUICK: Sizes = {
   capacityStreams: 2_000,
   fanoutSubscribers: 200,
   fanoutMessages: 20,
+  stalledReplayMessages: 1_000,
   clusterSubscribers: 200,
   clusterMessages: 20,
 };

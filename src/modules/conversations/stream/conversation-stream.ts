@@ -5,7 +5,7 @@ import { MessagesRepository } from '../messages/messages.repository';
 import { EventStreamWriter, StreamFrame } from './event-stream-writer';
 
 /** Messages read from the database at a time: all that a client that does not read can hold. */
-const REPLAY_BATCH = 100;
+const REPLAY_BATCH = 50;
 const logger = new Logger('ConversationStream');
 
 export interface StreamStart {
