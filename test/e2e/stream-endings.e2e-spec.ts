@@ -24,19 +24,6 @@ const MAX_MESSAGES_TO_STALL = 4_000;
 const messageIds = (frames: SseFrame[]) =>
   frames.filter((f) => f.event === 'message').map((f) => f.id);
 
-/** Whether the stream ended (true), or was still open when the deadline passed (false). */
-async function ends(stream: SseConnection): Promise<boolean> {
-  let deadline: NodeJS.Timeout | undefined;
-  const passed = new Promise<false>((resolve) => {
-    deadline = setTimeout(() => resolve(false), ENDING_DEADLINE_MS);
-  });
-  try {
-    return await Promise.race([stream.closed.then(() => true as const), passed]);
-  } finally {
-    clearTimeout(deadline);
-  }
-}
-
 describe('how a message stream ends', () => {
   let t: TestApp;
   let agentId: string;
@@ -80,25 +67,39 @@ describe('how a message stream ends', () => {
     await stream.waitFor((frames) => messageIds(frames).includes(before.id));
 
     expect(await t.app.get(ApiKeysService).revoke(key.keyId)).toBe(true);
-    expect(await ends(stream)).toBe(true);
+    expect(await stream.closesWithin(ENDING_DEADLINE_MS)).toBe(true);
     const after = await sendTo(t, agentId, conversation, 'after the revocation', 'assistant');
 
     expect(messageIds(stream.frames)).toEqual([before.id]);
     expect(messageIds(stream.frames)).not.toContain(after.id);
-    expect((await pollUntil(() => slotsHeld(key.keyId), (n) => n === 0, 2_000, 20)).value).toBe(0);
+    expect(
+      (
+        await pollUntil(
+          () => slotsHeld(key.keyId),
+          (n) => n === 0,
+          2_000,
+          20,
+        )
+      ).value,
+    ).toBe(0);
   });
 
   it('ends a stream when its key expires', async () => {
     const conversation = await quietConversation('expiring');
-    const key = await t.createKey(
-      'default',
-      ['conversations:read'],
-      new Date(Date.now() + 2_000),
-    );
+    const key = await t.createKey('default', ['conversations:read'], new Date(Date.now() + 2_000));
     const stream = await open(conversation, key.key);
 
-    expect(await ends(stream)).toBe(true);
-    expect((await pollUntil(() => slotsHeld(key.keyId), (n) => n === 0, 2_000, 20)).value).toBe(0);
+    expect(await stream.closesWithin(ENDING_DEADLINE_MS)).toBe(true);
+    expect(
+      (
+        await pollUntil(
+          () => slotsHeld(key.keyId),
+          (n) => n === 0,
+          2_000,
+          20,
+        )
+      ).value,
+    ).toBe(0);
   });
 
   it('ends the streams of a deleted agent and gives their slots back', async () => {
@@ -115,7 +116,9 @@ describe('how a message stream ends', () => {
     expect(refused.status).toBe(429);
 
     await t.http().delete(`${API}/agents/${doomed}`).set(bearer(t.key)).expect(200);
-    expect(await Promise.all(streams.map(ends))).toEqual(streams.map(() => true));
+    expect(
+      await Promise.all(streams.map((stream) => stream.closesWithin(ENDING_DEADLINE_MS))),
+    ).toEqual(streams.map(() => true));
 
     const reopened = await open(elsewhere, key.key);
     reopened.close();

@@ -57,6 +57,8 @@ export interface SseConnection {
   /** Resolves when `predicate` holds for the frames received so far (checked on every frame). */
   waitFor(predicate: (frames: SseFrame[]) => boolean, timeoutMs?: number): Promise<SseFrame[]>;
   closed: Promise<void>;
+  /** True once the connection has closed; false if it is still open after `timeoutMs`. */
+  closesWithin(timeoutMs: number): Promise<boolean>;
   /** Whether the server ended the stream (its last chunk came), not the connection being cut. */
   endedCleanly(): boolean;
   /** Stops reading, as a client that has stalled: what the server sends waits in the network. */
@@ -109,6 +111,15 @@ export function openStream(
             check();
           }),
         closed,
+        closesWithin: (timeoutMs) => {
+          let timer: NodeJS.Timeout | undefined;
+          const stillOpen = new Promise<boolean>((done) => {
+            timer = setTimeout(() => done(false), timeoutMs);
+          });
+          return Promise.race([closed.then(() => true), stillOpen]).finally(() =>
+            clearTimeout(timer),
+          );
+        },
         endedCleanly: () => ended,
         pause: () => res.pause(),
         close: () => {
