@@ -118,9 +118,8 @@ describe('memory under streams that do not read', () => {
     const before = await settledRss(pid);
     const streams: StalledStream[] = [];
     for (let i = 0; i < STREAMS; i++) {
-      const ticket = (
-        await expectStatus(client.call('POST', `${path}/stream-ticket`), 201)
-      ).body.data.ticket;
+      const ticket = (await expectStatus(client.call('POST', `${path}/stream-ticket`), 201)).body
+        .data.ticket;
       streams.push(
         await openWithoutReading(
           `${server.url}${API}${path}/messages/stream?ticket=${ticket}&after=${opening.id}`,

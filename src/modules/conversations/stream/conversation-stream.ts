@@ -2,7 +2,7 @@ import { Logger } from '@nestjs/common';
 import { BusMessage, MessageBus, RESYNC } from '@/common/state/ports';
 import { toBusMessage } from '../messages/message-publisher';
 import { MessagesRepository } from '../messages/messages.repository';
-import { EventStreamWriter, StreamFrame } from './event-stream-writer';
+import { FrameSink, StreamFrame } from './event-stream-writer';
 
 /** Messages read from the database at a time: all that a client that does not read can hold. */
 const REPLAY_BATCH = 50;
@@ -59,7 +59,7 @@ export class ConversationStream {
     private readonly deps: StreamDependencies,
     private readonly conversationId: string,
     start: StreamStart,
-    private readonly writer: EventStreamWriter,
+    private readonly writer: FrameSink,
   ) {
     this.lastSeq = start.seq;
     this.position = start.position;
@@ -103,7 +103,10 @@ export class ConversationStream {
       } while (this.missedWhileReading && this.writer.isOpen);
     } catch (error) {
       // Ended rather than left hanging: the client reconnects from the last id it got.
-      logger.error({ err: error, conversation_id: this.conversationId }, 'Stream failed; ending it');
+      logger.error(
+        { err: error, conversation_id: this.conversationId },
+        'Stream failed; ending it',
+      );
       this.writer.end();
     } finally {
       this.reading = false;
@@ -111,7 +114,7 @@ export class ConversationStream {
   }
 
   private async readBatches(): Promise<void> {
-    for (;;) {
+    while (this.writer.isOpen) {
       const batch = await this.deps.messages.afterSeq(
         this.conversationId,
         this.lastSeq,

@@ -7,6 +7,17 @@ export interface StreamFrame {
   data: string;
 }
 
+/** Where a stream's frames go, at the pace of the client that takes them. */
+export interface FrameSink {
+  readonly isOpen: boolean;
+  write(frame: StreamFrame): boolean;
+  /** Resolves once the client has taken what waited for it, or the stream is over. */
+  drained(): Promise<void>;
+  onClose(callback: () => void): void;
+  /** Ends the stream with its last chunk. */
+  end(): void;
+}
+
 const HEADERS = {
   'Content-Type': 'text/event-stream',
   'Cache-Control': 'no-cache',
@@ -23,7 +34,7 @@ const END_GRACE_MS = 1_000;
  * was sent, and `drained` waits until it has, so the producer goes at the client's pace. A client
  * that lets more than `maxBacklogBytes` wait for it is cut off: it resumes with Last-Event-ID.
  */
-export class EventStreamWriter {
+export class EventStreamWriter implements FrameSink {
   private closed: boolean;
 
   constructor(
@@ -43,7 +54,6 @@ export class EventStreamWriter {
     return !this.closed && !this.res.writableEnded;
   }
 
-  /** Sends the frame; false when it waits for the client (see `drained`) or the stream is over. */
   write(frame: StreamFrame): boolean {
     if (!this.isOpen) {
       return false;
@@ -57,7 +67,6 @@ export class EventStreamWriter {
     return false;
   }
 
-  /** Resolves once the client has taken what waited for it, or the stream is over. */
   drained(): Promise<void> {
     if (!this.isOpen || !this.res.writableNeedDrain) {
       return Promise.resolve();
@@ -81,7 +90,7 @@ export class EventStreamWriter {
     this.res.once('close', callback);
   }
 
-  /** Ends the stream with its last chunk; a client that does not take it soon is cut off. */
+  /** A client that does not take the last chunk soon is cut off. */
   end(): void {
     if (!this.isOpen) {
       return;
