@@ -1,8 +1,9 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { Errors } from '@/common/http/api-error';
 import { newId } from '@/common/ids';
 import { Page } from '@/common/pagination/page';
+import { CLUSTER_EVENTS, ClusterEvents } from '@/common/state/ports';
 import { Environment } from '@/config/environment';
 import { Database } from '@/database/database.service';
 import { isUniqueViolation } from '@/database/errors';
@@ -20,6 +21,8 @@ import { AgentEntity } from './entities/agent.entity';
 import { newTestChannelCode } from './test-channel-code';
 
 const NOT_FOUND = 'Agent not found';
+/** Told to every instance once an agent's deletion has committed; the payload is its id. */
+export const AGENT_DELETED = 'agent-deleted';
 const CODE_ATTEMPTS = 5;
 
 type AgentInput = Partial<AgentCreateDto>;
@@ -48,6 +51,7 @@ function agentChanges(input: AgentInput): Partial<AgentEntity> {
 
 @Injectable()
 export class AgentsService {
+  private readonly logger = new Logger(AgentsService.name);
   private readonly quota: number;
 
   constructor(
@@ -55,6 +59,7 @@ export class AgentsService {
     private readonly agents: AgentsRepository,
     private readonly channels: ChannelsRepository,
     private readonly workflows: WorkflowsService,
+    @Inject(CLUSTER_EVENTS) private readonly events: ClusterEvents,
     config: ConfigService<Environment, true>,
   ) {
     this.quota = config.get('AGENT_QUOTA', { infer: true });
@@ -106,6 +111,11 @@ export class AgentsService {
     if (!(await this.agents.delete(teamId, id))) {
       throw Errors.notFound(NOT_FOUND);
     }
+    this.db.afterCommit(() => {
+      this.events.emit(AGENT_DELETED, id).catch((error: unknown) => {
+        this.logger.warn({ err: error, agent_id: id }, 'Could not announce the agent deletion');
+      });
+    });
   }
 
   /**

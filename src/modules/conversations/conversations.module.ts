@@ -19,6 +19,7 @@ import { PendingRepliesRepository } from './replies/pending-replies.repository';
 import { REPLY_ENGINE } from './replies/reply-engine';
 import { ReplyWorker } from './replies/reply-worker.service';
 import { WorkflowTriggersCache } from './replies/workflow-triggers.cache';
+import { OpenStreams } from './stream/open-streams';
 import { StreamAccessGuard } from './stream/stream-access.guard';
 import { StreamTicketsService } from './stream/stream-tickets.service';
 import { StreamController } from './stream/stream.controller';
@@ -57,6 +58,7 @@ import { StreamService } from './stream/stream.service';
     ReplyWorker,
     StreamTicketsService,
     StreamService,
+    OpenStreams,
     StreamAccessGuard,
   ],
 })
