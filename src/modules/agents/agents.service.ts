@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
 import { Errors } from '@/common/http/api-error';
 import { newId } from '@/common/ids';
 import { Page } from '@/common/pagination/page';
-import { Environment } from '@/config/environment';
+import { AppConfig } from '@/config/app-config';
 import { Database } from '@/database/database.service';
 import { isUniqueViolation } from '@/database/errors';
 import { WorkflowEntity, WorkflowFlow } from '@/modules/workflows/entities/workflow.entity';
@@ -55,9 +54,9 @@ export class AgentsService {
     private readonly agents: AgentsRepository,
     private readonly channels: ChannelsRepository,
     private readonly workflows: WorkflowsService,
-    config: ConfigService<Environment, true>,
+    config: AppConfig,
   ) {
-    this.quota = config.get('AGENT_QUOTA', { infer: true });
+    this.quota = config.agents.quota;
   }
 
   /** The team's agent, or 404: another team's agent does not exist for this caller. */

@@ -1,11 +1,10 @@
 import { Inject, Injectable, MessageEvent, OnModuleDestroy } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
 import type { Request, Response } from 'express';
 import { Observable, ReplaySubject, takeUntil } from 'rxjs';
 import { Errors } from '@/common/http/api-error';
 import { isId } from '@/common/ids';
 import { MESSAGE_BUS, MessageBus, STREAM_SLOTS, StreamSlots } from '@/common/state/ports';
-import { Environment } from '@/config/environment';
+import { AppConfig } from '@/config/app-config';
 import { ConversationsRepository } from '../conversations.repository';
 import { MessagesRepository } from '../messages/messages.repository';
 import { conversationStream, StreamStart } from './conversation-stream';
@@ -50,10 +49,10 @@ export class StreamService implements OnModuleDestroy {
     private readonly messages: MessagesRepository,
     @Inject(MESSAGE_BUS) private readonly bus: MessageBus,
     @Inject(STREAM_SLOTS) private readonly slots: StreamSlots,
-    config: ConfigService<Environment, true>,
+    config: AppConfig,
   ) {
-    this.heartbeatMs = config.get('STREAM_HEARTBEAT_MS', { infer: true });
-    this.maxPerSubject = config.get('STREAM_MAX_PER_SUBJECT', { infer: true });
+    this.heartbeatMs = config.stream.heartbeatMs;
+    this.maxPerSubject = config.stream.maxPerSubject;
   }
 
   private readonly prepared = new WeakMap<Request, PreparedStream>();
