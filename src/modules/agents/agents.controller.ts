@@ -1,10 +1,8 @@
 import { Body, Controller, Delete, Get, Param, Patch, Post, Query } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
 import { ApiTags } from '@nestjs/swagger';
 import { ParseIdPipe } from '@/common/http/parse-id.pipe';
 import { Principal } from '@/common/http/principal';
 import { Page } from '@/common/pagination/page';
-import { Environment } from '@/config/environment';
 import { CurrentPrincipal } from '@/modules/auth/current-principal.decorator';
 import { Endpoint } from '@/modules/auth/endpoint.decorator';
 import { FlowDto } from '@/modules/workflows/dto/workflow-parts.dto';
@@ -13,11 +11,7 @@ import { WorkflowFlow } from '@/modules/workflows/entities/workflow.entity';
 import { AgentProfileService } from './agent-profile.service';
 import { AgentsService } from './agents.service';
 import { ChannelResponseDto, toChannelResponse } from './channels/channel-response.dto';
-import {
-  agentTestCode,
-  AgentTestCodeResponseDto,
-  TestChannelSettings,
-} from './deployment/agent-deployment';
+import { AgentTestCodeResponseDto, AgentTestCodeService } from './deployment/agent-deployment';
 import { AgentCreateDto } from './dto/agent-create.dto';
 import { AgentListQueryDto } from './dto/agent-list-query.dto';
 import { AgentLiveStatusDto, AgentLiveStatusResponseDto } from './dto/agent-live-status.dto';
@@ -32,20 +26,11 @@ import { AgentUpdateDto } from './dto/agent-update.dto';
 @ApiTags('agents')
 @Controller('agents')
 export class AgentsController {
-  private readonly testChannels: TestChannelSettings;
-
   constructor(
     private readonly agents: AgentsService,
     private readonly profiles: AgentProfileService,
-    config: ConfigService<Environment, true>,
-  ) {
-    this.testChannels = {
-      TEST_WHATSAPP_NUMBER: config.get('TEST_WHATSAPP_NUMBER', { infer: true }),
-      TEST_INSTAGRAM_USERNAME: config.get('TEST_INSTAGRAM_USERNAME', { infer: true }),
-      TEST_MESSENGER_PAGE: config.get('TEST_MESSENGER_PAGE', { infer: true }),
-      TEST_TELEPHONY_NUMBER: config.get('TEST_TELEPHONY_NUMBER', { infer: true }),
-    };
-  }
+    private readonly testCodes: AgentTestCodeService,
+  ) {}
 
   @Get()
   @Endpoint({
@@ -152,7 +137,7 @@ export class AgentsController {
     @Param('agentId', ParseIdPipe) agentId: string,
   ): Promise<AgentTestCodeResponseDto> {
     const agent = await this.agents.requireOwned(caller.teamId, agentId);
-    return agentTestCode(agent.testChannelCode, this.testChannels);
+    return this.testCodes.describe(agent.testChannelCode);
   }
 
   @Get(':agentId/channels')

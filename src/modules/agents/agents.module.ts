@@ -14,6 +14,7 @@ import { AgentsRepository } from './agents.repository';
 import { AgentsService } from './agents.service';
 import { AgentChannelEntity } from './channels/agent-channel.entity';
 import { ChannelsRepository } from './channels/channels.repository';
+import { AgentTestCodeService } from './deployment/agent-deployment';
 import { AgentEntity } from './entities/agent.entity';
 import { BuiltInIntegrationsController } from './integrations/built-in/built-in-integrations.controller';
 import { BuiltInIntegrationsService } from './integrations/built-in/built-in-integrations.service';
@@ -65,6 +66,7 @@ import { KnowledgeBasesService } from './knowledge-bases/knowledge-bases.service
     AgentsRepository,
     AgentsService,
     AgentProfileService,
+    AgentTestCodeService,
     ChannelsRepository,
     KnowledgeBasesRepository,
     KnowledgeBasesService,

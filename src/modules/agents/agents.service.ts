@@ -1,10 +1,9 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
 import { Errors } from '@/common/http/api-error';
 import { newId } from '@/common/ids';
 import { Page } from '@/common/pagination/page';
 import { CLUSTER_EVENTS, ClusterEvents } from '@/common/state/ports';
-import { Environment } from '@/config/environment';
+import { AppConfig } from '@/config/app-config';
 import { Database } from '@/database/database.service';
 import { isUniqueViolation } from '@/database/errors';
 import { WorkflowEntity, WorkflowFlow } from '@/modules/workflows/entities/workflow.entity';
@@ -60,9 +59,9 @@ export class AgentsService {
     private readonly channels: ChannelsRepository,
     private readonly workflows: WorkflowsService,
     @Inject(CLUSTER_EVENTS) private readonly events: ClusterEvents,
-    config: ConfigService<Environment, true>,
+    config: AppConfig,
   ) {
-    this.quota = config.get('AGENT_QUOTA', { infer: true });
+    this.quota = config.agents.quota;
   }
 
   /** The team's agent, or 404: another team's agent does not exist for this caller. */

@@ -1,7 +1,6 @@
 import { Module } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { Environment } from '@/config/environment';
+import { AppConfig } from '@/config/app-config';
 import { AgentsModule } from '@/modules/agents/agents.module';
 import { ApiKeysModule } from '@/modules/auth/api-keys.module';
 import { WorkflowsModule } from '@/modules/workflows/workflows.module';
@@ -45,13 +44,13 @@ import { StreamService } from './stream/stream.service';
     BuiltInReplyEngine,
     {
       provide: REPLY_ENGINE,
-      inject: [ConfigService, KnowledgeSearch, WorkflowTriggersCache],
+      inject: [AppConfig, KnowledgeSearch, WorkflowTriggersCache],
       useFactory: (
-        config: ConfigService<Environment, true>,
+        config: AppConfig,
         knowledge: KnowledgeSearch,
         triggers: WorkflowTriggersCache,
       ) =>
-        config.get('LLM_BASE_URL', { infer: true })
+        config.llm.baseUrl
           ? new LlmReplyEngine(knowledge, config)
           : new BuiltInReplyEngine(knowledge, triggers),
     },

@@ -1,5 +1,4 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
 import type { Request, Response } from 'express';
 import { Errors } from '@/common/http/api-error';
 import { isId } from '@/common/ids';
@@ -10,7 +9,7 @@ import {
   StreamGrant,
   StreamSlots,
 } from '@/common/state/ports';
-import { Environment } from '@/config/environment';
+import { AppConfig } from '@/config/app-config';
 import { ConversationsRepository } from '../conversations.repository';
 import { MessagesRepository } from '../messages/messages.repository';
 import { ConversationStream, StreamStart } from './conversation-stream';
@@ -63,10 +62,10 @@ export class StreamService {
     @Inject(MESSAGE_BUS) private readonly bus: MessageBus,
     @Inject(STREAM_SLOTS) private readonly slots: StreamSlots,
     private readonly openStreams: OpenStreams,
-    config: ConfigService<Environment, true>,
+    config: AppConfig,
   ) {
-    this.heartbeatMs = config.get('STREAM_HEARTBEAT_MS', { infer: true });
-    this.maxPerSubject = config.get('STREAM_MAX_PER_SUBJECT', { infer: true });
+    this.heartbeatMs = config.stream.heartbeatMs;
+    this.maxPerSubject = config.stream.maxPerSubject;
   }
 
   private readonly prepared = new WeakMap<Request, PreparedStream>();
