@@ -13,7 +13,7 @@ describe('MCP servers', () => {
   let base: string;
 
   beforeAll(async () => {
-    t = await startTestApp({ OUTBOUND_TIMEOUT_MS: '2000' });
+    t = await startTestApp({ OUTBOUND_TIMEOUT_MS: '5000' });
     mcp = await startMcpTestServer([
       { name: 'search_products', title: 'Search products', description: 'Find products by name' },
       { name: 'get_weather', description: 'Weather for a city' },
@@ -309,10 +309,11 @@ describe('MCP servers', () => {
         name: 'Silent',
         server_url: `http://127.0.0.1:${(silent.address() as AddressInfo).port}/mcp`,
       });
-      const started = Date.now();
       const res = await t.http().post(`${base}/${server.id}/test`).set(bearer(t.key)).expect(200);
-      expect(res.body.data.success).toBe(false);
-      expect(Date.now() - started).toBeLessThan(6000);
+      expect(res.body.data).toMatchObject({
+        success: false,
+        error: expect.stringMatching(/in time|answer/),
+      });
     } finally {
       silent.closeAllConnections();
       await new Promise((resolve) => silent.close(resolve));
