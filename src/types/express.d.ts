@@ -1,5 +1,6 @@
 import type { ApiError } from '@/common/http/api-error';
 import type { Principal } from '@/common/http/principal';
+import type { PreparedStream } from '@/modules/conversations/stream/prepared-stream';
 
 declare global {
   namespace Express {
@@ -8,6 +9,8 @@ declare global {
       principal?: Principal;
       /** A body that could not be read; reported after authentication (see json-body.ts). */
       bodyError?: ApiError;
+      /** Set by StreamAccessGuard once the stream passed its checks and holds a slot. */
+      preparedStream?: PreparedStream;
     }
   }
 }

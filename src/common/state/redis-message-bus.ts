@@ -1,12 +1,8 @@
 import { Logger } from '@nestjs/common';
-import { Observable, Subject } from 'rxjs';
+import { Observable } from 'rxjs';
 import { RedisConnections } from '../redis/redis-connections';
 import { BusMessage, MessageBus, RESYNC } from './ports';
-
-interface Channel {
-  subject: Subject<BusMessage | typeof RESYNC>;
-  watchers: number;
-}
+import { SubjectRegistry } from './subject-registry';
 
 /**
  * Redis pub/sub, one channel per conversation. An instance subscribes to a conversation's channel
@@ -17,8 +13,11 @@ interface Channel {
  */
 export class RedisMessageBus implements MessageBus {
   private readonly logger = new Logger(RedisMessageBus.name);
-  private readonly channels = new Map<string, Channel>();
   private readonly prefix: string;
+  private readonly conversations = new SubjectRegistry<BusMessage | typeof RESYNC>({
+    onFirstSubscriber: (conversationId) => this.subscribe(conversationId),
+    onLastUnsubscribe: (conversationId) => this.unsubscribe(conversationId),
+  });
   private wasDisconnected = false;
 
   constructor(private readonly redis: RedisConnections) {
@@ -30,7 +29,7 @@ export class RedisMessageBus implements MessageBus {
     redis.subscriber.on('ready', () => {
       if (this.wasDisconnected) {
         this.wasDisconnected = false;
-        this.channels.forEach((channel) => channel.subject.next(RESYNC));
+        this.conversations.nextAll(RESYNC);
       }
     });
   }
@@ -48,45 +47,33 @@ export class RedisMessageBus implements MessageBus {
   }
 
   watch(conversationId: string): Observable<BusMessage | typeof RESYNC> {
-    return new Observable<BusMessage | typeof RESYNC>((subscriber) => {
-      let channel = this.channels.get(conversationId);
-      if (!channel) {
-        channel = { subject: new Subject(), watchers: 0 };
-        this.channels.set(conversationId, channel);
-        this.redis.subscriber.subscribe(this.prefix + conversationId).catch((error: unknown) => {
-          // ioredis subscribes again on reconnect; the resync then covers the gap.
-          this.wasDisconnected = true;
-          this.logger.warn(
-            { err: error, conversation_id: conversationId },
-            'Could not subscribe yet',
-          );
-        });
-      }
-      channel.watchers++;
-      const subscription = channel.subject.subscribe(subscriber);
-      const joined = channel;
-      return () => {
-        subscription.unsubscribe();
-        joined.watchers--;
-        if (joined.watchers === 0 && this.channels.get(conversationId) === joined) {
-          this.channels.delete(conversationId);
-          this.redis.subscriber.unsubscribe(this.prefix + conversationId).catch(() => undefined);
-        }
-      };
-    });
+    return this.conversations.observe(conversationId);
   }
 
   watchedConversations(): number {
-    return this.channels.size;
+    return this.conversations.size;
+  }
+
+  private subscribe(conversationId: string): void {
+    this.redis.subscriber.subscribe(this.prefix + conversationId).catch((error: unknown) => {
+      // ioredis subscribes again on reconnect; the resync then covers the gap.
+      this.wasDisconnected = true;
+      this.logger.warn({ err: error, conversation_id: conversationId }, 'Could not subscribe yet');
+    });
+  }
+
+  private unsubscribe(conversationId: string): void {
+    this.redis.subscriber.unsubscribe(this.prefix + conversationId).catch(() => undefined);
   }
 
   private deliver(channelName: string, payload: string): void {
     if (!channelName.startsWith(this.prefix)) {
       return;
     }
-    const channel = this.channels.get(channelName.slice(this.prefix.length));
-    if (channel) {
-      channel.subject.next(JSON.parse(payload) as BusMessage);
+    const conversationId = channelName.slice(this.prefix.length);
+    // Parsed once for all the watchers, who then share one event object (see ConversationStream).
+    if (this.conversations.has(conversationId)) {
+      this.conversations.next(conversationId, JSON.parse(payload) as BusMessage);
     }
   }
 }

@@ -1,4 +1,6 @@
-import { MemoryMessageBus } from '@/common/state/memory-message-bus';
+import { Logger } from '@nestjs/common';
+import { Subject } from 'rxjs';
+import { BusMessage, MessageBus, RESYNC } from '@/common/state/ports';
 import { toBusMessage } from '../messages/message-publisher';
 import { MessagesRepository } from '../messages/messages.repository';
 import { MessageEntity } from '../entities/message.entity';
@@ -26,6 +28,7 @@ function stored(seq: number): MessageEntity {
 class FakeMessages {
   readonly rows: MessageEntity[] = [];
   reads = 0;
+  failing = false;
 
   store(count: number): MessageEntity[] {
     const added = Array.from({ length: count }, (_, i) => stored(this.rows.length + i + 1));
@@ -35,6 +38,9 @@ class FakeMessages {
 
   async afterSeq(_conversationId: string, seq: number, limit: number): Promise<MessageEntity[]> {
     this.reads++;
+    if (this.failing) {
+      throw new Error('database unavailable');
+    }
     return this.rows.filter((row) => row.seq > seq).slice(0, limit);
   }
 }
@@ -82,11 +88,29 @@ class SlowClient implements FrameSink {
   }
 }
 
+/** The bus as one conversation's stream sees it. */
+class FakeBus {
+  readonly live = new Subject<BusMessage | typeof RESYNC>();
+
+  watch() {
+    return this.live.asObservable();
+  }
+
+  announce(...rows: MessageEntity[]): void {
+    rows.forEach((row) => this.live.next(toBusMessage(row)));
+  }
+}
+
+const HEARTBEAT_MS = 60_000;
 const settle = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-function start(messages: FakeMessages, client: SlowClient, bus: MemoryMessageBus): void {
+function start(messages: FakeMessages, client: SlowClient, bus: FakeBus): void {
   new ConversationStream(
-    { messages: messages as unknown as MessagesRepository, bus, heartbeatMs: 60_000 },
+    {
+      messages: messages as unknown as MessagesRepository,
+      bus: bus as unknown as MessageBus,
+      heartbeatMs: HEARTBEAT_MS,
+    },
     CONVERSATION,
     { seq: 0, position: new Date(0).toISOString() },
     client,
@@ -95,12 +119,12 @@ function start(messages: FakeMessages, client: SlowClient, bus: MemoryMessageBus
 
 describe('ConversationStream', () => {
   let messages: FakeMessages;
-  let bus: MemoryMessageBus;
+  let bus: FakeBus;
   let clients: SlowClient[];
 
   beforeEach(() => {
     messages = new FakeMessages();
-    bus = new MemoryMessageBus();
+    bus = new FakeBus();
     clients = [];
   });
   afterEach(() => clients.forEach((client) => client.end()));
@@ -129,16 +153,14 @@ describe('ConversationStream', () => {
     clients.push(client);
     start(messages, client, bus);
     await settle();
-    for (const row of messages.store(5)) {
-      bus.publish(CONVERSATION, toBusMessage(row));
-    }
+    bus.announce(...messages.store(5));
     for (let i = 0; i < 40 && client.messageIds().length < 65; i++) {
       await client.read();
     }
     expect(client.messageIds()).toEqual(messages.rows.map((row) => row.id));
   });
 
-  it('writes a live message at once when caught up, and rereads for one that skips ahead', async () => {
+  it('writes a live message at once when caught up, without reading the database', async () => {
     messages.store(3);
     const client = new SlowClient(1_000);
     clients.push(client);
@@ -146,15 +168,79 @@ describe('ConversationStream', () => {
     await settle();
     const readsWhenCaughtUp = messages.reads;
 
-    const [next] = messages.store(1);
-    bus.publish(CONVERSATION, toBusMessage(next));
+    bus.announce(...messages.store(1));
     expect(messages.reads).toBe(readsWhenCaughtUp);
+    expect(client.messageIds()).toEqual(['m-1', 'm-2', 'm-3', 'm-4']);
+  });
+
+  it('reads the gap from the database for a live message that skips ahead', async () => {
+    messages.store(3);
+    const client = new SlowClient(1_000);
+    clients.push(client);
+    start(messages, client, bus);
+    await settle();
+    const readsWhenCaughtUp = messages.reads;
 
     const [announcedLate, skipping] = messages.store(2);
-    bus.publish(CONVERSATION, toBusMessage(skipping));
+    bus.announce(skipping);
     await settle();
-    bus.publish(CONVERSATION, toBusMessage(announcedLate));
-    expect(messages.reads).toBeGreaterThan(readsWhenCaughtUp);
-    expect(client.messageIds()).toEqual(messages.rows.map((row) => row.id));
+    bus.announce(announcedLate);
+    expect(messages.reads).toBe(readsWhenCaughtUp + 1);
+    expect(client.messageIds()).toEqual(['m-1', 'm-2', 'm-3', 'm-4', 'm-5']);
+  });
+
+  it('rereads the database when the bus says messages may have been missed', async () => {
+    const client = new SlowClient(1_000);
+    clients.push(client);
+    start(messages, client, bus);
+    await settle();
+
+    messages.store(2);
+    bus.live.next(RESYNC);
+    await settle();
+    expect(client.messageIds()).toEqual(['m-1', 'm-2']);
+  });
+
+  it('heartbeats carry the start position, then the id of the last message sent', async () => {
+    jest.useFakeTimers({ doNotFake: ['setImmediate'] });
+    try {
+      messages.store(2);
+      const client = new SlowClient(1_000);
+      clients.push(client);
+      start(messages, client, bus);
+      await settle();
+      jest.advanceTimersByTime(HEARTBEAT_MS);
+
+      const heartbeats = client.frames.filter((frame) => frame.event === 'heartbeat');
+      expect(heartbeats.map((frame) => frame.id)).toEqual([new Date(0).toISOString(), 'm-2']);
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
+  it('ends the stream when the database cannot be read, so that the client resumes', async () => {
+    const logged = jest.spyOn(Logger.prototype, 'error').mockImplementation();
+    messages.failing = true;
+    const client = new SlowClient(1_000);
+    clients.push(client);
+    start(messages, client, bus);
+    await settle();
+
+    expect(client.isOpen).toBe(false);
+    expect(bus.live.observed).toBe(false);
+    expect(logged).toHaveBeenCalledTimes(1);
+    logged.mockRestore();
+  });
+
+  it('stops reading and watching once the client has gone', async () => {
+    messages.store(120);
+    const client = new SlowClient(10);
+    start(messages, client, bus);
+    await settle();
+    client.end();
+    await client.read();
+
+    expect(messages.reads).toBe(1);
+    expect(bus.live.observed).toBe(false);
   });
 });

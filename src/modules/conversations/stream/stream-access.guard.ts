@@ -8,7 +8,10 @@ function single(value: unknown): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
-/** Checks the ticket, the target and the resume point, and takes a stream slot (see StreamService). */
+/**
+ * Checks the ticket, the target and the resume point, and takes a stream slot (see StreamService),
+ * before any header is written; the handler gets the result as `@PreparedStream()`.
+ */
 @Injectable()
 export class StreamAccessGuard implements CanActivate {
   constructor(private readonly streams: StreamService) {}
@@ -20,7 +23,7 @@ export class StreamAccessGuard implements CanActivate {
     if (!isId(agentId) || !isId(conversationId)) {
       throw Errors.notFound();
     }
-    await this.streams.prepare(req, res, {
+    req.preparedStream = await this.streams.prepare(res, {
       agentId: agentId.toLowerCase(),
       conversationId: conversationId.toLowerCase(),
       ticket: single(req.query.ticket),

@@ -1,4 +1,4 @@
-import { applyDecorators, Controller, Get, Req, Res, UseGuards } from '@nestjs/common';
+import { applyDecorators, Controller, Get, Res, UseGuards } from '@nestjs/common';
 import {
   ApiHeader,
   ApiOkResponse,
@@ -7,11 +7,12 @@ import {
   ApiQuery,
   ApiTags,
 } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
+import type { Response } from 'express';
 import { ApiErrorResponse, ApiHeadersTooLarge } from '@/common/http/api-docs.decorators';
 import { responseHeaders } from '@/common/http/response-headers.docs';
 import { Public } from '@/common/http/public.decorator';
 import { RawResponse } from '@/common/http/response-message.decorator';
+import { PreparedStream } from './prepared-stream';
 import { StreamAccessGuard } from './stream-access.guard';
 import { StreamService } from './stream.service';
 
@@ -64,13 +65,16 @@ export class StreamController {
 
   @Get('messages/stream')
   @ApiStream()
-  openConversationMessagesStream(@Req() req: Request, @Res() res: Response): void {
-    this.streams.open(req, res);
+  openConversationMessagesStream(
+    @PreparedStream() stream: PreparedStream,
+    @Res() res: Response,
+  ): void {
+    this.streams.open(res, stream);
   }
 
   @Get('stream')
   @ApiStream()
-  openConversationStream(@Req() req: Request, @Res() res: Response): void {
-    this.streams.open(req, res);
+  openConversationStream(@PreparedStream() stream: PreparedStream, @Res() res: Response): void {
+    this.streams.open(res, stream);
   }
 }

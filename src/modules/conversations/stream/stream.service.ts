@@ -1,20 +1,15 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { Request, Response } from 'express';
+import type { Response } from 'express';
 import { Errors } from '@/common/http/api-error';
 import { isId } from '@/common/ids';
-import {
-  MESSAGE_BUS,
-  MessageBus,
-  STREAM_SLOTS,
-  StreamGrant,
-  StreamSlots,
-} from '@/common/state/ports';
+import { MESSAGE_BUS, MessageBus, STREAM_SLOTS, StreamSlots } from '@/common/state/ports';
 import { AppConfig } from '@/config/app-config';
 import { ConversationsRepository } from '../conversations.repository';
 import { MessagesRepository } from '../messages/messages.repository';
 import { ConversationStream, StreamStart } from './conversation-stream';
 import { EventStreamWriter } from './event-stream-writer';
 import { OpenStreams } from './open-streams';
+import { PreparedStream } from './prepared-stream';
 import { resumePoint } from './resume-point';
 import { StreamTicketsService } from './stream-tickets.service';
 
@@ -38,17 +33,11 @@ export interface StreamRequest {
   lastEventId: string[] | undefined;
 }
 
-interface PreparedStream {
-  grant: StreamGrant;
-  conversationId: string;
-  start: StreamStart;
-}
-
 /**
  * Opens message streams in two steps. `prepare` runs in a guard and makes every refusal there, so
  * the client gets a JSON error and no SSE header: missing ticket 401; bad ticket or target 404; bad
- * resume point 400; too many streams for the key 429. `open` then only starts the stream from what
- * was prepared.
+ * resume point 400; too many streams for the key 429. `open` then only starts the stream it
+ * prepared, which the handler is handed through the request (see PreparedStream).
  */
 @Injectable()
 export class StreamService {
@@ -68,9 +57,7 @@ export class StreamService {
     this.maxPerSubject = config.stream.maxPerSubject;
   }
 
-  private readonly prepared = new WeakMap<Request, PreparedStream>();
-
-  async prepare(req: Request, res: Response, request: StreamRequest): Promise<void> {
+  async prepare(res: Response, request: StreamRequest): Promise<PreparedStream> {
     if (!request.ticket) {
       throw Errors.unauthorized(
         'A stream ticket is required: POST …/stream-ticket, then pass it as ?ticket=',
@@ -105,15 +92,10 @@ export class StreamService {
     if (res.destroyed) {
       release();
     }
-    this.prepared.set(req, { grant, conversationId: conversation.id, start });
+    return { grant, conversationId: conversation.id, start };
   }
 
-  open(req: Request, res: Response): void {
-    const stream = this.prepared.get(req);
-    if (!stream) {
-      throw new Error('open() without prepare(): the stream guard did not run');
-    }
-    this.prepared.delete(req);
+  open(res: Response, stream: PreparedStream): void {
     const writer = new EventStreamWriter(res, MAX_BACKLOG_BYTES);
     this.openStreams.track(stream.grant, writer);
     if (writer.isOpen) {
