@@ -24,7 +24,7 @@ const LIST_ITEM_SCHEMA = {
   oneOf: [{ type: 'string' }, { type: 'object', additionalProperties: true }],
 };
 /** A year, to keep the value a plain integer in every database. */
-export const MAX_SETUP_MINUTES = 525_600;
+const MAX_SETUP_MINUTES = 525_600;
 
 /** Defaults (visibility, empty lists) are applied by the service, not here: see WorkflowUpdateDto. */
 export class WorkflowCreateDto {
