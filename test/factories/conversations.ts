@@ -1,4 +1,6 @@
+import { PendingReplyEntity } from '@/modules/conversations/entities/message.entity';
 import { bearer } from '../support/bearer';
+import { pollUntil } from '../support/wait';
 import { API, TestApp } from './test-app';
 
 export interface PostedMessage {
@@ -82,8 +84,14 @@ export async function issueTicket(
   return res.body.data.ticket;
 }
 
-/** Waits until every reply the application has queued is stored. */
+/**
+ * Waits until every reply the application owes is stored: a pending mark is removed in the
+ * transaction that stores its reply (or when no reply is due, the conversation being paused).
+ */
 export async function repliesSettled(t: TestApp): Promise<void> {
-  const { ReplyWorker } = await import('@/modules/conversations/replies/reply-worker.service');
-  await t.app.get(ReplyWorker).idle();
+  const pending = t.dataSource().getRepository(PendingReplyEntity);
+  const { value } = await pollUntil(() => pending.count(), (count) => count === 0, 20_000, 10);
+  if (value > 0) {
+    throw new Error(`${value} replies still pending after 20 s`);
+  }
 }

@@ -19,7 +19,7 @@ export const ERROR_CODES = [
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
 export interface ApiErrorOptions {
-  /** The concurrent-stream 429 is the one error body without `request_id` (SPEC.md). */
+  /** The concurrent-stream 429 is the one error body without `request_id` (docs/api.md §1). */
   omitRequestId?: boolean;
 }
 

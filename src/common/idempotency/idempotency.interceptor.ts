@@ -12,7 +12,7 @@ import { IDEMPOTENCY_MODE, IdempotencyMode } from './idempotency-mode.decorator'
 import { ClaimLostError, IdempotencyStore } from './idempotency.store';
 import { WritePhase } from './write-phase';
 
-export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
+const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
 export const REPLAYED_HEADER = 'Idempotent-Replayed';
 const IDEMPOTENT_METHODS = new Set(['POST', 'PATCH', 'DELETE']);
 const ACCEPTABLE_KEY = /^[\x21-\x7e]{1,255}$/;

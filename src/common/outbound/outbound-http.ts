@@ -7,9 +7,9 @@ import { AppConfig } from '@/config/app-config';
 import { Database } from '@/database/database.service';
 import { isCallableAddress, isPublicAddress } from './address-policy';
 
-export const MAX_OUTBOUND_RESPONSE_BYTES = 5 * 1024 * 1024;
+const MAX_OUTBOUND_RESPONSE_BYTES = 5 * 1024 * 1024;
 
-export class OutboundRefusedError extends Error {}
+class OutboundRefusedError extends Error {}
 
 const REFUSAL = 'must not point to a private, loopback, link-local or metadata address';
 

@@ -2,8 +2,8 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { QueryInt } from '../validation/query-transforms';
 
-export const MAX_PAGE = 10_000_000;
-export const MAX_LIMIT = 100;
+const MAX_PAGE = 10_000_000;
+const MAX_LIMIT = 100;
 
 export class ListQueryDto {
   @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: MAX_PAGE, default: 1 })

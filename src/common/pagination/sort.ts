@@ -7,7 +7,7 @@ export interface SortOrder<F extends string> {
   direction: 'ASC' | 'DESC';
 }
 
-export function sortValues(fields: readonly string[]): string[] {
+function sortValues(fields: readonly string[]): string[] {
   return fields.flatMap((field) => [field, `-${field}`]);
 }
 

@@ -47,10 +47,6 @@ export class RedisConnections {
     return `${this.prefix}${parts.join(':')}`;
   }
 
-  get isReady(): boolean {
-    return this.commands.status === 'ready';
-  }
-
   async ping(timeoutMs: number): Promise<void> {
     await Promise.race([
       this.commands.ping(),

@@ -3,7 +3,7 @@ import { ValidateBy, ValidateIf, ValidationOptions } from 'class-validator';
 /** May be left out, but not sent as null (unlike `@IsOptional()`, which lets null through). */
 export const OptionalNotNull = () => ValidateIf((_object, value) => value !== undefined);
 
-export const MAX_JSON_ITEM_STRING = 2000;
+const MAX_JSON_ITEM_STRING = 2000;
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   value !== null && typeof value === 'object' && !Array.isArray(value);
@@ -52,7 +52,7 @@ export const IsPlainObject = (options?: ValidationOptions) =>
 const HTTP_URL = /^https?:\/\/[^\s/?#\\]+[^\s\\]*$/i;
 
 /** An absolute http(s) URL: no other scheme (`javascript:`, `data:`…) and no backslashes. */
-export function isHttpUrl(value: unknown): boolean {
+function isHttpUrl(value: unknown): boolean {
   if (typeof value !== 'string' || !HTTP_URL.test(value)) {
     return false;
   }

@@ -1,4 +1,4 @@
-/** Input limits of API.md §1. */
+/** Input limits of docs/api.md §1. */
 export const LIMITS = {
   name: 255,
   description: 2000,

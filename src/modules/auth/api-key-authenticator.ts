@@ -53,10 +53,6 @@ export class ApiKeyAuthenticator implements PrincipalResolver {
     return (await this.authenticate(req)).principal ?? null;
   }
 
-  forget(): void {
-    this.cache.clear();
-  }
-
   private forgetKey(keyId: string): void {
     for (const [keyHash, cached] of this.cache) {
       if (cached.record?.id === keyId) {

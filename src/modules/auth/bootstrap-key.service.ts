@@ -4,7 +4,7 @@ import { Database } from '@/database/database.service';
 import { ApiKeysService } from './api-keys.service';
 import { TeamsService } from './teams.service';
 
-export const DEFAULT_TEAM = 'default';
+const DEFAULT_TEAM = 'default';
 
 /**
  * Makes sure a fresh installation can be used at once: `CONSOLE_BOOTSTRAP_KEY` becomes a working

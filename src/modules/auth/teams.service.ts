@@ -12,10 +12,6 @@ export class TeamsService {
     return this.db.manager.findOneBy(TeamEntity, { name });
   }
 
-  findById(id: string): Promise<TeamEntity | null> {
-    return this.db.manager.findOneBy(TeamEntity, { id });
-  }
-
   /** Creates the team; null when the name is taken. */
   async create(name: string): Promise<TeamEntity | null> {
     const team: TeamEntity = { id: newId(), name, createdAt: new Date() };

@@ -1,7 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsEmail, IsIn, IsOptional, MaxLength } from 'class-validator';
+import { IsEmail, IsIn, IsOptional, IsTimeZone, MaxLength } from 'class-validator';
 import { NullableHttpUrl, NullableString, RequiredString } from '@/common/validation/string-fields';
-import { IsTimeZone } from '@/common/validation/is-time-zone';
 import { LIMITS } from '@/common/validation/limits';
 import { BodyId } from '@/common/validation/id-fields';
 import { Persona, PERSONAS } from '../entities/agent.entity';
@@ -27,7 +26,7 @@ export class AgentCreateDto {
 
   @ApiPropertyOptional({ type: String, example: 'Africa/Lagos', nullable: true })
   @IsOptional()
-  @IsTimeZone()
+  @IsTimeZone({ message: 'must be an IANA time zone such as Africa/Lagos' })
   timezone?: string | null;
 
   @NullableHttpUrl({ description: 'Logo URL, http(s)' })

@@ -9,11 +9,11 @@ import {
   ConversationEntity,
 } from '../entities/conversation.entity';
 
-export const CHANNEL_FILTERS = [
+const CHANNEL_FILTERS = [
   ...CONVERSATION_CHANNELS,
   ...CONVERSATION_CHANNELS.map((c) => `test_${c}`),
 ];
-export const CONVERSATION_SORT_FIELDS = ['created_at', 'updated_at', 'last_message_at'] as const;
+const CONVERSATION_SORT_FIELDS = ['created_at', 'updated_at', 'last_message_at'] as const;
 
 export class ConversationListQueryDto extends ListQueryDto {
   @ApiPropertyOptional({

@@ -62,7 +62,7 @@ export class MessageResponseDto {
   attachments: unknown[];
 }
 
-/** The StreamMessageEvent of SPEC.md: what a stream frame carries. */
+/** What a stream frame carries (docs/api.md §5). */
 export type StreamMessageEvent = Omit<MessageResponseDto, 'attachments'>;
 
 export function toStreamMessageEvent(message: MessageEntity): StreamMessageEvent {

@@ -10,7 +10,7 @@ import { Bm25Index } from './bm25';
  * A passage answers only if it contains at least half of the question's significant words: BM25
  * ranks, but its scores do not compare across knowledge bases of different sizes.
  */
-export function isRelevant(matchedTerms: number, queryTerms: number): boolean {
+function isRelevant(matchedTerms: number, queryTerms: number): boolean {
   return queryTerms > 0 && matchedTerms >= Math.ceil(queryTerms / 2);
 }
 const CACHED_AGENTS = 200;

@@ -97,13 +97,6 @@ export class ReplyWorker implements OnApplicationBootstrap, OnModuleDestroy {
     this.logger.error({ err: error, pending_id: pendingId }, 'Reply failed; will retry');
   }
 
-  /** Settles once every queued reply is done (tests and shutdown). */
-  async idle(): Promise<void> {
-    while (this.queues.size > 0) {
-      await Promise.all([...this.queues.values()]);
-    }
-  }
-
   private async sweep(olderThan = new Date(Date.now() - SWEEP_GRACE_MS)): Promise<void> {
     try {
       for (const pending of await this.pending.unclaimed(SWEEP_BATCH, olderThan)) {

@@ -14,6 +14,7 @@ import {
 } from 'class-validator';
 import { NullableHttpUrl, NullableString, RequiredString } from '@/common/validation/string-fields';
 import { IsPlainObject, IsStringOrObject, OptionalNotNull } from '@/common/validation/decorators';
+import { ArrayOf } from '@/common/validation/array-of';
 import { LIMITS } from '@/common/validation/limits';
 import { JsonObject, WorkflowListItem, WorkflowVisibility } from '../entities/workflow.entity';
 import { MaxTriggerKeywords, MaxTriggerPhrases } from './trigger-limits';
@@ -23,7 +24,7 @@ const LIST_ITEM_SCHEMA = {
   oneOf: [{ type: 'string' }, { type: 'object', additionalProperties: true }],
 };
 /** A year, to keep the value a plain integer in every database. */
-export const MAX_SETUP_MINUTES = 525_600;
+const MAX_SETUP_MINUTES = 525_600;
 
 /** Defaults (visibility, empty lists) are applied by the service, not here: see WorkflowUpdateDto. */
 export class WorkflowCreateDto {
@@ -44,32 +45,16 @@ export class WorkflowCreateDto {
   @NullableString(LIMITS.systemPrompt)
   system_prompt?: string | null;
 
-  @ApiPropertyOptional({
-    type: [RuleDto],
-    maxItems: LIMITS.array,
+  @ArrayOf(RuleDto, {
     description: `At most ${LIMITS.triggerPhrases} trigger phrases over all rules`,
   })
-  @OptionalNotNull()
-  @IsArray()
-  @ArrayMaxSize(LIMITS.array)
   @MaxTriggerPhrases()
-  @IsPlainObject({ each: true })
-  @ValidateNested({ each: true })
-  @Type(() => RuleDto)
   rules?: RuleDto[];
 
-  @ApiPropertyOptional({
-    type: [FlowDto],
-    maxItems: LIMITS.array,
+  @ArrayOf(FlowDto, {
     description: `At most ${LIMITS.triggerPhrases} trigger keywords over all flows`,
   })
-  @OptionalNotNull()
-  @IsArray()
-  @ArrayMaxSize(LIMITS.array)
   @MaxTriggerKeywords()
-  @IsPlainObject({ each: true })
-  @ValidateNested({ each: true })
-  @Type(() => FlowDto)
   flows?: FlowDto[];
 
   @ApiPropertyOptional({ type: [String], maxItems: LIMITS.array })
@@ -108,13 +93,7 @@ export class WorkflowCreateDto {
   @Type(() => GuideDto)
   guide?: GuideDto | null;
 
-  @ApiPropertyOptional({ type: [FaqDto], maxItems: LIMITS.array })
-  @OptionalNotNull()
-  @IsArray()
-  @ArrayMaxSize(LIMITS.array)
-  @IsPlainObject({ each: true })
-  @ValidateNested({ each: true })
-  @Type(() => FaqDto)
+  @ArrayOf(FaqDto)
   faq?: FaqDto[];
 
   @ApiPropertyOptional({ type: 'array', items: LIST_ITEM_SCHEMA, maxItems: LIMITS.array })

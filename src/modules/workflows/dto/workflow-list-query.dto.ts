@@ -3,8 +3,8 @@ import { IsIn, IsOptional } from 'class-validator';
 import { ListQueryDto } from '@/common/pagination/list-query.dto';
 import { IsSort } from '@/common/pagination/sort';
 
-export const WORKFLOW_SORT_FIELDS = ['name', 'category', 'created_at', 'updated_at'] as const;
-export const WORKFLOW_SCOPES = ['owned', 'public', 'accessible'] as const;
+const WORKFLOW_SORT_FIELDS = ['name', 'category', 'created_at', 'updated_at'] as const;
+const WORKFLOW_SCOPES = ['owned', 'public', 'accessible'] as const;
 export type WorkflowScope = (typeof WORKFLOW_SCOPES)[number];
 
 export class WorkflowListQueryDto extends ListQueryDto {

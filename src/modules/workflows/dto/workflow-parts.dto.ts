@@ -1,5 +1,4 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
   IsArray,
@@ -12,10 +11,10 @@ import {
   Max,
   MaxLength,
   Min,
-  ValidateNested,
 } from 'class-validator';
 import { NullableHttpUrl, NullableString, RequiredString } from '@/common/validation/string-fields';
-import { IsPlainObject, OptionalNotNull } from '@/common/validation/decorators';
+import { OptionalNotNull } from '@/common/validation/decorators';
+import { ArrayOf } from '@/common/validation/array-of';
 import { LIMITS } from '@/common/validation/limits';
 import { TriggerPhraseLength } from './trigger-limits';
 
@@ -102,22 +101,10 @@ export class FlowDto {
   @IsBoolean()
   is_active?: boolean;
 
-  @ApiPropertyOptional({ type: [FlowTriggerKeywordDto], maxItems: LIMITS.array })
-  @OptionalNotNull()
-  @IsArray()
-  @ArrayMaxSize(LIMITS.array)
-  @IsPlainObject({ each: true })
-  @ValidateNested({ each: true })
-  @Type(() => FlowTriggerKeywordDto)
+  @ArrayOf(FlowTriggerKeywordDto)
   trigger_keywords?: FlowTriggerKeywordDto[];
 
-  @ApiPropertyOptional({ type: [FlowStepDto], maxItems: LIMITS.array })
-  @OptionalNotNull()
-  @IsArray()
-  @ArrayMaxSize(LIMITS.array)
-  @IsPlainObject({ each: true })
-  @ValidateNested({ each: true })
-  @Type(() => FlowStepDto)
+  @ArrayOf(FlowStepDto)
   conversation_steps?: FlowStepDto[];
 }
 

@@ -1,6 +1,6 @@
 import { json } from 'body-parser';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { ApiError, Errors } from './api-error';
+import { ApiError, Errors } from '../http/api-error';
 
 const MAX_JSON_DEPTH = 64;
 

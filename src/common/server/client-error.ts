@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { STATUS_CODES, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { HttpException } from '@nestjs/common';
-import { toErrorResponse } from './error-response';
-import { REQUEST_ID_HEADER } from './request-id';
+import { toErrorResponse } from '../http/error-response';
+import { REQUEST_ID_HEADER } from '../http/request-id';
 
 const PARSER_ERRORS: Record<string, [number, string]> = {
   HPE_HEADER_OVERFLOW: [431, 'Request headers are larger than the size limit'],
