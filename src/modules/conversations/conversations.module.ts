@@ -3,6 +3,7 @@ import { ConfigService } from '@nestjs/config';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { Environment } from '@/config/environment';
 import { AgentsModule } from '@/modules/agents/agents.module';
+import { KnowledgeBasesModule } from '@/modules/agents/knowledge-bases/knowledge-bases.module';
 import { ApiKeysModule } from '@/modules/auth/api-keys.module';
 import { WorkflowsModule } from '@/modules/workflows/workflows.module';
 import { ConversationsController } from './conversations.controller';
@@ -27,6 +28,7 @@ import { StreamService } from './stream/stream.service';
 @Module({
   imports: [
     AgentsModule,
+    KnowledgeBasesModule,
     ApiKeysModule,
     WorkflowsModule,
     TypeOrmModule.forFeature([ConversationEntity, MessageEntity, PendingReplyEntity]),

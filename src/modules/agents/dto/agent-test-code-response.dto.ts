@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Environment } from '@/config/environment';
-import { testStartMessage } from '../test-channel-code';
+import { testStartMessage } from '../deployment/test-channel-code';
 
 class WhatsappTestChannel {
   @ApiProperty() is_enabled: boolean;

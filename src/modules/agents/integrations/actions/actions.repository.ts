@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager, In } from 'typeorm';
 import { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { Database } from '@/database/database.service';
-import { ActionEntity } from './action.entity';
+import { ActionEntity } from '../entities/action.entity';
 
 @Injectable()
 export class ActionsRepository {

@@ -1,0 +1,104 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import {
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+} from 'class-validator';
+import { NullableString, RequiredString } from '@/common/validation/string-fields';
+import {
+  IsObjectOrArray,
+  IsPlainObject,
+  IsStringOrObject,
+  OptionalNotNull,
+} from '@/common/validation/decorators';
+import { LIMITS } from '@/common/validation/limits';
+import { AuthSettingsDto } from './auth-config.dto';
+
+export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'] as const;
+// Scheme-relative ("//host/x") and backslash ("/\\host/x") forms would name another host.
+const URL_TEMPLATE = /^(\/(?!\/)|https?:\/\/)[^\s\\]*$/i;
+const JSON_VALUE = {
+  oneOf: [
+    { type: 'object', additionalProperties: true },
+    { type: 'array', items: {} },
+  ],
+};
+
+export class ToolCreateDto extends AuthSettingsDto {
+  @RequiredString(LIMITS.name)
+  name: string;
+
+  @ApiProperty({ enum: HTTP_METHODS })
+  @IsIn(HTTP_METHODS)
+  http_method: (typeof HTTP_METHODS)[number];
+
+  @ApiProperty({
+    description:
+      'A path appended to the path of the API base URL ("/orders/{order_id}"), or a full http(s) ' +
+      'URL; "//host" and backslashes are refused',
+    maxLength: LIMITS.url,
+  })
+  @IsString()
+  @MaxLength(LIMITS.url)
+  @Matches(URL_TEMPLATE, {
+    message: 'must be a path starting with a single / or an http(s) URL, without backslashes',
+  })
+  url_template: string;
+
+  @NullableString(LIMITS.description)
+  description?: string | null;
+
+  @ApiPropertyOptional({ ...JSON_VALUE, description: 'Parameters filled into url_template' })
+  @IsOptional()
+  @IsObjectOrArray()
+  url_params?: unknown;
+
+  @ApiPropertyOptional({ ...JSON_VALUE, description: 'Parameters sent in the body' })
+  @IsOptional()
+  @IsObjectOrArray()
+  body_params?: unknown;
+
+  @ApiPropertyOptional({ type: 'object', additionalProperties: { type: 'string' } })
+  @IsOptional()
+  @IsPlainObject()
+  headers_template?: Record<string, unknown> | null;
+
+  @ApiPropertyOptional({
+    oneOf: [{ type: 'string' }, { type: 'object', additionalProperties: true }],
+  })
+  @IsOptional()
+  @IsStringOrObject({}, LIMITS.message)
+  body_template?: unknown;
+
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true })
+  @IsOptional()
+  @IsPlainObject()
+  response_mapping?: Record<string, unknown> | null;
+
+  @NullableString(LIMITS.name)
+  category?: string | null;
+
+  @ApiPropertyOptional({ default: false })
+  @OptionalNotNull()
+  @IsBoolean()
+  require_human_approval?: boolean;
+
+  @ApiPropertyOptional({
+    type: 'integer',
+    description: 'Seconds',
+    minimum: 1,
+    maximum: 300,
+    default: 30,
+  })
+  @OptionalNotNull()
+  @IsInt()
+  @Min(1)
+  @Max(300)
+  timeout?: number;
+}
