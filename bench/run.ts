@@ -7,7 +7,13 @@ import { installExitHandlers, removeAtExit, runCleanup } from './lib/cleanup';
 import { progress } from './lib/log';
 import { BenchOptions, parseOptions, ScenarioName, Sizes } from './lib/options';
 import { Report, ScenarioLine, scenarioLine } from './lib/report';
-import { seedAgent, seedConversations, seedWorkflows, workflowEnvelope } from './lib/seed';
+import {
+  seedAgent,
+  seedConversations,
+  seedLongConversation,
+  seedWorkflows,
+  workflowEnvelope,
+} from './lib/seed';
 import { renderTable } from './lib/table';
 import { clusterDelivery } from './scenarios/cluster-delivery';
 import { EmbeddedContext, EmbeddedSeed, Floors } from './scenarios/context';
@@ -17,6 +23,7 @@ import { postMessages } from './scenarios/message-posts';
 import { ruleMatching } from './scenarios/rule-matching';
 import { streamCapacity } from './scenarios/stream-capacity';
 import { streamFanout } from './scenarios/stream-fanout';
+import { streamStalledReplay } from './scenarios/stream-stalled-replay';
 import { getWorkflow, listWorkflows } from './scenarios/workflow-reads';
 import { TARGETS } from './targets';
 
@@ -59,7 +66,7 @@ async function seedEmbedded(api: ApiClient, sizes: Sizes): Promise<EmbeddedSeed>
   };
 }
 
-/** Scenarios 1–5 and the start-up time, on one instance with a fresh SQLite database. */
+/** Scenarios 1–5 and 7 and the start-up time, on one instance with a fresh SQLite database. */
 async function runEmbedded(options: BenchOptions, report: Report, workDir: string): Promise<void> {
   const { sizes, scenarios } = options;
   const key = newApiKey();
@@ -95,13 +102,26 @@ async function runEmbedded(options: BenchOptions, report: Report, workDir: strin
     await run('get-workflow', getWorkflow);
     await run('list-workflows', listWorkflows);
     await run('post-messages', postMessages);
-    if (STREAM_SCENARIOS.some((name) => scenarios.has(name))) {
-      // A fresh process (same database), so stream memory is measured from an idle baseline.
-      progress('restarting the app before the stream scenarios');
+    // A fresh process (same database) before stream memory is measured, from an idle baseline.
+    const restart = async (before: string) => {
+      progress(`restarting the app before ${before}`);
       await app.stop();
       app = await startApp('app', env, workDir);
+    };
+    if (STREAM_SCENARIOS.some((name) => scenarios.has(name))) {
+      await restart('the stream scenarios');
       await run('stream-capacity', streamCapacity);
       await run('stream-fanout', streamFanout);
+    }
+    if (scenarios.has('stream-stalled-replay')) {
+      progress(`seeding a conversation of ${sizes.stalledReplayMessages} long messages`);
+      const long = await seedLongConversation(
+        context().api,
+        seed.agentId,
+        sizes.stalledReplayMessages,
+      );
+      await restart('stream-stalled-replay');
+      await run('stream-stalled-replay', (ctx) => streamStalledReplay(ctx, long));
     }
   } finally {
     await app.stop();

@@ -13,6 +13,7 @@ export const TARGETS: Record<string, Target[]> = {
   'post-messages': [atLeast('messages_per_s', 1_500)],
   'stream-capacity': [atMost('rss_mib_at_10k_streams', 1_024)],
   'stream-fanout': [atMost('p99_ms', 100)],
+  'stream-stalled-replay': [atMost('rss_mib_per_stream', 2)],
   'cluster-delivery': [atMost('p99_ms', 150)],
   'rule-matching': [atMost('match_ms_per_message', 5)],
 };

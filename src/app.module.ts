@@ -12,6 +12,7 @@ import { RateLimitModule } from './common/rate-limit/rate-limit.module';
 import { RedisModule } from './common/redis/redis.module';
 import { StateModule } from './common/state/state.module';
 import { ApiValidationPipe } from './common/validation/api-validation.pipe';
+import { AppConfig } from './config/app-config';
 import { AppConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
 import { AgentsModule } from './modules/agents/agents.module';
@@ -31,11 +32,11 @@ import { WorkflowsModule } from './modules/workflows/workflows.module';
  */
 @Module({})
 export class AppModule {
-  static forRoot(env: Record<string, string | undefined> = process.env): DynamicModule {
+  static forRoot(config: AppConfig): DynamicModule {
     return {
       module: AppModule,
       imports: [
-        AppConfigModule.forRoot(env),
+        AppConfigModule.forRoot(config),
         LoggingModule,
         DatabaseModule,
         RedisModule,

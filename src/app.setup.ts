@@ -1,5 +1,4 @@
 import { INestApplication, RequestMethod } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { Logger } from 'nestjs-pino';
@@ -8,29 +7,26 @@ import { jsonBody } from './common/http/json-body';
 import { malformedPathMiddleware } from './common/http/malformed-path';
 import { requestIdMiddleware } from './common/http/request-id';
 import { RESPONSE_HEADERS } from './common/http/response-headers.docs';
-import { AppConfig } from './config/config.module';
-import { bodyLimitBytes, parseCorsOrigins } from './config/environment';
-import { parseTrustProxy } from './config/trust-proxy';
+import { AppConfig } from './config/app-config';
 import { API_KEY_SECURITY } from './modules/auth/require-scopes.decorator';
 
 export const API_PREFIX = 'api/v1/console';
 
 /** Everything main.ts and the tests both need, so that tests run the application as shipped. */
 export function configureApp(app: NestExpressApplication): INestApplication {
-  const config = app.get<AppConfig>(ConfigService);
+  const { http } = app.get(AppConfig);
   app.useLogger(app.get(Logger));
   app.flushLogs();
   app.disable('x-powered-by');
-  app.set('trust proxy', parseTrustProxy(config.get('TRUST_PROXY', { infer: true })));
+  app.set('trust proxy', http.trustProxy);
   app.set('etag', false);
   answerClientErrorsWithContractBody(app.getHttpServer());
   app.use(requestIdMiddleware);
   app.use(malformedPathMiddleware);
-  app.use(jsonBody(bodyLimitBytes(config.get('BODY_LIMIT', { infer: true }))));
-  const corsOrigins = parseCorsOrigins(config.get('CORS_ORIGINS', { infer: true }));
-  if (corsOrigins) {
+  app.use(jsonBody(http.bodyLimitBytes));
+  if (http.corsOrigins) {
     app.enableCors({
-      origin: corsOrigins === '*' ? true : corsOrigins,
+      origin: http.corsOrigins === '*' ? true : http.corsOrigins,
       exposedHeaders: Object.keys(RESPONSE_HEADERS),
       maxAge: 600,
     });

@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { RedisModule } from './common/redis/redis.module';
 import { StateModule } from './common/state/state.module';
+import { AppConfig } from './config/app-config';
 import { AppConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
 import { ApiKeysModule } from './modules/auth/api-keys.module';
@@ -14,11 +15,11 @@ import { TeamsCommand, TeamsCreateCommand } from './modules/auth/cli/teams.comma
 
 @Module({})
 export class CliModule {
-  static forRoot(env: Record<string, string | undefined> = process.env): DynamicModule {
+  static forRoot(config: AppConfig): DynamicModule {
     return {
       module: CliModule,
       imports: [
-        AppConfigModule.forRoot(env),
+        AppConfigModule.forRoot(config),
         DatabaseModule,
         RedisModule,
         StateModule,

@@ -2,10 +2,11 @@ import 'reflect-metadata';
 import { CommandFactory } from 'nest-commander';
 import { CliModule } from './cli.module';
 import { StartupError } from './common/startup-error';
+import { loadAppConfig } from './config/app-config';
 
 /** The admin CLI: `teams create`, `keys create|list|revoke`. */
 async function main(): Promise<void> {
-  await CommandFactory.run(CliModule.forRoot(process.env), {
+  await CommandFactory.run(CliModule.forRoot(loadAppConfig(process.env)), {
     cliName: 'console-admin',
     logger: ['error', 'warn'],
     errorHandler: (error) => {

@@ -9,23 +9,23 @@ import { configureApp } from './app.setup';
 import { connectionDrain } from './common/http/connection-drain';
 import { assertCanListen, listenProblem } from './common/listen-port';
 import { StartupError } from './common/startup-error';
+import { loadAppConfig } from './config/app-config';
 import { ensureDataDirectory, parseDatabaseUrl } from './config/database-url';
-import { validateEnvironment } from './config/environment';
 
 async function bootstrap(): Promise<void> {
-  const environment = validateEnvironment(process.env);
-  ensureDataDirectory(parseDatabaseUrl(environment.DATABASE_URL));
-  const host = environment.HOST ?? '0.0.0.0';
-  await assertCanListen(environment.PORT, host);
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(process.env), {
+  const config = loadAppConfig(process.env);
+  const { port, host } = config.http;
+  ensureDataDirectory(parseDatabaseUrl(config.database.url));
+  await assertCanListen(port, host);
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), {
     bodyParser: false,
     bufferLogs: true,
     abortOnError: false,
   });
   configureApp(app);
   closeOnSignals(app);
-  await app.listen(environment.PORT, host).catch((error: Error) => {
-    throw listenProblem(error, environment.PORT, host);
+  await app.listen(port, host).catch((error: Error) => {
+    throw listenProblem(error, port, host);
   });
 }
 

@@ -4,6 +4,7 @@ export const SCENARIOS = [
   'post-messages',
   'stream-capacity',
   'stream-fanout',
+  'stream-stalled-replay',
   'cluster-delivery',
   'rule-matching',
 ] as const;
@@ -23,6 +24,9 @@ export interface Sizes {
   /** Streams (each with its own ticket request) opened concurrently. */
   openBatch: number;
   fanoutSubscribers: number;
+  /** Replay streams that never read, and the length of the conversation they replay. */
+  stalledStreams: number;
+  stalledReplayMessages: number;
   fanoutMessages: number;
   postIntervalMs: number;
   clusterSubscribers: number;
@@ -43,6 +47,8 @@ const FULL: Sizes = {
   openBatch: 200,
   fanoutSubscribers: 1_000,
   fanoutMessages: 100,
+  stalledStreams: 25,
+  stalledReplayMessages: 3_000,
   postIntervalMs: 100,
   clusterSubscribers: 1_000,
   clusterMessages: 100,
@@ -58,6 +64,7 @@ const QUICK: Sizes = {
   capacityStreams: 2_000,
   fanoutSubscribers: 200,
   fanoutMessages: 20,
+  stalledReplayMessages: 1_000,
   clusterSubscribers: 200,
   clusterMessages: 20,
   matchRuns: 30,

@@ -93,6 +93,49 @@ export async function seedConversations(
   return ids;
 }
 
+/** Requests in flight while a long conversation is seeded (its writes queue on the server). */
+const LONG_SEED_CONCURRENCY = 4;
+/** The longest message the API takes. */
+const LONG_MESSAGE_LENGTH = 10_000;
+
+export interface LongConversation {
+  conversationId: string;
+  firstMessageId: string;
+  messages: number;
+  messageLength: number;
+}
+
+/** One conversation of `messages` operator messages of the longest length the API takes. */
+export async function seedLongConversation(
+  api: ApiClient,
+  agentId: string,
+  messages: number,
+): Promise<LongConversation> {
+  const first = await api.create(`/agents/${agentId}/conversations/messages`, {
+    message: 'Hello!',
+    channel_type: 'webchat',
+    channel_user_id: 'bench-long',
+    role: 'assistant',
+  });
+  const conversationId = String(first.conversation_id);
+  const body = { message: 'x'.repeat(LONG_MESSAGE_LENGTH), role: 'assistant' };
+  let posted = 1;
+  await Promise.all(
+    Array.from({ length: LONG_SEED_CONCURRENCY }, async () => {
+      while (posted < messages) {
+        posted++;
+        await api.create(`/agents/${agentId}/conversations/${conversationId}/messages`, body);
+      }
+    }),
+  );
+  return {
+    conversationId,
+    firstMessageId: String(first.id),
+    messages,
+    messageLength: LONG_MESSAGE_LENGTH,
+  };
+}
+
 /** The exact body a client gets for GET /workflows/{id}: what the floors answer with. */
 export async function workflowEnvelope(api: ApiClient, workflowId: string): Promise<string> {
   const res = await api.request('GET', `/workflows/${workflowId}`);

@@ -88,3 +88,30 @@ function parseFrame(block: string, receivedAt: number): SseFrame | undefined {
   }
   return seen ? { event, id, receivedAt } : undefined;
 }
+
+/**
+ * Opens an event stream whose client never reads it: the response stays paused, so what the
+ * server sends fills the network's buffers and then waits on the server. Resolves with a closer
+ * once the server answered 200.
+ */
+export function openStalledStream(url: string, timeoutMs = 30_000): Promise<() => void> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { agent: false, headers: { Accept: 'text/event-stream' } });
+    const timer = setTimeout(() => req.destroy(new Error('stream open timed out')), timeoutMs);
+    req.on('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    req.on('response', (res) => {
+      clearTimeout(timer);
+      res.on('error', () => undefined);
+      if (res.statusCode !== 200) {
+        req.destroy();
+        reject(new Error(`stream refused: ${res.statusCode}`));
+        return;
+      }
+      resolve(() => req.destroy());
+    });
+    req.end();
+  });
+}

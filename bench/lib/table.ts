@@ -5,6 +5,7 @@ const UNITS: Record<string, string> = {
   p99_ms: 'ms p99',
   messages_per_s: 'messages/s',
   rss_mib_at_10k_streams: 'MiB RSS at 10k streams',
+  rss_mib_per_stream: 'MiB RSS per stalled replay stream',
   startup_ms: 'ms to /readyz',
   match_ms_per_message: 'ms per message',
 };

@@ -1,18 +1,14 @@
-import { plainToInstance, Transform } from 'class-transformer';
-import {
-  IsBoolean,
-  IsIn,
-  IsInt,
-  IsOptional,
-  IsString,
-  getMetadataStorage,
-  Matches,
-  Max,
-  Min,
-  validateSync,
-} from 'class-validator';
+import { plainToInstance } from 'class-transformer';
+import { IsIn, IsString, getMetadataStorage, Matches, validateSync } from 'class-validator';
 import bytes from 'bytes';
 import { StartupError } from '@/common/startup-error';
+import {
+  BooleanSetting,
+  IntegerSetting,
+  IsHttpUrl,
+  IsPhoneNumber,
+  OptionalSetting,
+} from './setting.decorators';
 import { IsTrustProxy } from './trust-proxy';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -24,166 +20,113 @@ const DATABASE_URL_FORMAT = /^(sqlite:.+|postgres(ql)?:\/\/.+)$/;
 const SECRET_VARIABLES = new Set(['CONSOLE_BOOTSTRAP_KEY', 'CONSOLE_SECRET_KEY', 'LLM_API_KEY']);
 const URL_PASSWORD = /(\/\/[^/@:\s]*):[^/@\s]*@/g;
 
-const toInt = ({ value }: { value: unknown }) =>
-  typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : value;
-const toBool = ({ value }: { value: unknown }) =>
-  value === 'true' || value === '1' ? true : value === 'false' || value === '0' ? false : value;
-const emptyToUndefined = ({ value }: { value: unknown }) => (value === '' ? undefined : value);
-
-/** Every setting of the service, read from the environment and validated once at start. */
+/** Every variable the service reads, as validated at start; the code reads them through AppConfig. */
 export class Environment {
-  @Transform(toInt)
-  @IsInt()
-  @Min(0)
-  @Max(65535)
+  @IntegerSetting({ min: 0, max: 65535 })
   PORT = 3000;
 
-  @Transform(emptyToUndefined)
-  @IsOptional()
-  @IsString()
+  @OptionalSetting()
   HOST?: string;
 
   @Matches(DATABASE_URL_FORMAT, { message: 'must be sqlite:<path> or postgres://…' })
   DATABASE_URL = 'sqlite:./data/console.sqlite';
 
-  @Transform(toInt)
-  @IsInt()
-  @Min(1)
-  @Max(1000)
+  @IntegerSetting({ min: 1, max: 1000 })
   DATABASE_POOL_SIZE = 10;
 
-  @Transform(emptyToUndefined)
-  @IsOptional()
-  @Matches(/^rediss?:\/\/.+/, { message: 'must be a redis:// or rediss:// URL' })
+  @OptionalSetting(Matches(/^rediss?:\/\/.+/, { message: 'must be a redis:// or rediss:// URL' }))
   REDIS_URL?: string;
 
   @Matches(/^[A-Za-z0-9:_.-]{0,64}$/, { message: 'must be up to 64 letters, digits or :_.-' })
   REDIS_KEY_PREFIX = 'console:';
 
-  @Transform(emptyToUndefined)
-  @IsOptional()
-  @Matches(API_KEY_FORMAT, { message: 'must be sk_ followed by at least 32 URL-safe characters' })
+  @OptionalSetting(
+    Matches(API_KEY_FORMAT, { message: 'must be sk_ followed by at least 32 URL-safe characters' }),
+  )
   CONSOLE_BOOTSTRAP_KEY?: string;
 
-  @Transform(toInt)
-  @IsInt()
-  @Min(1)
+  @IntegerSetting({ min: 1 })
   RATE_LIMIT_MAX = 600;
 
-  @Transform(toInt)
-  @IsInt()
-  @Min(1)
+  @IntegerSetting({ min: 1 })
   RATE_LIMIT_WINDOW_S = 60;
 
-  @Transform(toInt)
-  @IsInt()
-  @Min(1)
+  @IntegerSetting({ min: 1 })
   IDEMPOTENCY_TTL_S = 86400;
 
-  @Transform(toInt)
-  @IsInt()
-  @Min(0)
+  @IntegerSetting({ min: 0 })
   AGENT_QUOTA = 50;
 
-  @Transform(toInt)
-  @IsInt()
-  @Min(1)
+  @IntegerSetting({ min: 1 })
   STREAM_TICKET_TTL_S = 60;
 
-  @Transform(toInt)
-  @IsInt()
-  @Min(1)
+  @IntegerSetting({ min: 1 })
   STREAM_MAX_PER_SUBJECT = 25;
 
-  @Transform(toInt)
-  @IsInt()
-  @Min(100)
+  @IntegerSetting({ min: 100 })
   STREAM_HEARTBEAT_MS = 20000;
 
-  @Transform(toInt)
-  @IsInt()
-  @Min(300)
+  @IntegerSetting({ min: 300 })
   STREAM_SLOT_LEASE_MS = 15000;
 
   @Matches(/^\d+(\.\d+)?\s*(b|kb|mb)$/i, { message: 'must be a size such as 1mb or 512kb' })
   BODY_LIMIT = '1mb';
 
-  @Transform(emptyToUndefined)
-  @IsOptional()
-  @IsString()
+  @OptionalSetting()
   CORS_ORIGINS?: string;
 
   @IsIn(LOG_LEVELS)
   LOG_LEVEL: LogLevel = 'info';
 
-  @Transform(emptyToUndefined)
-  @IsOptional()
-  @IsString()
+  @OptionalSetting()
   LOG_FILE?: string;
 
-  @Transform(emptyToUndefined)
-  @IsOptional()
-  @Matches(/^([0-9a-fA-F]{64}|[A-Za-z0-9+/]{43}=)$/, {
-    message: 'must be 32 bytes, as 64 hex characters or base64',
-  })
+  @OptionalSetting(
+    Matches(/^([0-9a-fA-F]{64}|[A-Za-z0-9+/]{43}=)$/, {
+      message: 'must be 32 bytes, as 64 hex characters or base64',
+    }),
+  )
   CONSOLE_SECRET_KEY?: string;
 
   @IsTrustProxy()
   TRUST_PROXY = 'false';
 
-  @Matches(/^https?:\/\/[^\s]+$/, { message: 'must be an http(s) URL' })
+  @IsHttpUrl()
   DASHBOARD_URL = 'http://localhost:5173';
 
-  @Transform(toBool)
-  @IsBoolean()
+  @BooleanSetting()
   OUTBOUND_ALLOW_PRIVATE = false;
 
-  @Transform(toInt)
-  @IsInt()
-  @Min(100)
-  @Max(120_000)
+  @IntegerSetting({ min: 100, max: 120_000 })
   OUTBOUND_TIMEOUT_MS = 10_000;
 
   @Matches(/^https:\/\/[^\s]+$/, { message: 'must be an https URL' })
   PIPEDREAM_MCP_URL = 'https://remote.mcp.pipedream.net';
 
-  @Transform(emptyToUndefined)
-  @IsOptional()
-  @Matches(/^https?:\/\/[^\s]+$/, { message: 'must be an http(s) URL' })
+  @OptionalSetting(IsHttpUrl())
   LLM_BASE_URL?: string;
 
-  @Transform(emptyToUndefined)
-  @IsOptional()
-  @IsString()
+  @OptionalSetting()
   LLM_API_KEY?: string;
 
   @IsString()
   LLM_MODEL = 'gpt-4o-mini';
 
-  @Transform(toInt)
-  @IsInt()
-  @Min(100)
-  @Max(120_000)
+  @IntegerSetting({ min: 100, max: 120_000 })
   LLM_TIMEOUT_MS = 15_000;
 
-  @Transform(emptyToUndefined)
-  @IsOptional()
-  @Matches(/^\+?[0-9]{6,15}$/, { message: 'must be a phone number in international format' })
+  @OptionalSetting(IsPhoneNumber())
   TEST_WHATSAPP_NUMBER?: string;
 
-  @Transform(emptyToUndefined)
-  @IsOptional()
-  @Matches(/^[A-Za-z0-9._]{1,30}$/, { message: 'must be an Instagram username' })
+  @OptionalSetting(Matches(/^[A-Za-z0-9._]{1,30}$/, { message: 'must be an Instagram username' }))
   TEST_INSTAGRAM_USERNAME?: string;
 
-  @Transform(emptyToUndefined)
-  @IsOptional()
-  @Matches(/^[A-Za-z0-9.-]{1,100}$/, { message: 'must be a Facebook page name or id' })
+  @OptionalSetting(
+    Matches(/^[A-Za-z0-9.-]{1,100}$/, { message: 'must be a Facebook page name or id' }),
+  )
   TEST_MESSENGER_PAGE?: string;
 
-  @Transform(emptyToUndefined)
-  @IsOptional()
-  @Matches(/^\+?[0-9]{6,15}$/, { message: 'must be a phone number in international format' })
+  @OptionalSetting(IsPhoneNumber())
   TEST_TELEPHONY_NUMBER?: string;
 }
 

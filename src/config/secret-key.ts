@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensureDataDirectory, parseDatabaseUrl } from './database-url';
-import { Environment, InvalidEnvironmentError } from './environment';
+import { AppConfig } from './app-config';
+import { InvalidEnvironmentError } from './environment';
 
 const KEY_FILE = 'secret.key';
 
@@ -18,11 +19,11 @@ function decodeKey(text: string): Buffer {
  * database so that a plain `npm start` works; cluster mode must be given one, since every
  * instance has to share it.
  */
-export function resolveSecretKey(environment: Environment): Buffer {
-  if (environment.CONSOLE_SECRET_KEY) {
-    return decodeKey(environment.CONSOLE_SECRET_KEY);
+export function resolveSecretKey(config: AppConfig): Buffer {
+  if (config.encryption.secretKey) {
+    return decodeKey(config.encryption.secretKey);
   }
-  const target = parseDatabaseUrl(environment.DATABASE_URL);
+  const target = parseDatabaseUrl(config.database.url);
   if (target.kind !== 'sqlite') {
     throw new InvalidEnvironmentError([
       'CONSOLE_SECRET_KEY: is required when DATABASE_URL is PostgreSQL',

@@ -1,8 +1,8 @@
 import { Global, Module } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { AppConfig, SECRET_KEY } from '@/config/config.module';
+import { AppConfig } from '@/config/app-config';
+import { SECRET_KEY } from '@/config/config.module';
 import { dataSourceOptions } from './data-source-options';
 import { Database } from './database.service';
 import { migrate } from './migrate';
@@ -11,13 +11,9 @@ import { migrate } from './migrate';
 @Module({
   imports: [
     TypeOrmModule.forRootAsync({
-      inject: [ConfigService, SECRET_KEY],
+      inject: [AppConfig, SECRET_KEY],
       useFactory: (config: AppConfig, secretKey: Buffer) => ({
-        ...dataSourceOptions(
-          config.get('DATABASE_URL', { infer: true }),
-          secretKey,
-          config.get('DATABASE_POOL_SIZE', { infer: true }),
-        ),
+        ...dataSourceOptions(config.database.url, secretKey, config.database.poolSize),
         autoLoadEntities: true,
         retryAttempts: 0,
       }),

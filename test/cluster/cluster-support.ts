@@ -219,5 +219,6 @@ export function api(instance: Instance, key: string) {
     post: (path: string, body: unknown = {}, extra?: Record<string, string>) =>
       call('POST', path, body, extra),
     patch: (path: string, body: unknown) => call('PATCH', path, body),
+    delete: (path: string) => call('DELETE', path),
   };
 }

@@ -15,6 +15,8 @@ import {
 } from './cluster-support';
 
 const ROOT = join(__dirname, '..', '..');
+/** Far longer than a stream should take to end; the tests wait for the ending, not a delay. */
+const ENDING_DEADLINE_MS = 10_000;
 
 /** Runs the built admin CLI against the cluster's database and Redis. */
 function cli(
@@ -208,6 +210,45 @@ describe('two instances on one PostgreSQL and one Redis', () => {
     expect(status).toBe(401);
     expect(elapsedMs).toBeLessThan(1_000);
     expect((await api(a, key).get('/workflows')).status).toBe(401);
+  });
+
+  it('ends on B a stream whose key was revoked through the CLI; nothing posted after reaches it', async () => {
+    const { agentId, conversationId } = await seedConversation(a, cluster.key);
+    const created = await cli(cluster.env, [
+      'keys',
+      'create',
+      '--team',
+      'default',
+      '--scopes',
+      'conversations:read',
+      '--json',
+    ]);
+    expect(created.code).toBe(0);
+    const { id, key } = JSON.parse(created.stdout) as { id: string; key: string };
+    const ticket = await ticketFrom(b, key, agentId, conversationId);
+    const stream = await openStream(streamUrl(b, agentId, conversationId, `ticket=${ticket}`));
+    expect(stream.status).toBe(200);
+    await stream.waitFor((frames) => frames.length >= 1);
+
+    expect((await cli(cluster.env, ['keys', 'revoke', id])).code).toBe(0);
+    expect(await stream.closesWithin(ENDING_DEADLINE_MS)).toBe(true);
+    const after = await api(a, cluster.key).post(
+      `/agents/${agentId}/conversations/${conversationId}/messages`,
+      { message: 'after the revocation', role: 'assistant' },
+    );
+    expect(after.status).toBe(201);
+    expect(stream.messages().map((m) => m.id)).not.toContain(after.body.data.id);
+  });
+
+  it('ends on B the streams of an agent deleted on A', async () => {
+    const { agentId, conversationId } = await seedConversation(a, cluster.key);
+    const ticket = await ticketFrom(a, cluster.key, agentId, conversationId);
+    const stream = await openStream(streamUrl(b, agentId, conversationId, `ticket=${ticket}`));
+    expect(stream.status).toBe(200);
+    await stream.waitFor((frames) => frames.length >= 1);
+
+    expect((await api(a, cluster.key).delete(`/agents/${agentId}`)).status).toBe(200);
+    expect(await stream.closesWithin(ENDING_DEADLINE_MS)).toBe(true);
   });
 });
 

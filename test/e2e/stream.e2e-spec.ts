@@ -8,7 +8,7 @@ import {
   TicketStore,
 } from '@/common/state/ports';
 import { ApiKeysService } from '@/modules/auth/api-keys.service';
-import { StreamService } from '@/modules/conversations/stream/stream.service';
+import { OpenStreams } from '@/modules/conversations/stream/open-streams';
 import { createAgent } from '../factories/agents';
 import {
   allMessages,
@@ -52,7 +52,7 @@ describe('the message stream', () => {
   async function open(
     conversationId: string,
     query = '',
-    headers: Record<string, string> = {},
+    headers: Record<string, string | string[]> = {},
     key = t.key,
   ) {
     const ticket = await issueTicket(t, agentId, conversationId, key);
@@ -176,6 +176,36 @@ describe('the message stream', () => {
       }
       const badHeader = await open(conversation, '', { 'Last-Event-ID': 'garbage' });
       expect(badHeader.status).toBe(400);
+    });
+
+    it('400 for an `after` or Last-Event-ID given twice or empty, rather than a stream from now', async () => {
+      const conversation = await quietConversation('twice-after');
+      const [first, second] = [
+        await sendTo(t, agentId, conversation, 'one', 'assistant'),
+        await sendTo(t, agentId, conversation, 'two', 'assistant'),
+      ];
+      const attempts: Array<[string, string, Record<string, string | string[]>]> = [
+        ['after twice', `after=${first.id}&after=${second.id}`, {}],
+        ['after empty', 'after=', {}],
+        ['Last-Event-ID empty, bad after', 'after=garbage', { 'Last-Event-ID': '' }],
+        ['Last-Event-ID empty', '', { 'Last-Event-ID': '' }],
+        ['Last-Event-ID twice', '', { 'Last-Event-ID': [first.id, second.id] }],
+      ];
+      for (const [label, query, headers] of attempts) {
+        const res = await open(conversation, query, headers);
+        res.close();
+        expect({
+          label,
+          status: res.status,
+          type: res.headers['content-type'],
+          code: res.body?.code,
+        }).toEqual({
+          label,
+          status: 400,
+          type: expect.stringMatching(/^application\/json/),
+          code: 'validation_error',
+        });
+      }
     });
 
     it('429 past the per-key limit, with Retry-After and no request_id; slots free on disconnect', async () => {
@@ -403,7 +433,7 @@ describe('shutdown', () => {
       const conversation = (await sendAs(t, agentId, 'late', 'x', { role: 'assistant' }))
         .conversation_id;
       const ticket = await issueTicket(t, agentId, conversation);
-      t.app.get(StreamService).onModuleDestroy();
+      t.app.get(OpenStreams).onModuleDestroy();
       stream = await openStream(
         `${t.url}${conversationsPath(agentId)}/${conversation}/messages/stream?ticket=${ticket}`,
       );

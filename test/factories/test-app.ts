@@ -7,6 +7,7 @@ import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { AppModule } from '@/app.module';
 import { configureApp } from '@/app.setup';
+import { loadAppConfig } from '@/config/app-config';
 import { ApiKeysService } from '@/modules/auth/api-keys.service';
 import { Scope } from '@/modules/auth/scopes';
 import { TeamsService } from '@/modules/auth/teams.service';
@@ -66,7 +67,8 @@ export async function startTestApp(overrides: Record<string, string> = {}): Prom
   };
   recordSecretSettings(env);
   const logStart = existsSync(env.LOG_FILE) ? statSync(env.LOG_FILE).size : 0;
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(env), {
+  const config = loadAppConfig(env);
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), {
     bodyParser: false,
     logger: false,
   });

@@ -57,15 +57,19 @@ export interface SseConnection {
   /** Resolves when `predicate` holds for the frames received so far (checked on every frame). */
   waitFor(predicate: (frames: SseFrame[]) => boolean, timeoutMs?: number): Promise<SseFrame[]>;
   closed: Promise<void>;
+  /** True once the connection has closed; false if it is still open after `timeoutMs`. */
+  closesWithin(timeoutMs: number): Promise<boolean>;
   /** Whether the server ended the stream (its last chunk came), not the connection being cut. */
   endedCleanly(): boolean;
+  /** Stops reading, as a client that has stalled: what the server sends waits in the network. */
+  pause(): void;
   close(): void;
 }
 
 /** Opens a stream with a plain HTTP request and collects its frames. */
 export function openStream(
   url: string,
-  headers: Record<string, string> = {},
+  headers: Record<string, string | string[]> = {},
 ): Promise<SseConnection> {
   return new Promise((resolve, reject) => {
     const req = request(url, { headers: { Accept: 'text/event-stream', ...headers } });
@@ -107,7 +111,17 @@ export function openStream(
             check();
           }),
         closed,
+        closesWithin: (timeoutMs) => {
+          let timer: NodeJS.Timeout | undefined;
+          const stillOpen = new Promise<boolean>((done) => {
+            timer = setTimeout(() => done(false), timeoutMs);
+          });
+          return Promise.race([closed.then(() => true), stillOpen]).finally(() =>
+            clearTimeout(timer),
+          );
+        },
         endedCleanly: () => ended,
+        pause: () => res.pause(),
         close: () => {
           req.destroy();
           res.destroy();

@@ -1,4 +1,3 @@
-import { SSE_METADATA } from '@nestjs/common/constants';
 import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { map, Observable } from 'rxjs';
@@ -19,7 +18,6 @@ export function envelopeFor(
   const handler = context.getHandler();
   if (
     context.getType() !== 'http' ||
-    reflector.get<boolean>(SSE_METADATA, handler) ||
     reflector.getAllAndOverride<boolean>(RAW_RESPONSE, [handler, context.getClass()])
   ) {
     return null;

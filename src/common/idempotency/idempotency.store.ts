@@ -1,7 +1,6 @@
 import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { LessThanOrEqual } from 'typeorm';
-import { ConfigService } from '@nestjs/config';
-import { Environment } from '@/config/environment';
+import { AppConfig } from '@/config/app-config';
 import { Database } from '@/database/database.service';
 import { isUniqueViolation } from '@/database/errors';
 import { ApiError } from '../http/api-error';
@@ -49,9 +48,9 @@ export class IdempotencyStore implements OnModuleInit, OnModuleDestroy {
 
   constructor(
     private readonly db: Database,
-    config: ConfigService<Environment, true>,
+    config: AppConfig,
   ) {
-    this.ttlMs = config.get('IDEMPOTENCY_TTL_S', { infer: true }) * 1000;
+    this.ttlMs = config.idempotency.ttlS * 1000;
   }
 
   async onModuleInit(): Promise<void> {

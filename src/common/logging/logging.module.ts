@@ -1,11 +1,10 @@
 import { Module, RequestMethod } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
 import type { IncomingMessage } from 'node:http';
 import type { Request } from 'express';
 import { LoggerModule } from 'nestjs-pino';
 import type { Options } from 'pino-http';
 import { destination, DestinationStream } from 'pino';
-import { AppConfig } from '@/config/config.module';
+import { AppConfig } from '@/config/app-config';
 import { InvalidEnvironmentError } from '@/config/environment';
 
 interface SerializedRequest {
@@ -50,11 +49,11 @@ function fileDestination(path: string): DestinationStream {
 @Module({
   imports: [
     LoggerModule.forRootAsync({
-      inject: [ConfigService],
+      inject: [AppConfig],
       useFactory: (config: AppConfig) => {
-        const logFile = config.get('LOG_FILE', { infer: true });
+        const logFile = config.logging.file;
         const options: Options = {
-          level: config.get('LOG_LEVEL', { infer: true }),
+          level: config.logging.level,
           quietReqLogger: true,
           redact: ['err.parameters', 'err.query', 'err.driverError.parameters'],
           customAttributeKeys: { reqId: 'request_id', responseTime: 'duration_ms' },

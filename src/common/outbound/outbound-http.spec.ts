@@ -1,11 +1,8 @@
-import { ConfigService } from '@nestjs/config';
-import { Environment } from '@/config/environment';
+import { AppConfig } from '@/config/app-config';
 import { Database } from '@/database/database.service';
 import { OutboundHttp } from './outbound-http';
 
-const config = {
-  get: (name: string) => ({ OUTBOUND_ALLOW_PRIVATE: true, OUTBOUND_TIMEOUT_MS: 1000 })[name],
-} as unknown as ConfigService<Environment, true>;
+const config = { outbound: { allowPrivate: true, timeoutMs: 1000 } } as AppConfig;
 
 const outbound = (inTransaction: boolean) =>
   new OutboundHttp(config, { inTransaction } as unknown as Database);

@@ -2,9 +2,8 @@ import { lookup } from 'node:dns';
 import { promises as dns } from 'node:dns';
 import { isIP, LookupFunction } from 'node:net';
 import { Injectable } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
 import { Agent, fetch as undiciFetch } from 'undici';
-import { Environment } from '@/config/environment';
+import { AppConfig } from '@/config/app-config';
 import { Database } from '@/database/database.service';
 import { isCallableAddress, isPublicAddress } from './address-policy';
 
@@ -31,11 +30,11 @@ export class OutboundHttp {
   private readonly dispatcher: Agent;
 
   constructor(
-    config: ConfigService<Environment, true>,
+    config: AppConfig,
     private readonly db: Database,
   ) {
-    this.allowPrivate = config.get('OUTBOUND_ALLOW_PRIVATE', { infer: true });
-    this.timeoutMs = config.get('OUTBOUND_TIMEOUT_MS', { infer: true });
+    this.allowPrivate = config.outbound.allowPrivate;
+    this.timeoutMs = config.outbound.timeoutMs;
     this.dispatcher = new Agent({ connect: { lookup: this.guardedLookup } });
   }
 

@@ -9,8 +9,7 @@ import {
   ThrottlerStorage,
 } from '@nestjs/throttler';
 import type { Request, Response } from 'express';
-import { ConfigService } from '@nestjs/config';
-import { Environment } from '@/config/environment';
+import { AppConfig } from '@/config/app-config';
 import { Errors } from '../http/api-error';
 import { requireRedis } from '../redis/redis-unavailable';
 import { PRINCIPAL_RESOLVER, PrincipalResolver } from './principal-resolver';
@@ -29,10 +28,10 @@ export class RateLimitGuard extends ThrottlerGuard {
     @InjectThrottlerStorage() storage: ThrottlerStorage,
     reflector: Reflector,
     @Inject(PRINCIPAL_RESOLVER) private readonly principals: PrincipalResolver,
-    config: ConfigService<Environment, true>,
+    config: AppConfig,
   ) {
     super(options, storage, reflector);
-    this.keyPrefix = `${config.get('REDIS_KEY_PREFIX', { infer: true })}rate`;
+    this.keyPrefix = `${config.redis.keyPrefix}rate`;
   }
 
   protected override async getTracker(req: Request): Promise<string> {

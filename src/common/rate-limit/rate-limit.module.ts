@@ -1,8 +1,7 @@
 import { Module } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
 import { ThrottlerStorageRedisService } from '@nest-lab/throttler-storage-redis';
 import { ThrottlerModule } from '@nestjs/throttler';
-import { AppConfig } from '@/config/config.module';
+import { AppConfig } from '@/config/app-config';
 import { REDIS } from '../redis/redis.module';
 import { RedisConnections } from '../redis/redis-connections';
 import { FixedWindowStorage } from './fixed-window-storage';
@@ -11,13 +10,13 @@ import { FixedWindowStorage } from './fixed-window-storage';
 @Module({
   imports: [
     ThrottlerModule.forRootAsync({
-      inject: [ConfigService, REDIS],
+      inject: [AppConfig, REDIS],
       useFactory: (config: AppConfig, redis: RedisConnections | null) => ({
         throttlers: [
           {
             name: 'default',
-            limit: config.get('RATE_LIMIT_MAX', { infer: true }),
-            ttl: config.get('RATE_LIMIT_WINDOW_S', { infer: true }) * 1000,
+            limit: config.rateLimit.max,
+            ttl: config.rateLimit.windowS * 1000,
           },
         ],
         storage: redis

@@ -1,6 +1,5 @@
 import { Global, Inject, Module, OnApplicationShutdown, Optional } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
-import { Environment } from '@/config/environment';
+import { AppConfig } from '@/config/app-config';
 import { RedisConnections } from './redis-connections';
 
 /** The instance's Redis connections, or null in embedded mode (no REDIS_URL). */
@@ -11,14 +10,10 @@ export const REDIS = Symbol('REDIS');
   providers: [
     {
       provide: REDIS,
-      inject: [ConfigService],
-      useFactory: (
-        config: ConfigService<Environment, true>,
-      ): Promise<RedisConnections | null> | null => {
-        const url = config.get('REDIS_URL', { infer: true });
-        return url
-          ? RedisConnections.connect(url, config.get('REDIS_KEY_PREFIX', { infer: true }))
-          : null;
+      inject: [AppConfig],
+      useFactory: (config: AppConfig): Promise<RedisConnections | null> | null => {
+        const url = config.redis.url;
+        return url ? RedisConnections.connect(url, config.redis.keyPrefix) : null;
       },
     },
   ],

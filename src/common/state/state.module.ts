@@ -1,6 +1,5 @@
 import { Global, Module } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
-import { Environment } from '@/config/environment';
+import { AppConfig } from '@/config/app-config';
 import { REDIS } from '../redis/redis.module';
 import { RedisConnections } from '../redis/redis-connections';
 import { MemoryClusterEvents } from './memory-cluster-events';
@@ -22,8 +21,6 @@ import { RedisMessageBus } from './redis-message-bus';
 import { RedisStreamSlots } from './redis-stream-slots';
 import { RedisTicketStore } from './redis-ticket-store';
 
-type AppConfig = ConfigService<Environment, true>;
-
 function adapter<T>(
   token: symbol,
   inMemory: () => T,
@@ -31,7 +28,7 @@ function adapter<T>(
 ) {
   return {
     provide: token,
-    inject: [REDIS, ConfigService],
+    inject: [REDIS, AppConfig],
     useFactory: (redis: RedisConnections | null, config: AppConfig): T =>
       redis ? inRedis(redis, config) : inMemory(),
   };
@@ -52,8 +49,7 @@ function adapter<T>(
     adapter<StreamSlots>(
       STREAM_SLOTS,
       () => new MemoryStreamSlots(),
-      (redis, config) =>
-        new RedisStreamSlots(redis, config.get('STREAM_SLOT_LEASE_MS', { infer: true })),
+      (redis, config) => new RedisStreamSlots(redis, config.stream.slotLeaseMs),
     ),
     adapter<MessageBus>(
       MESSAGE_BUS,

@@ -1,16 +1,15 @@
 import { Body, Controller, Delete, Get, Param, Patch, Post, Query } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
 import { ApiTags } from '@nestjs/swagger';
 import { ParseIdPipe } from '@/common/http/parse-id.pipe';
 import { Principal } from '@/common/http/principal';
 import { Page } from '@/common/pagination/page';
-import { Environment } from '@/config/environment';
 import { CurrentPrincipal } from '@/modules/auth/current-principal.decorator';
 import { Endpoint } from '@/modules/auth/endpoint.decorator';
 import { FlowDto } from '@/modules/workflows/dto/workflow-parts.dto';
 import { WorkflowResponseDto } from '@/modules/workflows/dto/workflow-response.dto';
 import { AgentProfileService } from './agent-profile.service';
 import { AgentsService } from './agents.service';
+import { AgentTestCodeService } from './deployment/agent-test-code.service';
 import { AgentCreateDto } from './dto/agent-create.dto';
 import { AgentListQueryDto } from './dto/agent-list-query.dto';
 import {
@@ -24,31 +23,18 @@ import {
   AgentWithWorkflowResponseDto,
   toAgentResponse,
 } from './dto/agent-response.dto';
-import {
-  agentTestCode,
-  AgentTestCodeResponseDto,
-  TestChannelSettings,
-} from './dto/agent-test-code-response.dto';
+import { AgentTestCodeResponseDto } from './dto/agent-test-code-response.dto';
 import { AgentUpdateDto } from './dto/agent-update.dto';
 import { ChannelResponseDto, toChannelResponse } from './dto/channel-response.dto';
 
 @ApiTags('agents')
 @Controller('agents')
 export class AgentsController {
-  private readonly testChannels: TestChannelSettings;
-
   constructor(
     private readonly agents: AgentsService,
     private readonly profiles: AgentProfileService,
-    config: ConfigService<Environment, true>,
-  ) {
-    this.testChannels = {
-      TEST_WHATSAPP_NUMBER: config.get('TEST_WHATSAPP_NUMBER', { infer: true }),
-      TEST_INSTAGRAM_USERNAME: config.get('TEST_INSTAGRAM_USERNAME', { infer: true }),
-      TEST_MESSENGER_PAGE: config.get('TEST_MESSENGER_PAGE', { infer: true }),
-      TEST_TELEPHONY_NUMBER: config.get('TEST_TELEPHONY_NUMBER', { infer: true }),
-    };
-  }
+    private readonly testCodes: AgentTestCodeService,
+  ) {}
 
   @Get()
   @Endpoint({
@@ -154,7 +140,7 @@ export class AgentsController {
     @Param('agentId', ParseIdPipe) agentId: string,
   ): Promise<AgentTestCodeResponseDto> {
     const agent = await this.agents.requireOwned(caller.teamId, agentId);
-    return agentTestCode(agent.testChannelCode, this.testChannels);
+    return this.testCodes.describe(agent.testChannelCode);
   }
 
   @Get(':agentId/channels')

@@ -8,6 +8,7 @@ import { AgentsController } from './agents.controller';
 import { AgentsRepository } from './agents.repository';
 import { AgentsService } from './agents.service';
 import { ChannelsRepository } from './channels/channels.repository';
+import { AgentTestCodeService } from './deployment/agent-test-code.service';
 import { AgentChannelEntity } from './entities/agent-channel.entity';
 import { AgentEntity } from './entities/agent.entity';
 
@@ -24,7 +25,13 @@ import { AgentEntity } from './entities/agent.entity';
     TypeOrmModule.forFeature([AgentEntity, AgentChannelEntity]),
   ],
   controllers: [AgentsController],
-  providers: [AgentsRepository, AgentsService, AgentProfileService, ChannelsRepository],
+  providers: [
+    AgentsRepository,
+    AgentsService,
+    AgentProfileService,
+    AgentTestCodeService,
+    ChannelsRepository,
+  ],
   exports: [AgentsService],
 })
 export class AgentsModule {}

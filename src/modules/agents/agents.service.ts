@@ -1,9 +1,9 @@
-import { Injectable } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Errors } from '@/common/http/api-error';
 import { newId } from '@/common/ids';
 import { Page } from '@/common/pagination/page';
-import { Environment } from '@/config/environment';
+import { CLUSTER_EVENTS, ClusterEvents } from '@/common/state/ports';
+import { AppConfig } from '@/config/app-config';
 import { Database } from '@/database/database.service';
 import { isUniqueViolation } from '@/database/errors';
 import {
@@ -23,6 +23,8 @@ import { AgentChannelEntity } from './entities/agent-channel.entity';
 import { AgentEntity } from './entities/agent.entity';
 
 const NOT_FOUND = 'Agent not found';
+/** Told to every instance once an agent's deletion has committed; the payload is its id. */
+export const AGENT_DELETED = 'agent-deleted';
 const CODE_ATTEMPTS = 5;
 
 type AgentInput = Partial<AgentCreateDto>;
@@ -57,6 +59,7 @@ function agentChanges(input: AgentInput): Partial<AgentEntity> {
 
 @Injectable()
 export class AgentsService {
+  private readonly logger = new Logger(AgentsService.name);
   private readonly quota: number;
 
   constructor(
@@ -64,9 +67,10 @@ export class AgentsService {
     private readonly agents: AgentsRepository,
     private readonly channels: ChannelsRepository,
     private readonly workflows: WorkflowsService,
-    config: ConfigService<Environment, true>,
+    @Inject(CLUSTER_EVENTS) private readonly events: ClusterEvents,
+    config: AppConfig,
   ) {
-    this.quota = config.get('AGENT_QUOTA', { infer: true });
+    this.quota = config.agents.quota;
   }
 
   /** The team's agent, or 404: another team's agent does not exist for this caller. */
@@ -112,6 +116,11 @@ export class AgentsService {
     if (!(await this.agents.delete(teamId, id))) {
       throw Errors.notFound(NOT_FOUND);
     }
+    this.db.afterCommit(() => {
+      this.events.emit(AGENT_DELETED, id).catch((error: unknown) => {
+        this.logger.warn({ err: error, agent_id: id }, 'Could not announce the agent deletion');
+      });
+    });
   }
 
   /**

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { IsNull } from 'typeorm';
+import { In, IsNull } from 'typeorm';
 import { newId } from '@/common/ids';
 import { CLUSTER_EVENTS, ClusterEvents } from '@/common/state/ports';
 import { Database } from '@/database/database.service';
@@ -15,6 +15,8 @@ export interface CreatedApiKey {
 
 const LAST_USED_RESOLUTION_MS = 60_000;
 export const KEY_REVOKED = 'key-revoked';
+/** Ids per query when many keys are checked at once (SQLite caps the parameters of a query). */
+const ID_LIST_CHUNK = 500;
 
 @Injectable()
 export class ApiKeysService {
@@ -61,6 +63,21 @@ export class ApiKeysService {
     return Boolean(
       key && !key.revokedAt && (!key.expiresAt || key.expiresAt.getTime() > Date.now()),
     );
+  }
+
+  /** Which of `ids` are keys that still work (not revoked, not expired). */
+  async activeAmong(ids: string[]): Promise<Set<string>> {
+    const active = new Set<string>();
+    for (let i = 0; i < ids.length; i += ID_LIST_CHUNK) {
+      const keys = await this.db.manager.findBy(ApiKeyEntity, {
+        id: In(ids.slice(i, i + ID_LIST_CHUNK)),
+        revokedAt: IsNull(),
+      });
+      keys
+        .filter((key) => !key.expiresAt || key.expiresAt.getTime() > Date.now())
+        .forEach((key) => active.add(key.id));
+    }
+    return active;
   }
 
   count(): Promise<number> {

@@ -1,6 +1,5 @@
 import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
-import { Environment } from '@/config/environment';
+import { AppConfig } from '@/config/app-config';
 import { Database } from '@/database/database.service';
 import { ApiKeysService } from './api-keys.service';
 import { TeamsService } from './teams.service';
@@ -17,14 +16,14 @@ export class BootstrapKeyService implements OnApplicationBootstrap {
   private readonly logger = new Logger(BootstrapKeyService.name);
 
   constructor(
-    private readonly config: ConfigService<Environment, true>,
+    private readonly config: AppConfig,
     private readonly db: Database,
     private readonly teams: TeamsService,
     private readonly apiKeys: ApiKeysService,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    const bootstrapKey = this.config.get('CONSOLE_BOOTSTRAP_KEY', { infer: true });
+    const bootstrapKey = this.config.auth.bootstrapKey;
     const team = await this.teams.ensure(DEFAULT_TEAM);
     let bootstrapKeyRevoked = false;
     const created = await this.db.transaction(async (manager) => {

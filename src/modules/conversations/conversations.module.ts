@@ -1,7 +1,6 @@
 import { Module } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { Environment } from '@/config/environment';
+import { AppConfig } from '@/config/app-config';
 import { AgentsModule } from '@/modules/agents/agents.module';
 import { KnowledgeBasesModule } from '@/modules/agents/knowledge-bases/knowledge-bases.module';
 import { ApiKeysModule } from '@/modules/auth/api-keys.module';
@@ -20,6 +19,7 @@ import { PendingRepliesRepository } from './replies/pending-replies.repository';
 import { REPLY_ENGINE } from './replies/reply-engine';
 import { ReplyWorker } from './replies/reply-worker.service';
 import { WorkflowTriggersCache } from './replies/workflow-triggers.cache';
+import { OpenStreams } from './stream/open-streams';
 import { StreamAccessGuard } from './stream/stream-access.guard';
 import { StreamTicketsService } from './stream/stream-tickets.service';
 import { StreamController } from './stream/stream.controller';
@@ -46,19 +46,20 @@ import { StreamService } from './stream/stream.service';
     BuiltInReplyEngine,
     {
       provide: REPLY_ENGINE,
-      inject: [ConfigService, KnowledgeSearch, WorkflowTriggersCache],
+      inject: [AppConfig, KnowledgeSearch, WorkflowTriggersCache],
       useFactory: (
-        config: ConfigService<Environment, true>,
+        config: AppConfig,
         knowledge: KnowledgeSearch,
         triggers: WorkflowTriggersCache,
       ) =>
-        config.get('LLM_BASE_URL', { infer: true })
+        config.llm.baseUrl
           ? new LlmReplyEngine(knowledge, config)
           : new BuiltInReplyEngine(knowledge, triggers),
     },
     ReplyWorker,
     StreamTicketsService,
     StreamService,
+    OpenStreams,
     StreamAccessGuard,
   ],
 })

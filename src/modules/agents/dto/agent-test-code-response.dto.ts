@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { Environment } from '@/config/environment';
+import { AppConfig } from '@/config/app-config';
 import { testStartMessage } from '../deployment/test-channel-code';
 
 class WhatsappTestChannel {
@@ -39,13 +39,7 @@ export class AgentTestCodeResponseDto {
   @ApiProperty({ type: TestChannels }) channels: TestChannels;
 }
 
-export type TestChannelSettings = Pick<
-  Environment,
-  | 'TEST_WHATSAPP_NUMBER'
-  | 'TEST_INSTAGRAM_USERNAME'
-  | 'TEST_MESSENGER_PAGE'
-  | 'TEST_TELEPHONY_NUMBER'
->;
+export type TestChannelSettings = AppConfig['agents']['testChannels'];
 
 /**
  * How a person reaches an agent under test: send its start message to the shared test number,
@@ -56,9 +50,9 @@ export function agentTestCode(
   settings: TestChannelSettings,
 ): AgentTestCodeResponseDto {
   const start = testStartMessage(code);
-  const phone = settings.TEST_WHATSAPP_NUMBER ?? null;
-  const username = settings.TEST_INSTAGRAM_USERNAME ?? null;
-  const page = settings.TEST_MESSENGER_PAGE ?? null;
+  const phone = settings.whatsappNumber ?? null;
+  const username = settings.instagramUsername ?? null;
+  const page = settings.messengerPage ?? null;
   return {
     code,
     channels: {
@@ -80,7 +74,7 @@ export function agentTestCode(
         page,
         url: page && `https://m.me/${page}?ref=${encodeURIComponent(start)}`,
       },
-      telephony: { is_enabled: Boolean(settings.TEST_TELEPHONY_NUMBER) },
+      telephony: { is_enabled: Boolean(settings.telephonyNumber) },
     },
   };
 }

@@ -1,10 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
 import { EntityManager } from 'typeorm';
 import { Errors } from '@/common/http/api-error';
 import { newId } from '@/common/ids';
 import { OutboundHttp } from '@/common/outbound/outbound-http';
-import { Environment } from '@/config/environment';
+import { AppConfig } from '@/config/app-config';
 import { Database } from '@/database/database.service';
 import { AgentsService } from '@/modules/agents/agents.service';
 import { ActionsRepository } from './actions/actions.repository';
@@ -57,9 +56,9 @@ export class IntegrationsService {
     private readonly integrations: IntegrationsRepository,
     private readonly actions: ActionsRepository,
     private readonly outbound: OutboundHttp,
-    config: ConfigService<Environment, true>,
+    config: AppConfig,
   ) {
-    this.dashboardUrl = config.get('DASHBOARD_URL', { infer: true }).replace(/\/+$/, '');
+    this.dashboardUrl = config.integrations.dashboardUrl;
   }
 
   async requireAgent(teamId: string, agentId: string): Promise<void> {

@@ -1,6 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
-import { Environment } from '@/config/environment';
+import { AppConfig } from '@/config/app-config';
 import { KnowledgeSearch } from './knowledge-search';
 import { fillPlaceholders, handoffReply, Reply, ReplyContext, ReplyEngine } from './reply-engine';
 
@@ -26,12 +25,12 @@ export class LlmReplyEngine implements ReplyEngine {
 
   constructor(
     private readonly knowledge: KnowledgeSearch,
-    config: ConfigService<Environment, true>,
+    config: AppConfig,
   ) {
-    this.url = `${config.get('LLM_BASE_URL', { infer: true })!.replace(/\/+$/, '')}/chat/completions`;
-    this.apiKey = config.get('LLM_API_KEY', { infer: true });
-    this.model = config.get('LLM_MODEL', { infer: true });
-    this.timeoutMs = config.get('LLM_TIMEOUT_MS', { infer: true });
+    this.url = `${config.llm.baseUrl!}/chat/completions`;
+    this.apiKey = config.llm.apiKey;
+    this.model = config.llm.model;
+    this.timeoutMs = config.llm.timeoutMs;
   }
 
   async reply(context: ReplyContext): Promise<Reply> {

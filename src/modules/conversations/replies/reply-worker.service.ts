@@ -5,8 +5,7 @@ import {
   OnApplicationBootstrap,
   OnModuleDestroy,
 } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
-import { Environment } from '@/config/environment';
+import { AppConfig } from '@/config/app-config';
 import { ApiError } from '@/common/http/api-error';
 import { Database } from '@/database/database.service';
 import { isRecordGoneMeanwhile } from '@/database/errors';
@@ -52,9 +51,9 @@ export class ReplyWorker implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly workflows: WorkflowsService,
     private readonly publisher: MessagePublisher,
     @Inject(REPLY_ENGINE) private readonly engine: ReplyEngine,
-    config: ConfigService<Environment, true>,
+    config: AppConfig,
   ) {
-    this.leaseMs = config.get('LLM_TIMEOUT_MS', { infer: true }) + REPLY_LEASE_MARGIN_MS;
+    this.leaseMs = config.llm.timeoutMs + REPLY_LEASE_MARGIN_MS;
   }
 
   async onApplicationBootstrap(): Promise<void> {

@@ -1,10 +1,11 @@
-import { Logger, MessageEvent } from '@nestjs/common';
-import { Observable } from 'rxjs';
+import { Logger } from '@nestjs/common';
 import { BusMessage, MessageBus, RESYNC } from '@/common/state/ports';
 import { toBusMessage } from '../messages/message-publisher';
 import { MessagesRepository } from '../messages/messages.repository';
+import { FrameSink, StreamFrame } from './event-stream-writer';
 
-const REPLAY_BATCH = 500;
+/** Messages read from the database at a time: all that a client that does not read can hold. */
+const REPLAY_BATCH = 50;
 const logger = new Logger('ConversationStream');
 
 export interface StreamStart {
@@ -26,86 +27,125 @@ export interface StreamDependencies {
  */
 const serialised = new WeakMap<BusMessage['event'], string>();
 
-function messageFrame(message: BusMessage): MessageEvent {
+function messageFrame(message: BusMessage): StreamFrame {
   let data = serialised.get(message.event);
   if (data === undefined) {
     data = JSON.stringify(message.event);
     serialised.set(message.event, data);
   }
-  return { id: message.event.id, type: 'message', data };
+  return { id: message.event.id, event: 'message', data };
 }
 
 /**
  * One client's view of a conversation: every message after `start`, in order, each exactly once,
  * then live ones, with a heartbeat carrying the resume point.
  *
- * It watches the bus before it reads the replay, so nothing published meanwhile is missed, and
- * runs everything through one queue, so frames leave in order. Sequence numbers follow commit
- * order within a conversation: a message already sent is dropped, and a live message that skips
- * ahead (its predecessor announced late) first has the gap read from the database.
+ * It watches the bus before it reads the database, so nothing published meanwhile is missed. The
+ * database is read (the replay, and any catch-up) in batches at the client's pace: a batch only
+ * once the client has taken the previous one. Live messages that come meanwhile are not kept:
+ * they are stored already, so the reading simply goes on until it has them. Once caught up, a live
+ * message that follows the last one sent is written at once, and one that skips ahead (its
+ * predecessor announced late, or lost while Redis was away) sends the stream back to the
+ * database. Sequence numbers follow commit order within a conversation, so a message already
+ * sent is dropped.
  */
-export function conversationStream(
-  deps: StreamDependencies,
-  conversationId: string,
-  start: StreamStart,
-  onClose: () => void,
-): Observable<MessageEvent> {
-  return new Observable<MessageEvent>((subscriber) => {
-    let lastSeq = start.seq;
-    let position = start.position;
-    let queue: Promise<void> = Promise.resolve();
-    let closed = false;
+export class ConversationStream {
+  private lastSeq: number;
+  private position: string;
+  private reading = false;
+  private missedWhileReading = false;
 
-    const send = (message: BusMessage) => {
-      if (message.seq <= lastSeq || closed) {
+  constructor(
+    private readonly deps: StreamDependencies,
+    private readonly conversationId: string,
+    start: StreamStart,
+    private readonly writer: FrameSink,
+  ) {
+    this.lastSeq = start.seq;
+    this.position = start.position;
+  }
+
+  start(): void {
+    const live = this.deps.bus
+      .watch(this.conversationId)
+      .subscribe((message) => this.onLive(message));
+    const heartbeats = setInterval(() => this.heartbeat(), this.deps.heartbeatMs);
+    this.writer.onClose(() => {
+      clearInterval(heartbeats);
+      live.unsubscribe();
+    });
+    this.heartbeat();
+    void this.readDatabase();
+  }
+
+  private onLive(message: BusMessage | typeof RESYNC): void {
+    if (message !== RESYNC && message.seq <= this.lastSeq) {
+      return;
+    }
+    if (this.reading || message === RESYNC || message.seq > this.lastSeq + 1) {
+      void this.readDatabase();
+      return;
+    }
+    this.send(message);
+  }
+
+  /** Reads until caught up, including what was announced while it read; one reader at a time. */
+  private async readDatabase(): Promise<void> {
+    if (this.reading) {
+      this.missedWhileReading = true;
+      return;
+    }
+    this.reading = true;
+    try {
+      do {
+        this.missedWhileReading = false;
+        await this.readBatches();
+      } while (this.missedWhileReading && this.writer.isOpen);
+    } catch (error) {
+      // Ended rather than left hanging: the client reconnects from the last id it got.
+      logger.error(
+        { err: error, conversation_id: this.conversationId },
+        'Stream failed; ending it',
+      );
+      this.writer.end();
+    } finally {
+      this.reading = false;
+    }
+  }
+
+  private async readBatches(): Promise<void> {
+    while (this.writer.isOpen) {
+      const batch = await this.deps.messages.afterSeq(
+        this.conversationId,
+        this.lastSeq,
+        REPLAY_BATCH,
+      );
+      for (const message of batch) {
+        if (!this.send(toBusMessage(message))) {
+          await this.writer.drained();
+        }
+        if (!this.writer.isOpen) {
+          return;
+        }
+      }
+      if (batch.length < REPLAY_BATCH) {
         return;
       }
-      lastSeq = message.seq;
-      position = message.event.id;
-      subscriber.next(messageFrame(message));
-    };
-    const catchUp = async (upTo?: number) => {
-      for (;;) {
-        const batch = await deps.messages.afterSeq(conversationId, lastSeq, REPLAY_BATCH, upTo);
-        batch.map(toBusMessage).forEach(send);
-        if (batch.length < REPLAY_BATCH || closed) {
-          return;
-        }
-      }
-    };
-    // A failure mid-stream ends the stream rather than erroring it: Nest would send an error frame
-    // numbered `id: 1`, which a browser would keep as its resume point. Ended, the client simply
-    // reconnects from the last id it got.
-    const enqueue = (step: () => Promise<void> | void) => {
-      queue = queue.then(step).catch((error: unknown) => {
-        logger.error({ err: error, conversation_id: conversationId }, 'Stream failed; ending it');
-        subscriber.complete();
-      });
-    };
-    const heartbeat = () =>
-      subscriber.next({ id: position, type: 'heartbeat', data: { ts: Date.now() } });
+    }
+  }
 
-    const live = deps.bus.watch(conversationId).subscribe((message) =>
-      enqueue(async () => {
-        if (message === RESYNC) {
-          await catchUp();
-          return;
-        }
-        if (message.seq > lastSeq + 1) {
-          await catchUp(message.seq - 1);
-        }
-        send(message);
-      }),
-    );
-    heartbeat();
-    enqueue(() => catchUp());
-    const timer = setInterval(() => enqueue(heartbeat), deps.heartbeatMs);
+  /** False when the frame waits for the client. */
+  private send(message: BusMessage): boolean {
+    this.lastSeq = message.seq;
+    this.position = message.event.id;
+    return this.writer.write(messageFrame(message));
+  }
 
-    return () => {
-      closed = true;
-      clearInterval(timer);
-      live.unsubscribe();
-      onClose();
-    };
-  });
+  private heartbeat(): void {
+    this.writer.write({
+      id: this.position,
+      event: 'heartbeat',
+      data: JSON.stringify({ ts: Date.now() }),
+    });
+  }
 }

@@ -24,8 +24,8 @@ export class StreamAccessGuard implements CanActivate {
       agentId: agentId.toLowerCase(),
       conversationId: conversationId.toLowerCase(),
       ticket: single(req.query.ticket),
-      after: single(req.query.after),
-      lastEventId: single(req.headers['last-event-id']),
+      after: req.query.after,
+      lastEventId: req.headersDistinct['last-event-id'],
     });
     return true;
   }

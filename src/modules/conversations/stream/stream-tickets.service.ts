@@ -1,10 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
 import { Errors } from '@/common/http/api-error';
 import { Principal } from '@/common/http/principal';
 import { StreamGrant, TICKET_STORE, TicketStore } from '@/common/state/ports';
-import { Environment } from '@/config/environment';
+import { AppConfig } from '@/config/app-config';
 import { ApiKeysService } from '@/modules/auth/api-keys.service';
 
 export interface IssuedTicket {
@@ -27,9 +26,9 @@ export class StreamTicketsService {
   constructor(
     @Inject(TICKET_STORE) private readonly store: TicketStore,
     private readonly apiKeys: ApiKeysService,
-    config: ConfigService<Environment, true>,
+    config: AppConfig,
   ) {
-    this.ttlSeconds = config.get('STREAM_TICKET_TTL_S', { infer: true });
+    this.ttlSeconds = config.stream.ticketTtlS;
   }
 
   async issue(caller: Principal, agentId: string, conversationId: string): Promise<IssuedTicket> {

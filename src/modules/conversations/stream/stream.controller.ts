@@ -1,12 +1,4 @@
-import {
-  applyDecorators,
-  Controller,
-  MessageEvent,
-  Req,
-  Res,
-  Sse,
-  UseGuards,
-} from '@nestjs/common';
+import { applyDecorators, Controller, Get, Req, Res, UseGuards } from '@nestjs/common';
 import {
   ApiHeader,
   ApiOkResponse,
@@ -16,10 +8,10 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { Observable } from 'rxjs';
 import { ApiErrorResponse, ApiHeadersTooLarge } from '@/common/http/api-docs.decorators';
 import { responseHeaders } from '@/common/http/response-headers.docs';
 import { Public } from '@/common/http/public.decorator';
+import { RawResponse } from '@/common/http/response-message.decorator';
 import { StreamAccessGuard } from './stream-access.guard';
 import { StreamService } from './stream.service';
 
@@ -59,48 +51,26 @@ const ApiStream = () =>
 
 /**
  * The message stream, under its original and its newer path. It takes no API key (a browser's
- * EventSource cannot send one): the ticket stands in for it.
+ * EventSource cannot send one): the ticket stands in for it. The stream writes the response itself
+ * (see EventStreamWriter).
  */
 @ApiTags('conversations')
 @Public()
+@RawResponse()
 @UseGuards(StreamAccessGuard)
 @Controller('agents/:agentId/conversations/:conversationId')
 export class StreamController {
   constructor(private readonly streams: StreamService) {}
 
-  @Sse('messages/stream')
+  @Get('messages/stream')
   @ApiStream()
-  openConversationMessagesStream(
-    @Req() req: Request,
-    @Res({ passthrough: true }) res: Response,
-  ): Observable<MessageEvent> {
-    return this.open(req, res);
+  openConversationMessagesStream(@Req() req: Request, @Res() res: Response): void {
+    this.streams.open(req, res);
   }
 
-  @Sse('stream')
+  @Get('stream')
   @ApiStream()
-  openConversationStream(
-    @Req() req: Request,
-    @Res({ passthrough: true }) res: Response,
-  ): Observable<MessageEvent> {
-    return this.open(req, res);
+  openConversationStream(@Req() req: Request, @Res() res: Response): void {
+    this.streams.open(req, res);
   }
-
-  private open(req: Request, res: Response): Observable<MessageEvent> {
-    useExactCacheControl(res);
-    return this.streams.observe(req);
-  }
-}
-
-/**
- * Nest writes `Cache-Control: private, no-cache, no-store, …` on SSE responses; the contract
- * promises exactly `no-cache`, which clients and proxies in front of them already rely on.
- */
-function useExactCacheControl(res: Response): void {
-  const writeHead = res.writeHead.bind(res) as (
-    status: number,
-    headers?: Record<string, unknown>,
-  ) => Response;
-  res.writeHead = ((status: number, headers?: Record<string, unknown>) =>
-    writeHead(status, { ...headers, 'Cache-Control': 'no-cache' })) as Response['writeHead'];
 }

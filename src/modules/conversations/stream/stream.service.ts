@@ -1,18 +1,30 @@
-import { Inject, Injectable, MessageEvent, OnModuleDestroy } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
+import { Inject, Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { Observable, ReplaySubject, takeUntil } from 'rxjs';
 import { Errors } from '@/common/http/api-error';
 import { isId } from '@/common/ids';
-import { MESSAGE_BUS, MessageBus, STREAM_SLOTS, StreamSlots } from '@/common/state/ports';
-import { Environment } from '@/config/environment';
+import {
+  MESSAGE_BUS,
+  MessageBus,
+  STREAM_SLOTS,
+  StreamGrant,
+  StreamSlots,
+} from '@/common/state/ports';
+import { AppConfig } from '@/config/app-config';
 import { ConversationsRepository } from '../conversations.repository';
 import { MessagesRepository } from '../messages/messages.repository';
-import { conversationStream, StreamStart } from './conversation-stream';
+import { ConversationStream, StreamStart } from './conversation-stream';
+import { EventStreamWriter } from './event-stream-writer';
+import { OpenStreams } from './open-streams';
+import { resumePoint } from './resume-point';
 import { StreamTicketsService } from './stream-tickets.service';
 
 /** Seconds a client refused for too many streams is asked to wait. */
 const STREAM_RETRY_AFTER_S = 5;
+/**
+ * Bytes a stream may leave waiting for a client that does not keep up with its live messages
+ * before it is cut off (the replay waits for the client, so never comes near it).
+ */
+const MAX_BACKLOG_BYTES = 1024 * 1024;
 const ISO_8601 =
   /^\d{4}-\d{2}-\d{2}([Tt ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?([Zz]|[+-]\d{2}:?\d{2})?)?$/;
 
@@ -20,29 +32,28 @@ export interface StreamRequest {
   agentId: string;
   conversationId: string;
   ticket?: string;
-  after?: string;
-  lastEventId?: string;
+  /** As parsed from the query string: absent, one value, or several. */
+  after: unknown;
+  /** Every Last-Event-ID header sent. */
+  lastEventId: string[] | undefined;
 }
 
 interface PreparedStream {
+  grant: StreamGrant;
   conversationId: string;
   start: StreamStart;
-  release: () => void;
 }
 
 /**
  * Opens message streams in two steps. `prepare` runs in a guard and makes every refusal there, so
  * the client gets a JSON error and no SSE header: missing ticket 401; bad ticket or target 404; bad
- * resume point 400; too many streams for the key 429. (A handler cannot: behind interceptors Nest
- * sends the SSE headers before a slow handler's rejection arrives.) `observe` then only builds the
- * stream from what was prepared.
+ * resume point 400; too many streams for the key 429. `open` then only starts the stream from what
+ * was prepared.
  */
 @Injectable()
-export class StreamService implements OnModuleDestroy {
+export class StreamService {
   private readonly heartbeatMs: number;
   private readonly maxPerSubject: number;
-  /** Replays to streams that open after shutdown began, so that they end at once too. */
-  private readonly shutdown$ = new ReplaySubject<void>(1);
 
   constructor(
     private readonly tickets: StreamTicketsService,
@@ -50,10 +61,11 @@ export class StreamService implements OnModuleDestroy {
     private readonly messages: MessagesRepository,
     @Inject(MESSAGE_BUS) private readonly bus: MessageBus,
     @Inject(STREAM_SLOTS) private readonly slots: StreamSlots,
-    config: ConfigService<Environment, true>,
+    private readonly openStreams: OpenStreams,
+    config: AppConfig,
   ) {
-    this.heartbeatMs = config.get('STREAM_HEARTBEAT_MS', { infer: true });
-    this.maxPerSubject = config.get('STREAM_MAX_PER_SUBJECT', { infer: true });
+    this.heartbeatMs = config.stream.heartbeatMs;
+    this.maxPerSubject = config.stream.maxPerSubject;
   }
 
   private readonly prepared = new WeakMap<Request, PreparedStream>();
@@ -77,7 +89,10 @@ export class StreamService implements OnModuleDestroy {
     if (!conversation) {
       throw Errors.notFound('Conversation not found');
     }
-    const start = await this.startingPoint(conversation.id, request.lastEventId ?? request.after);
+    const start = await this.startingPoint(
+      conversation.id,
+      resumePoint(request.after, request.lastEventId),
+    );
     const release = await this.slots.acquire(grant.keyId, this.maxPerSubject);
     if (!release) {
       res.setHeader('Retry-After', STREAM_RETRY_AFTER_S);
@@ -85,36 +100,37 @@ export class StreamService implements OnModuleDestroy {
         omitRequestId: true,
       });
     }
-    // Freed when the connection closes, even if Nest never subscribes to the stream.
+    // Freed when the connection closes, however the stream ends (or if it has closed already).
     res.once('close', release);
-    this.prepared.set(req, { conversationId: conversation.id, start, release });
+    if (res.destroyed) {
+      release();
+    }
+    this.prepared.set(req, { grant, conversationId: conversation.id, start });
   }
 
-  observe(req: Request): Observable<MessageEvent> {
+  open(req: Request, res: Response): void {
     const stream = this.prepared.get(req);
     if (!stream) {
-      throw new Error('observe() without prepare(): the stream guard did not run');
+      throw new Error('open() without prepare(): the stream guard did not run');
     }
     this.prepared.delete(req);
-    return conversationStream(
-      { messages: this.messages, bus: this.bus, heartbeatMs: this.heartbeatMs },
-      stream.conversationId,
-      stream.start,
-      stream.release,
-    ).pipe(takeUntil(this.shutdown$));
-  }
-
-  /** Ends every open stream, so that the HTTP server can close (graceful shutdown). */
-  onModuleDestroy(): void {
-    this.shutdown$.next();
-    this.shutdown$.complete();
+    const writer = new EventStreamWriter(res, MAX_BACKLOG_BYTES);
+    this.openStreams.track(stream.grant, writer);
+    if (writer.isOpen) {
+      new ConversationStream(
+        { messages: this.messages, bus: this.bus, heartbeatMs: this.heartbeatMs },
+        stream.conversationId,
+        stream.start,
+        writer,
+      ).start();
+    }
   }
 
   private async startingPoint(
     conversationId: string,
     resumeFrom: string | undefined,
   ): Promise<StreamStart> {
-    if (resumeFrom === undefined || resumeFrom === '') {
+    if (resumeFrom === undefined) {
       const newest = await this.messages.newest(conversationId);
       return newest
         ? { seq: newest.seq, position: newest.id }

@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
-import { Environment } from '@/config/environment';
+import { AppConfig } from '@/config/app-config';
 import { PipedreamConfigureDto } from '../dto/pipedream-configure.dto';
 import {
   PipedreamConfigDto,
@@ -25,9 +24,9 @@ export class PipedreamService {
 
   constructor(
     private readonly integrations: IntegrationsService,
-    config: ConfigService<Environment, true>,
+    config: AppConfig,
   ) {
-    this.mcpBaseUrl = config.get('PIPEDREAM_MCP_URL', { infer: true }).replace(/\/+$/, '');
+    this.mcpBaseUrl = config.integrations.pipedreamMcpUrl;
   }
 
   async list(teamId: string, agentId: string): Promise<PipedreamItemDto[]> {

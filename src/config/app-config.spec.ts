@@ -1,0 +1,39 @@
+import { loadAppConfig } from './app-config';
+
+describe('AppConfig', () => {
+  it('groups the defaults by what they configure', () => {
+    const config = loadAppConfig({});
+    expect(config.http).toEqual({
+      port: 3000,
+      host: '0.0.0.0',
+      bodyLimitBytes: 1024 * 1024,
+      corsOrigins: undefined,
+      trustProxy: false,
+    });
+    expect(config.stream).toEqual({
+      ticketTtlS: 60,
+      maxPerSubject: 25,
+      heartbeatMs: 20000,
+      slotLeaseMs: 15000,
+    });
+    expect(config.llm.baseUrl).toBeUndefined();
+    expect(config.redis).toEqual({ url: undefined, keyPrefix: 'console:' });
+  });
+
+  it('parses what the code would otherwise parse at each use', () => {
+    const config = loadAppConfig({
+      BODY_LIMIT: '512kb',
+      CORS_ORIGINS: 'https://a.example, https://b.example',
+      TRUST_PROXY: '2',
+      DASHBOARD_URL: 'https://dash.example//',
+      LLM_BASE_URL: 'https://llm.example/v1/',
+      TEST_WHATSAPP_NUMBER: '+15550100',
+    });
+    expect(config.http.bodyLimitBytes).toBe(512 * 1024);
+    expect(config.http.corsOrigins).toEqual(['https://a.example', 'https://b.example']);
+    expect(config.http.trustProxy).toBe(2);
+    expect(config.integrations.dashboardUrl).toBe('https://dash.example');
+    expect(config.llm.baseUrl).toBe('https://llm.example/v1');
+    expect(config.agents.testChannels.whatsappNumber).toBe('+15550100');
+  });
+});

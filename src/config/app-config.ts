@@ -1,0 +1,111 @@
+import {
+  bodyLimitBytes,
+  Environment,
+  LogLevel,
+  parseCorsOrigins,
+  validateEnvironment,
+} from './environment';
+import { parseTrustProxy, TrustProxy } from './trust-proxy';
+
+const withoutTrailingSlashes = (url: string) => url.replace(/\/+$/, '');
+
+/**
+ * The settings of the service, grouped by what they configure and already parsed: code asks for
+ * `config.stream.heartbeatMs`, never for a variable name. Built once per process, from the
+ * environment validated once, and injected as itself.
+ */
+export class AppConfig {
+  readonly http: {
+    port: number;
+    host: string;
+    bodyLimitBytes: number;
+    /** Unset: CORS is off; `*`: any origin. */
+    corsOrigins: string[] | '*' | undefined;
+    trustProxy: TrustProxy | undefined;
+  };
+  readonly database: { url: string; poolSize: number };
+  /** The key that encrypts stored secrets, when given rather than kept beside a SQLite file. */
+  readonly encryption: { secretKey: string | undefined };
+  readonly auth: { bootstrapKey: string | undefined };
+  /** No URL: embedded mode, shared state in process memory. */
+  readonly redis: { url: string | undefined; keyPrefix: string };
+  readonly rateLimit: { max: number; windowS: number };
+  readonly idempotency: { ttlS: number };
+  readonly stream: {
+    ticketTtlS: number;
+    maxPerSubject: number;
+    heartbeatMs: number;
+    slotLeaseMs: number;
+  };
+  readonly outbound: { allowPrivate: boolean; timeoutMs: number };
+  /** No base URL: replies come from the built-in engine. */
+  readonly llm: {
+    baseUrl: string | undefined;
+    apiKey: string | undefined;
+    model: string;
+    timeoutMs: number;
+  };
+  readonly agents: {
+    quota: number;
+    /** Where a person reaches an agent under test; unset channels are disabled. */
+    testChannels: {
+      whatsappNumber: string | undefined;
+      instagramUsername: string | undefined;
+      messengerPage: string | undefined;
+      telephonyNumber: string | undefined;
+    };
+  };
+  readonly integrations: { dashboardUrl: string; pipedreamMcpUrl: string };
+  readonly logging: { level: LogLevel; file: string | undefined };
+
+  constructor(env: Environment) {
+    this.http = {
+      port: env.PORT,
+      host: env.HOST ?? '0.0.0.0',
+      bodyLimitBytes: bodyLimitBytes(env.BODY_LIMIT),
+      corsOrigins: parseCorsOrigins(env.CORS_ORIGINS),
+      trustProxy: parseTrustProxy(env.TRUST_PROXY),
+    };
+    this.database = { url: env.DATABASE_URL, poolSize: env.DATABASE_POOL_SIZE };
+    this.encryption = { secretKey: env.CONSOLE_SECRET_KEY };
+    this.auth = { bootstrapKey: env.CONSOLE_BOOTSTRAP_KEY };
+    this.redis = { url: env.REDIS_URL, keyPrefix: env.REDIS_KEY_PREFIX };
+    this.rateLimit = { max: env.RATE_LIMIT_MAX, windowS: env.RATE_LIMIT_WINDOW_S };
+    this.idempotency = { ttlS: env.IDEMPOTENCY_TTL_S };
+    this.stream = {
+      ticketTtlS: env.STREAM_TICKET_TTL_S,
+      maxPerSubject: env.STREAM_MAX_PER_SUBJECT,
+      heartbeatMs: env.STREAM_HEARTBEAT_MS,
+      slotLeaseMs: env.STREAM_SLOT_LEASE_MS,
+    };
+    this.outbound = {
+      allowPrivate: env.OUTBOUND_ALLOW_PRIVATE,
+      timeoutMs: env.OUTBOUND_TIMEOUT_MS,
+    };
+    this.llm = {
+      baseUrl: env.LLM_BASE_URL && withoutTrailingSlashes(env.LLM_BASE_URL),
+      apiKey: env.LLM_API_KEY,
+      model: env.LLM_MODEL,
+      timeoutMs: env.LLM_TIMEOUT_MS,
+    };
+    this.agents = {
+      quota: env.AGENT_QUOTA,
+      testChannels: {
+        whatsappNumber: env.TEST_WHATSAPP_NUMBER,
+        instagramUsername: env.TEST_INSTAGRAM_USERNAME,
+        messengerPage: env.TEST_MESSENGER_PAGE,
+        telephonyNumber: env.TEST_TELEPHONY_NUMBER,
+      },
+    };
+    this.integrations = {
+      dashboardUrl: withoutTrailingSlashes(env.DASHBOARD_URL),
+      pipedreamMcpUrl: withoutTrailingSlashes(env.PIPEDREAM_MCP_URL),
+    };
+    this.logging = { level: env.LOG_LEVEL, file: env.LOG_FILE };
+  }
+}
+
+/** Validates the variables (the error names every bad one) and builds the configuration. */
+export function loadAppConfig(raw: Record<string, string | undefined>): AppConfig {
+  return new AppConfig(validateEnvironment(raw));
+}

@@ -1,0 +1,38 @@
+import { applyDecorators } from '@nestjs/common';
+import { Transform } from 'class-transformer';
+import { IsBoolean, IsInt, IsString, Matches, Max, Min, IsOptional } from 'class-validator';
+
+const toInt = ({ value }: { value: unknown }) =>
+  typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : value;
+const toBool = ({ value }: { value: unknown }) =>
+  value === 'true' || value === '1' ? true : value === 'false' || value === '0' ? false : value;
+const emptyToUndefined = ({ value }: { value: unknown }) => (value === '' ? undefined : value);
+
+// Each stack lists its decorators in the order TypeScript applied them when they were written one
+// above the other: that order is the order of the problems in a startup error line.
+
+/** A whole number in `[min, max]`. */
+export function IntegerSetting({ min, max }: { min: number; max?: number }) {
+  return applyDecorators(
+    ...(max === undefined ? [] : [Max(max)]),
+    Min(min),
+    IsInt(),
+    Transform(toInt),
+  );
+}
+
+/** `true`/`1` or `false`/`0`. */
+export function BooleanSetting() {
+  return applyDecorators(IsBoolean(), Transform(toBool));
+}
+
+/** A setting that may be unset or empty; when given, it must pass `check` (any string by default). */
+export function OptionalSetting(check: PropertyDecorator = IsString()) {
+  return applyDecorators(check, IsOptional(), Transform(emptyToUndefined));
+}
+
+export const IsHttpUrl = () =>
+  Matches(/^https?:\/\/[^\s]+$/, { message: 'must be an http(s) URL' });
+
+export const IsPhoneNumber = () =>
+  Matches(/^\+?[0-9]{6,15}$/, { message: 'must be a phone number in international format' });
