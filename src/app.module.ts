@@ -16,6 +16,8 @@ import { AppConfig } from './config/app-config';
 import { AppConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
 import { AgentsModule } from './modules/agents/agents.module';
+import { IntegrationsModule } from './modules/agents/integrations/integrations.module';
+import { KnowledgeBasesModule } from './modules/agents/knowledge-bases/knowledge-bases.module';
 import { ApiKeyGuard } from './modules/auth/api-key.guard';
 import { AuthModule } from './modules/auth/auth.module';
 import { ScopeGuard } from './modules/auth/scope.guard';
@@ -45,6 +47,10 @@ export class AppModule {
         HealthModule,
         WorkflowsModule,
         AgentsModule,
+        // Listed although AgentsModule imports them: only the modules listed here are sure to
+        // register their routes before the fallback's catch-all.
+        KnowledgeBasesModule,
+        IntegrationsModule,
         ConversationsModule,
         CallsModule,
         FallbackModule,

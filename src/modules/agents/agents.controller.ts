@@ -6,22 +6,26 @@ import { Page } from '@/common/pagination/page';
 import { CurrentPrincipal } from '@/modules/auth/current-principal.decorator';
 import { Endpoint } from '@/modules/auth/endpoint.decorator';
 import { FlowDto } from '@/modules/workflows/dto/workflow-parts.dto';
-import { toWorkflowResponse } from '@/modules/workflows/dto/workflow-response.dto';
-import { WorkflowFlow } from '@/modules/workflows/entities/workflow.entity';
+import { WorkflowResponseDto } from '@/modules/workflows/dto/workflow-response.dto';
 import { AgentProfileService } from './agent-profile.service';
 import { AgentsService } from './agents.service';
-import { ChannelResponseDto, toChannelResponse } from './channels/channel-response.dto';
-import { AgentTestCodeResponseDto, AgentTestCodeService } from './deployment/agent-deployment';
+import { AgentTestCodeService } from './deployment/agent-test-code.service';
 import { AgentCreateDto } from './dto/agent-create.dto';
 import { AgentListQueryDto } from './dto/agent-list-query.dto';
-import { AgentLiveStatusDto, AgentLiveStatusResponseDto } from './dto/agent-live-status.dto';
+import {
+  AgentLiveStatusResponseDto,
+  toAgentLiveStatusResponse,
+} from './dto/agent-live-status-response.dto';
+import { AgentLiveStatusDto } from './dto/agent-live-status-update.dto';
 import {
   AgentDetailResponseDto,
   AgentResponseDto,
   AgentWithWorkflowResponseDto,
   toAgentResponse,
 } from './dto/agent-response.dto';
+import { AgentTestCodeResponseDto } from './dto/agent-test-code-response.dto';
 import { AgentUpdateDto } from './dto/agent-update.dto';
+import { ChannelResponseDto, toChannelResponse } from './dto/channel-response.dto';
 
 @ApiTags('agents')
 @Controller('agents')
@@ -62,7 +66,7 @@ export class AgentsController {
     @Body() body: AgentCreateDto,
   ): Promise<AgentWithWorkflowResponseDto> {
     const { agent, workflow } = await this.agents.create(caller.teamId, body);
-    return { ...toAgentResponse(agent), workflow: toWorkflowResponse(workflow, caller.teamId) };
+    return { ...toAgentResponse(agent), workflow };
   }
 
   @Get(':agentId')
@@ -121,8 +125,7 @@ export class AgentsController {
     @Param('agentId', ParseIdPipe) agentId: string,
     @Body() body: AgentLiveStatusDto,
   ): Promise<AgentLiveStatusResponseDto> {
-    const agent = await this.agents.setLiveStatus(caller.teamId, agentId, body);
-    return { status: agent.status, status_reason: agent.statusReason };
+    return toAgentLiveStatusResponse(await this.agents.setLiveStatus(caller.teamId, agentId, body));
   }
 
   @Get(':agentId/deployment/agent-test-code')
@@ -166,7 +169,7 @@ export class AgentsController {
   listAgentFlows(
     @CurrentPrincipal() caller: Principal,
     @Param('agentId', ParseIdPipe) agentId: string,
-  ): Promise<WorkflowFlow[]> {
+  ): Promise<WorkflowResponseDto['flows']> {
     return this.agents.flowsOf(caller.teamId, agentId);
   }
 }

@@ -6,18 +6,21 @@ import { CLUSTER_EVENTS, ClusterEvents } from '@/common/state/ports';
 import { AppConfig } from '@/config/app-config';
 import { Database } from '@/database/database.service';
 import { isUniqueViolation } from '@/database/errors';
-import { WorkflowEntity, WorkflowFlow } from '@/modules/workflows/entities/workflow.entity';
+import {
+  toWorkflowResponse,
+  WorkflowResponseDto,
+} from '@/modules/workflows/dto/workflow-response.dto';
 import { WorkflowsService } from '@/modules/workflows/workflows.service';
 import { canTransition } from './agent-status';
 import { AgentsRepository } from './agents.repository';
-import { AgentChannelEntity } from './channels/agent-channel.entity';
 import { ChannelsRepository } from './channels/channels.repository';
+import { newTestChannelCode } from './deployment/test-channel-code';
 import { AgentCreateDto } from './dto/agent-create.dto';
 import { AgentListQueryDto } from './dto/agent-list-query.dto';
-import { AgentLiveStatusDto } from './dto/agent-live-status.dto';
+import { AgentLiveStatusDto } from './dto/agent-live-status-update.dto';
 import { AgentUpdateDto } from './dto/agent-update.dto';
+import { AgentChannelEntity } from './entities/agent-channel.entity';
 import { AgentEntity } from './entities/agent.entity';
-import { newTestChannelCode } from './test-channel-code';
 
 const NOT_FOUND = 'Agent not found';
 /** Told to every instance once an agent's deletion has committed; the payload is its id. */
@@ -25,6 +28,12 @@ export const AGENT_DELETED = 'agent-deleted';
 const CODE_ATTEMPTS = 5;
 
 type AgentInput = Partial<AgentCreateDto>;
+
+/** The new agent, and the workflow it runs on as the caller sees it. */
+export interface CreatedAgent {
+  agent: AgentEntity;
+  workflow: WorkflowResponseDto;
+}
 
 function agentChanges(input: AgentInput): Partial<AgentEntity> {
   const changes: Partial<AgentEntity> = {};
@@ -77,10 +86,7 @@ export class AgentsService {
     return this.agents.list(teamId, query);
   }
 
-  async create(
-    teamId: string,
-    input: AgentCreateDto,
-  ): Promise<{ agent: AgentEntity; workflow: WorkflowEntity }> {
+  async create(teamId: string, input: AgentCreateDto): Promise<CreatedAgent> {
     for (let attempt = 1; ; attempt++) {
       try {
         return await this.insertWithinQuota(teamId, input);
@@ -146,15 +152,12 @@ export class AgentsService {
   }
 
   /** The flows of the agent's workflow (which may be another team's public one). */
-  async flowsOf(teamId: string, id: string): Promise<WorkflowFlow[]> {
+  async flowsOf(teamId: string, id: string): Promise<WorkflowResponseDto['flows']> {
     const agent = await this.requireOwned(teamId, id);
     return (await this.workflows.findForAgent(teamId, agent.workflowId))?.flows ?? [];
   }
 
-  private insertWithinQuota(
-    teamId: string,
-    input: AgentCreateDto,
-  ): Promise<{ agent: AgentEntity; workflow: WorkflowEntity }> {
+  private insertWithinQuota(teamId: string, input: AgentCreateDto): Promise<CreatedAgent> {
     return this.db.transaction(async (manager) => {
       // The workflow first, then the team: an owner taking the workflow away holds it while it
       // adds copies under this team, which waits for the team's lock.
@@ -188,7 +191,7 @@ export class AgentsService {
       };
       await this.agents.insert(manager, agent);
       await this.channels.createDefaults(manager, teamId, agent.id, now);
-      return { agent, workflow };
+      return { agent, workflow: toWorkflowResponse(workflow, teamId) };
     });
   }
 }

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AppConfig } from '@/config/app-config';
 import { AgentsModule } from '@/modules/agents/agents.module';
+import { KnowledgeBasesModule } from '@/modules/agents/knowledge-bases/knowledge-bases.module';
 import { ApiKeysModule } from '@/modules/auth/api-keys.module';
 import { WorkflowsModule } from '@/modules/workflows/workflows.module';
 import { ConversationsController } from './conversations.controller';
@@ -27,6 +28,7 @@ import { StreamService } from './stream/stream.service';
 @Module({
   imports: [
     AgentsModule,
+    KnowledgeBasesModule,
     ApiKeysModule,
     WorkflowsModule,
     TypeOrmModule.forFeature([ConversationEntity, MessageEntity, PendingReplyEntity]),

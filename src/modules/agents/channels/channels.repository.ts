@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { newId } from '@/common/ids';
 import { Database } from '@/database/database.service';
-import { AgentChannelEntity, CHANNEL_TYPES, ChannelType } from './agent-channel.entity';
+import { AgentChannelEntity, CHANNEL_TYPES, ChannelType } from '../entities/agent-channel.entity';
 
 const CHANNEL_NAMES: Record<ChannelType, string> = {
   webchat: 'Web chat',

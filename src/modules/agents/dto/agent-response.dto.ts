@@ -1,6 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { IntegrationSummaryDto } from '@/modules/agents/integrations/dto/integration-response.dto';
+import { KnowledgeBaseSummaryDto } from '@/modules/agents/knowledge-bases/dto/knowledge-base-response.dto';
 import { WorkflowResponseDto } from '@/modules/workflows/dto/workflow-response.dto';
-import { ChannelResponseDto } from '../channels/channel-response.dto';
 import {
   AgentEntity,
   AGENT_STATUSES,
@@ -8,8 +9,7 @@ import {
   Persona,
   PERSONAS,
 } from '../entities/agent.entity';
-import { IntegrationSummaryDto } from '../integrations/dto/integration-summary.dto';
-import { KnowledgeBaseSummaryDto } from '../knowledge-bases/dto/knowledge-base-response.dto';
+import { ChannelResponseDto } from './channel-response.dto';
 
 export class AgentResponseDto {
   @ApiProperty() id: string;

@@ -4,7 +4,7 @@ import { ParseIdPipe } from '@/common/http/parse-id.pipe';
 import { Principal } from '@/common/http/principal';
 import { CurrentPrincipal } from '@/modules/auth/current-principal.decorator';
 import { Endpoint } from '@/modules/auth/endpoint.decorator';
-import { IntegrationListItemDto } from './dto/integration-summary.dto';
+import { IntegrationListItemDto } from './dto/integration-response.dto';
 import { IntegrationsService } from './integrations.service';
 
 @ApiTags('integrations')

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { Database } from '@/database/database.service';
-import { IntegrationEntity, IntegrationFamily } from './integration.entity';
+import { IntegrationEntity, IntegrationFamily } from './entities/integration.entity';
 
 @Injectable()
 export class IntegrationsRepository {

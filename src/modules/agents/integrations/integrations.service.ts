@@ -5,9 +5,8 @@ import { newId } from '@/common/ids';
 import { OutboundHttp } from '@/common/outbound/outbound-http';
 import { AppConfig } from '@/config/app-config';
 import { Database } from '@/database/database.service';
-import { ActionEntity } from '../actions/action.entity';
-import { ActionsRepository } from '../actions/actions.repository';
-import { AgentsService } from '../agents.service';
+import { AgentsService } from '@/modules/agents/agents.service';
+import { ActionsRepository } from './actions/actions.repository';
 import {
   CatalogAction,
   ConfigField,
@@ -18,10 +17,12 @@ import {
 } from './connector-catalog';
 import {
   IntegrationListItemDto,
+  IntegrationSummaryDto,
   toIntegrationAction,
   toIntegrationSummary,
-} from './dto/integration-summary.dto';
-import { IntegrationEntity, IntegrationFamily } from './integration.entity';
+} from './dto/integration-response.dto';
+import { ActionEntity } from './entities/action.entity';
+import { IntegrationEntity, IntegrationFamily } from './entities/integration.entity';
 import { IntegrationsRepository } from './integrations.repository';
 
 export const MAX_INTEGRATIONS_PER_AGENT = 50;
@@ -217,7 +218,8 @@ export class IntegrationsService {
     }));
   }
 
-  summaries(teamId: string, agentId: string): Promise<IntegrationEntity[]> {
-    return this.integrations.listForAgent(teamId, agentId);
+  /** For the agent's profile, whose caller has checked the agent already. */
+  async summaries(teamId: string, agentId: string): Promise<IntegrationSummaryDto[]> {
+    return (await this.integrations.listForAgent(teamId, agentId)).map(toIntegrationSummary);
   }
 }

@@ -4,7 +4,8 @@ import { ParseIdPipe } from '@/common/http/parse-id.pipe';
 import { Principal } from '@/common/http/principal';
 import { CurrentPrincipal } from '@/modules/auth/current-principal.decorator';
 import { Endpoint } from '@/modules/auth/endpoint.decorator';
-import { KnowledgeBaseCreateDto, KnowledgeBaseUpdateDto } from './dto/knowledge-base.dto';
+import { KnowledgeBaseCreateDto } from './dto/knowledge-base-create.dto';
+import { KnowledgeBaseUpdateDto } from './dto/knowledge-base-update.dto';
 import {
   KnowledgeBaseResponseDto,
   toKnowledgeBaseResponse,

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { newId } from '@/common/ids';
 import { Database } from '@/database/database.service';
-import { KnowledgeBaseEntity, KnowledgePassageEntity } from './knowledge-base.entity';
+import { KnowledgeBaseEntity, KnowledgePassageEntity } from './entities/knowledge-base.entity';
 import { toPassages } from './passages';
 
 @Injectable()
@@ -18,6 +18,28 @@ export class KnowledgeBasesRepository {
 
   findOwned(teamId: string, agentId: string, id: string): Promise<KnowledgeBaseEntity | null> {
     return this.db.manager.findOneBy(KnowledgeBaseEntity, { teamId, agentId, id });
+  }
+
+  /** Changes whenever the agent's knowledge bases do (one added, removed or updated). */
+  async passagesVersion(teamId: string, agentId: string): Promise<string> {
+    const stamp = (await this.db.manager
+      .createQueryBuilder(KnowledgeBaseEntity, 'kb')
+      .select('COUNT(*)', 'count')
+      .addSelect('MAX(kb.updated_at)', 'newest')
+      .where('kb.team_id = :teamId AND kb.agent_id = :agentId', { teamId, agentId })
+      .getRawOne<{ count: string | number; newest: string | Date | null }>())!;
+    return `${stamp.count}:${String(stamp.newest)}`;
+  }
+
+  async passages(teamId: string, agentId: string): Promise<string[]> {
+    const rows = await this.db.manager
+      .createQueryBuilder(KnowledgePassageEntity, 'passage')
+      .innerJoin(KnowledgeBaseEntity, 'kb', 'kb.id = passage.knowledge_base_id')
+      .where('kb.team_id = :teamId AND passage.agent_id = :agentId', { teamId, agentId })
+      .orderBy('passage.knowledgeBaseId', 'ASC')
+      .addOrderBy('passage.position', 'ASC')
+      .getMany();
+    return rows.map((row) => row.content);
   }
 
   countForAgent(manager: EntityManager, teamId: string, agentId: string): Promise<number> {

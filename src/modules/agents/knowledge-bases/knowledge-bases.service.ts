@@ -2,9 +2,11 @@ import { Injectable } from '@nestjs/common';
 import { Errors } from '@/common/http/api-error';
 import { newId } from '@/common/ids';
 import { Database } from '@/database/database.service';
-import { AgentsService } from '../agents.service';
-import { KnowledgeBaseCreateDto, KnowledgeBaseUpdateDto } from './dto/knowledge-base.dto';
-import { KnowledgeBaseEntity } from './knowledge-base.entity';
+import { AgentsService } from '@/modules/agents/agents.service';
+import { KnowledgeBaseCreateDto } from './dto/knowledge-base-create.dto';
+import { KnowledgeBaseSummaryDto, toKnowledgeBaseSummary } from './dto/knowledge-base-response.dto';
+import { KnowledgeBaseUpdateDto } from './dto/knowledge-base-update.dto';
+import { KnowledgeBaseEntity } from './entities/knowledge-base.entity';
 import { KnowledgeBasesRepository } from './knowledge-bases.repository';
 
 export const MAX_KNOWLEDGE_BASES_PER_AGENT = 200;
@@ -21,6 +23,21 @@ export class KnowledgeBasesService {
   async list(teamId: string, agentId: string): Promise<KnowledgeBaseEntity[]> {
     await this.agents.requireOwned(teamId, agentId);
     return this.knowledgeBases.listForAgent(teamId, agentId);
+  }
+
+  /** For the agent's profile, whose caller has checked the agent already. */
+  async summaries(teamId: string, agentId: string): Promise<KnowledgeBaseSummaryDto[]> {
+    return (await this.knowledgeBases.listForAgent(teamId, agentId)).map(toKnowledgeBaseSummary);
+  }
+
+  /** A stamp of the agent's knowledge: when it changes, `passagesFor` answers differently. */
+  passagesVersion(teamId: string, agentId: string): Promise<string> {
+    return this.knowledgeBases.passagesVersion(teamId, agentId);
+  }
+
+  /** The passages of the agent's text knowledge bases, in a stable order. */
+  passagesFor(teamId: string, agentId: string): Promise<string[]> {
+    return this.knowledgeBases.passages(teamId, agentId);
   }
 
   async get(teamId: string, agentId: string, id: string): Promise<KnowledgeBaseEntity> {

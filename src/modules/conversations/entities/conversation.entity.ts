@@ -1,6 +1,6 @@
 import { Column, Entity } from 'typeorm';
 import { TeamScopedEntity } from '@/database/team-scoped.entity';
-import { CHANNEL_TYPES, ChannelType } from '@/modules/agents/channels/agent-channel.entity';
+import { CHANNEL_TYPES, ChannelType } from '@/modules/agents/entities/agent-channel.entity';
 
 /** A conversation happens on one of the agent's channels. */
 export const CONVERSATION_CHANNELS = CHANNEL_TYPES;

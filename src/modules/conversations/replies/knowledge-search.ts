@@ -1,9 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Database } from '@/database/database.service';
-import {
-  KnowledgeBaseEntity,
-  KnowledgePassageEntity,
-} from '@/modules/agents/knowledge-bases/knowledge-base.entity';
+import { KnowledgeBasesService } from '@/modules/agents/knowledge-bases/knowledge-bases.service';
 import { Bm25Index } from './bm25';
 
 /**
@@ -34,33 +30,28 @@ export interface FoundPassage {
 export class KnowledgeSearch {
   private readonly indexes = new Map<string, AgentIndex>();
 
-  constructor(private readonly db: Database) {}
+  constructor(private readonly knowledgeBases: KnowledgeBasesService) {}
 
-  async search(agentId: string, question: string, limit: number): Promise<FoundPassage[]> {
-    const index = await this.indexFor(agentId);
+  async search(
+    teamId: string,
+    agentId: string,
+    question: string,
+    limit: number,
+  ): Promise<FoundPassage[]> {
+    const index = await this.indexFor(teamId, agentId);
     return index.index
       .search(question, limit)
       .filter((hit) => isRelevant(hit.matchedTerms, hit.queryTerms))
       .map((hit) => ({ text: index.passages[hit.index], score: hit.score }));
   }
 
-  private async indexFor(agentId: string): Promise<AgentIndex> {
-    const stamp = (await this.db.manager
-      .createQueryBuilder(KnowledgeBaseEntity, 'kb')
-      .select('COUNT(*)', 'count')
-      .addSelect('MAX(kb.updated_at)', 'newest')
-      .where('kb.agent_id = :agentId', { agentId })
-      .getRawOne<{ count: string | number; newest: string | Date | null }>())!;
-    const version = `${stamp.count}:${String(stamp.newest)}`;
+  private async indexFor(teamId: string, agentId: string): Promise<AgentIndex> {
+    const version = await this.knowledgeBases.passagesVersion(teamId, agentId);
     const cached = this.indexes.get(agentId);
     if (cached?.version === version) {
       return cached;
     }
-    const rows = await this.db.manager.find(KnowledgePassageEntity, {
-      where: { agentId },
-      order: { knowledgeBaseId: 'ASC', position: 'ASC' },
-    });
-    const passages = rows.map((row) => row.content);
+    const passages = await this.knowledgeBases.passagesFor(teamId, agentId);
     const built = { version, passages, index: new Bm25Index(passages) };
     this.indexes.delete(agentId);
     if (this.indexes.size >= CACHED_AGENTS) {

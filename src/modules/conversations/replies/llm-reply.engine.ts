@@ -66,7 +66,12 @@ export class LlmReplyEngine implements ReplyEngine {
     const prompt = workflow?.systemPrompt?.trim()
       ? fillPlaceholders(workflow.systemPrompt, agent)
       : `You are ${agent.name}, the assistant of ${agent.businessName ?? agent.name}. ${agent.description}`;
-    const passages = await this.knowledge.search(agent.id, message.message, KNOWLEDGE_PASSAGES);
+    const passages = await this.knowledge.search(
+      agent.teamId,
+      agent.id,
+      message.message,
+      KNOWLEDGE_PASSAGES,
+    );
     const knowledge = passages.length
       ? `\n\nUse this knowledge when it helps:\n${passages.map((p) => `- ${p.text}`).join('\n')}`
       : '';

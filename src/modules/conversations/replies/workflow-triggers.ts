@@ -1,9 +1,9 @@
 import {
   isActiveFlow,
+  triggerPhrases,
   WorkflowEntity,
   WorkflowRule,
 } from '@/modules/workflows/entities/workflow.entity';
-import { triggerPhrases } from '@/modules/workflows/trigger-phrases';
 import { PhraseMatcher } from './phrase-matcher';
 
 const WEIGHTS = { high: 3, medium: 2, low: 1 } as const;

@@ -4,11 +4,8 @@ import { ParseIdPipe } from '@/common/http/parse-id.pipe';
 import { Principal } from '@/common/http/principal';
 import { CurrentPrincipal } from '@/modules/auth/current-principal.decorator';
 import { Endpoint } from '@/modules/auth/endpoint.decorator';
-import {
-  BuiltInConfigureDto,
-  BuiltInConnectorRowDto,
-  ConfigureResultDto,
-} from '../dto/built-in.dto';
+import { BuiltInConfigureDto } from '../dto/built-in-configure.dto';
+import { BuiltInConnectorRowDto, ConfigureResultDto } from '../dto/built-in-response.dto';
 import { BuiltInIntegrationsService } from './built-in-integrations.service';
 
 @ApiTags('integrations')

@@ -4,12 +4,9 @@ import { Errors } from '@/common/http/api-error';
 import { Database } from '@/database/database.service';
 import { isUniqueViolation } from '@/database/errors';
 import { BUILT_IN_CONNECTOR_TYPES, Connector, CONNECTORS } from '../connector-catalog';
-import {
-  BuiltInConfigureDto,
-  BuiltInConnectorRowDto,
-  ConfigureResultDto,
-} from '../dto/built-in.dto';
-import { IntegrationEntity } from '../integration.entity';
+import { BuiltInConfigureDto } from '../dto/built-in-configure.dto';
+import { BuiltInConnectorRowDto, ConfigureResultDto } from '../dto/built-in-response.dto';
+import { IntegrationEntity } from '../entities/integration.entity';
 import { IntegrationsRepository } from '../integrations.repository';
 import { IntegrationsService, NewIntegration } from '../integrations.service';
 

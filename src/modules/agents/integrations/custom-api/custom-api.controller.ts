@@ -4,12 +4,10 @@ import { ParseIdPipe } from '@/common/http/parse-id.pipe';
 import { Principal } from '@/common/http/principal';
 import { CurrentPrincipal } from '@/modules/auth/current-principal.decorator';
 import { Endpoint } from '@/modules/auth/endpoint.decorator';
-import {
-  CustomApiConfigureDto,
-  CustomApiItemDto,
-  ToolCreateDto,
-  ToolResponseDto,
-} from '../dto/custom-api.dto';
+import { CustomApiConfigureDto } from '../dto/custom-api-configure.dto';
+import { CustomApiItemDto } from '../dto/custom-api-response.dto';
+import { ToolCreateDto } from '../dto/tool-create.dto';
+import { ToolResponseDto } from '../dto/tool-response.dto';
 import { CustomApiService } from './custom-api.service';
 
 @ApiTags('integrations')

@@ -4,22 +4,17 @@ import { Errors } from '@/common/http/api-error';
 import { WritePhase } from '@/common/idempotency/write-phase';
 import { Database } from '@/database/database.service';
 import { isUniqueViolation } from '@/database/errors';
-import { ActionEntity } from '../../actions/action.entity';
-import { ActionsRepository } from '../../actions/actions.repository';
+import { ActionsRepository } from '../actions/actions.repository';
 import { checkedAuthConfig } from '../auth-headers';
-import {
-  CustomApiConfigureDto,
-  CustomApiItemDto,
-  ToolCreateDto,
-  ToolResponseDto,
-} from '../dto/custom-api.dto';
-import { IntegrationEntity } from '../integration.entity';
+import { CustomApiConfigureDto } from '../dto/custom-api-configure.dto';
+import { CustomApiItemDto, toCustomApiItem } from '../dto/custom-api-response.dto';
+import { ToolCreateDto } from '../dto/tool-create.dto';
+import { DEFAULT_TOOL_CATEGORY, ToolResponseDto, toToolResponse } from '../dto/tool-response.dto';
 import { IntegrationsService } from '../integrations.service';
 import { toActionName } from '../action-name';
 import { toolUrl } from './tool-url';
 
 export const MAX_TOOLS_PER_INTEGRATION = 200;
-const DEFAULT_TOOL_CATEGORY = 'custom';
 const TEMPLATED_HOST = /^https?:\/\/[^/?#]*\{/i;
 const TOOL_SETTINGS = [
   'url_params',
@@ -28,33 +23,6 @@ const TOOL_SETTINGS = [
   'body_template',
   'response_mapping',
 ] as const;
-
-export function toCustomApiItem(integration: IntegrationEntity): CustomApiItemDto {
-  const config = integration.config as {
-    name: string;
-    base_url: string | null;
-    auth_type: CustomApiItemDto['config']['auth_type'];
-  };
-  return {
-    id: integration.id,
-    config: {
-      name: config.name,
-      ...(config.base_url ? { base_url: config.base_url } : {}),
-      auth_type: config.auth_type,
-    },
-  };
-}
-
-export function toToolResponse(action: ActionEntity): ToolResponseDto {
-  return {
-    id: action.id,
-    action_name: action.actionName,
-    name: action.name,
-    description: action.description,
-    category: action.category ?? DEFAULT_TOOL_CATEGORY,
-    is_enabled: action.isEnabled,
-  };
-}
 
 /** Custom HTTP APIs and the tools (actions) the agent calls on them. */
 @Injectable()

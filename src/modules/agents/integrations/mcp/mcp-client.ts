@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { FetchFn, OutboundHttp } from '@/common/outbound/outbound-http';
-import { McpTransport } from '../dto/mcp-server.dto';
+import { McpTransport } from '../dto/mcp-server-configure.dto';
 
 export const MAX_DISCOVERED_TOOLS = 500;
 const MAX_LIST_PAGES = 20;

@@ -4,13 +4,13 @@ import { ParseIdPipe } from '@/common/http/parse-id.pipe';
 import { Principal } from '@/common/http/principal';
 import { CurrentPrincipal } from '@/modules/auth/current-principal.decorator';
 import { Endpoint } from '@/modules/auth/endpoint.decorator';
-import { ToolResponseDto } from '../dto/custom-api.dto';
+import { McpServerConfigureDto } from '../dto/mcp-server-configure.dto';
 import {
   McpDiscoverResultDto,
-  McpServerConfigureDto,
   McpServerItemDto,
   McpTestResultDto,
-} from '../dto/mcp-server.dto';
+} from '../dto/mcp-server-response.dto';
+import { ToolResponseDto } from '../dto/tool-response.dto';
 import { McpServersService } from './mcp-servers.service';
 
 @ApiTags('integrations')

@@ -4,20 +4,19 @@ import { SecretBox } from '@/common/crypto/secret-box';
 import { Errors } from '@/common/http/api-error';
 import { WritePhase } from '@/common/idempotency/write-phase';
 import { Database } from '@/database/database.service';
-import { ActionEntity } from '../../actions/action.entity';
-import { ActionsRepository } from '../../actions/actions.repository';
+import { ActionEntity } from '../entities/action.entity';
+import { ActionsRepository } from '../actions/actions.repository';
 import { authHeaders, checkedAuthConfig } from '../auth-headers';
-import { toToolResponse } from '../custom-api/custom-api.service';
 import { AuthConfig, AuthType } from '../dto/auth-config.dto';
-import { ToolResponseDto } from '../dto/custom-api.dto';
+import { McpServerConfigureDto, McpTransport } from '../dto/mcp-server-configure.dto';
 import {
   McpDiscoverResultDto,
-  McpServerConfigureDto,
   McpServerItemDto,
   McpTestResultDto,
-  McpTransport,
-} from '../dto/mcp-server.dto';
-import { IntegrationEntity } from '../integration.entity';
+  toMcpServerItem,
+} from '../dto/mcp-server-response.dto';
+import { ToolResponseDto, toToolResponse } from '../dto/tool-response.dto';
+import { IntegrationEntity } from '../entities/integration.entity';
 import { IntegrationsRepository } from '../integrations.repository';
 import { IntegrationsService } from '../integrations.service';
 import { describeError, McpClient, McpServerAddress, McpTool } from './mcp-client';
@@ -27,19 +26,6 @@ interface McpConfig {
   server_url: string;
   transport: McpTransport;
   auth_type: AuthType;
-}
-
-export function toMcpServerItem(integration: IntegrationEntity): McpServerItemDto {
-  const config = integration.config as unknown as McpConfig;
-  return {
-    id: integration.id,
-    config: {
-      name: config.name,
-      server_url: config.server_url,
-      transport: config.transport,
-      auth_type: config.auth_type,
-    },
-  };
 }
 
 /** Why the server could not be used, for people: without the runtime's error class names. */

@@ -4,11 +4,8 @@ import { ParseIdPipe } from '@/common/http/parse-id.pipe';
 import { Principal } from '@/common/http/principal';
 import { CurrentPrincipal } from '@/modules/auth/current-principal.decorator';
 import { Endpoint } from '@/modules/auth/endpoint.decorator';
-import {
-  PipedreamConfigureDto,
-  PipedreamConfigureResultDto,
-  PipedreamItemDto,
-} from '../dto/pipedream.dto';
+import { PipedreamConfigureDto } from '../dto/pipedream-configure.dto';
+import { PipedreamConfigureResultDto, PipedreamItemDto } from '../dto/pipedream-response.dto';
 import { PipedreamService } from './pipedream.service';
 
 @ApiTags('integrations')

@@ -1,33 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '@/config/app-config';
+import { PipedreamConfigureDto } from '../dto/pipedream-configure.dto';
 import {
-  PipedreamConfigureDto,
+  PipedreamConfigDto,
   PipedreamConfigureResultDto,
   PipedreamItemDto,
-} from '../dto/pipedream.dto';
-import { IntegrationEntity } from '../integration.entity';
+  toPipedreamItem,
+} from '../dto/pipedream-response.dto';
 import { IntegrationsService } from '../integrations.service';
-
-interface PipedreamConfig {
-  app_slug: string;
-  app_name: string;
-  app_icon: string | null;
-  server_url: string;
-}
-
-function toPipedreamItem(integration: IntegrationEntity): PipedreamItemDto {
-  const config = integration.config as unknown as PipedreamConfig;
-  return {
-    id: integration.id,
-    channel_type: 'pipedream',
-    config: {
-      app_slug: config.app_slug,
-      app_name: config.app_name,
-      app_icon: config.app_icon,
-      server_url: config.server_url,
-    },
-  };
-}
 
 function titleOf(slug: string): string {
   return slug
@@ -59,7 +39,7 @@ export class PipedreamService {
     input: PipedreamConfigureDto,
   ): Promise<PipedreamConfigureResultDto> {
     const appName = input.app_name ?? titleOf(input.app_slug);
-    const config: PipedreamConfig = {
+    const config: PipedreamConfigDto = {
       app_slug: input.app_slug,
       app_name: appName,
       app_icon: input.app_icon ?? null,

@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { KnowledgeBaseEntity, KnowledgeBaseType } from '../knowledge-base.entity';
+import { KnowledgeBaseEntity, KnowledgeBaseType } from '../entities/knowledge-base.entity';
 
 export class KnowledgeBaseSummaryDto {
   @ApiProperty() id: string;

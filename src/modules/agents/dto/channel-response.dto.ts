@@ -4,7 +4,7 @@ import {
   CHANNEL_TYPES,
   ChannelStatus,
   ChannelType,
-} from './agent-channel.entity';
+} from '../entities/agent-channel.entity';
 
 export class ChannelResponseDto {
   @ApiProperty() id: string;

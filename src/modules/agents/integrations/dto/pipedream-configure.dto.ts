@@ -18,20 +18,3 @@ export class PipedreamConfigureDto {
   @Matches(/^https?:\/\/\S+$/i, { message: 'must be an http(s) URL' })
   app_icon?: string | null;
 }
-
-export class PipedreamConfigDto {
-  @ApiProperty() app_slug: string;
-  @ApiProperty() app_name: string;
-  @ApiProperty({ type: String, nullable: true }) app_icon: string | null;
-  @ApiProperty() server_url: string;
-}
-
-export class PipedreamItemDto {
-  @ApiProperty() id: string;
-  @ApiProperty({ example: 'pipedream' }) channel_type: string;
-  @ApiProperty({ type: PipedreamConfigDto }) config: PipedreamConfigDto;
-}
-
-export class PipedreamConfigureResultDto extends PipedreamItemDto {
-  @ApiProperty() onboarding_url: string;
-}

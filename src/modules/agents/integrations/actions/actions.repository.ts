@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager, In } from 'typeorm';
 import { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { Database } from '@/database/database.service';
-import { ActionEntity } from './action.entity';
+import { ActionEntity } from '../entities/action.entity';
 
 @Injectable()
 export class ActionsRepository {
@@ -26,14 +26,6 @@ export class ActionsRepository {
     });
   }
 
-  findInIntegration(
-    teamId: string,
-    integrationId: string,
-    id: string,
-  ): Promise<ActionEntity | null> {
-    return this.db.manager.findOneBy(ActionEntity, { teamId, integrationId, id });
-  }
-
   countForIntegration(manager: EntityManager, integrationId: string): Promise<number> {
     return manager.countBy(ActionEntity, { integrationId });
   }
@@ -46,10 +38,6 @@ export class ActionsRepository {
 
   async update(manager: EntityManager, id: string, changes: Partial<ActionEntity>): Promise<void> {
     await manager.update(ActionEntity, { id }, changes as QueryDeepPartialEntity<ActionEntity>);
-  }
-
-  async deleteForIntegration(manager: EntityManager, integrationId: string): Promise<void> {
-    await manager.delete(ActionEntity, { integrationId });
   }
 
   async delete(teamId: string, integrationId: string, id: string): Promise<boolean> {

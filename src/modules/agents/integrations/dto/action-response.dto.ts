@@ -1,17 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { ArrayMaxSize, IsArray, IsString, MaxLength } from 'class-validator';
-import { BodyId } from '@/common/validation/id-fields';
-import { LIMITS } from '@/common/validation/limits';
-
-export class ActionIdsDto {
-  @BodyId()
-  @ApiProperty({ type: [String], maxItems: LIMITS.array })
-  @IsArray()
-  @ArrayMaxSize(LIMITS.array)
-  @IsString({ each: true })
-  @MaxLength(64, { each: true })
-  action_ids: string[];
-}
+import { ActionEntity } from '../entities/action.entity';
+import { IntegrationEntity } from '../entities/integration.entity';
 
 export class ActionsUpdatedDto {
   @ApiProperty({ description: "How many of the given ids are this agent's actions" })
@@ -27,4 +16,20 @@ export class ActionResponseDto {
   @ApiProperty() action_name: string;
   @ApiProperty({ type: String, nullable: true }) description: string | null;
   @ApiProperty() is_enabled: boolean;
+}
+
+export function toActionResponse(
+  action: ActionEntity,
+  integration: IntegrationEntity,
+): ActionResponseDto {
+  return {
+    id: action.id,
+    integration_id: action.integrationId,
+    integration_type: integration.type,
+    integration_name: integration.name,
+    name: action.name,
+    action_name: action.actionName,
+    description: action.description,
+    is_enabled: action.isEnabled,
+  };
 }

@@ -1,27 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
-import { RequiredString } from '@/common/validation/string-fields';
-import { LIMITS } from '@/common/validation/limits';
-import { AUTH_TYPES, AuthSettingsDto, AuthType } from './auth-config.dto';
-
-export const MCP_TRANSPORTS = ['http_sse', 'streamable_http'] as const;
-export type McpTransport = (typeof MCP_TRANSPORTS)[number];
-
-export class McpServerConfigureDto extends AuthSettingsDto {
-  @RequiredString(LIMITS.name)
-  name: string;
-
-  @ApiProperty({ description: 'Public http(s) URL of the MCP endpoint', maxLength: LIMITS.url })
-  @IsString()
-  @MaxLength(LIMITS.url)
-  @Matches(/^https?:\/\/\S+$/i, { message: 'must be an http(s) URL' })
-  server_url: string;
-
-  @ApiPropertyOptional({ enum: MCP_TRANSPORTS, default: 'streamable_http' })
-  @IsOptional()
-  @IsIn(MCP_TRANSPORTS)
-  transport?: McpTransport | null;
-}
+import { IntegrationEntity } from '../entities/integration.entity';
+import { AUTH_TYPES, AuthType } from './auth-config.dto';
+import { MCP_TRANSPORTS, McpTransport } from './mcp-server-configure.dto';
 
 export class McpServerConfigDto {
   @ApiProperty() name: string;
@@ -48,4 +28,17 @@ export class McpTestResultDto {
   @ApiProperty() message: string;
   @ApiPropertyOptional() error?: string;
   @ApiPropertyOptional() tools_count?: number;
+}
+
+export function toMcpServerItem(integration: IntegrationEntity): McpServerItemDto {
+  const config = integration.config as unknown as McpServerConfigDto;
+  return {
+    id: integration.id,
+    config: {
+      name: config.name,
+      server_url: config.server_url,
+      transport: config.transport,
+      auth_type: config.auth_type,
+    },
+  };
 }

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { AgentsService } from '../agents.service';
-import { IntegrationsRepository } from '../integrations/integrations.repository';
+import { AgentsService } from '@/modules/agents/agents.service';
+import { ActionResponseDto, toActionResponse } from '../dto/action-response.dto';
+import { IntegrationsRepository } from '../integrations.repository';
 import { ActionsRepository } from './actions.repository';
-import { ActionResponseDto } from './dto/actions.dto';
 
 @Injectable()
 export class ActionsService {
@@ -20,19 +20,7 @@ export class ActionsService {
       this.integrations.listForAgent(teamId, agentId),
     ]);
     const byId = new Map(integrations.map((integration) => [integration.id, integration]));
-    return actions.map((action) => {
-      const integration = byId.get(action.integrationId)!;
-      return {
-        id: action.id,
-        integration_id: action.integrationId,
-        integration_type: integration.type,
-        integration_name: integration.name,
-        name: action.name,
-        action_name: action.actionName,
-        description: action.description,
-        is_enabled: action.isEnabled,
-      };
-    });
+    return actions.map((action) => toActionResponse(action, byId.get(action.integrationId)!));
   }
 
   /** Ids that are not this agent's actions are ignored and not counted. */

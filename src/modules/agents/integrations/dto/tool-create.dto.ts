@@ -10,7 +10,7 @@ import {
   MaxLength,
   Min,
 } from 'class-validator';
-import { NullableHttpUrl, NullableString, RequiredString } from '@/common/validation/string-fields';
+import { NullableString, RequiredString } from '@/common/validation/string-fields';
 import {
   IsObjectOrArray,
   IsPlainObject,
@@ -18,7 +18,7 @@ import {
   OptionalNotNull,
 } from '@/common/validation/decorators';
 import { LIMITS } from '@/common/validation/limits';
-import { AUTH_TYPES, AuthSettingsDto, AuthType } from './auth-config.dto';
+import { AuthSettingsDto } from './auth-config.dto';
 
 export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'] as const;
 // Scheme-relative ("//host/x") and backslash ("/\\host/x") forms would name another host.
@@ -29,31 +29,6 @@ const JSON_VALUE = {
     { type: 'array', items: {} },
   ],
 };
-
-export class CustomApiConfigureDto extends AuthSettingsDto {
-  @RequiredString(LIMITS.name)
-  name: string;
-
-  @NullableString(LIMITS.description)
-  description?: string | null;
-
-  @NullableHttpUrl({ description: 'Public http(s) URL' })
-  base_url?: string | null;
-
-  @NullableHttpUrl({ description: 'Public http(s) URL' })
-  test_endpoint?: string | null;
-}
-
-export class CustomApiConfigDto {
-  @ApiProperty() name: string;
-  @ApiPropertyOptional({ description: 'Left out when the API has none' }) base_url?: string;
-  @ApiProperty({ enum: AUTH_TYPES }) auth_type: AuthType;
-}
-
-export class CustomApiItemDto {
-  @ApiProperty() id: string;
-  @ApiProperty({ type: CustomApiConfigDto }) config: CustomApiConfigDto;
-}
 
 export class ToolCreateDto extends AuthSettingsDto {
   @RequiredString(LIMITS.name)
@@ -126,13 +101,4 @@ export class ToolCreateDto extends AuthSettingsDto {
   @Min(1)
   @Max(300)
   timeout?: number;
-}
-
-export class ToolResponseDto {
-  @ApiProperty() id: string;
-  @ApiProperty() action_name: string;
-  @ApiProperty() name: string;
-  @ApiProperty({ type: String, nullable: true }) description: string | null;
-  @ApiProperty({ example: 'custom' }) category: string;
-  @ApiProperty() is_enabled: boolean;
 }

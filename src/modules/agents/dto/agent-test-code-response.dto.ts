@@ -1,7 +1,6 @@
-import { Injectable } from '@nestjs/common';
 import { ApiProperty } from '@nestjs/swagger';
 import { AppConfig } from '@/config/app-config';
-import { testStartMessage } from '../test-channel-code';
+import { testStartMessage } from '../deployment/test-channel-code';
 
 class WhatsappTestChannel {
   @ApiProperty() is_enabled: boolean;
@@ -78,14 +77,4 @@ export function agentTestCode(
       telephony: { is_enabled: Boolean(settings.telephonyNumber) },
     },
   };
-}
-
-/** The test code of an agent, with the test channels this installation is configured with. */
-@Injectable()
-export class AgentTestCodeService {
-  constructor(private readonly config: AppConfig) {}
-
-  describe(code: string): AgentTestCodeResponseDto {
-    return agentTestCode(code, this.config.agents.testChannels);
-  }
 }

@@ -12,8 +12,3 @@ export class AgentLiveStatusDto {
   @NullableString(LIMITS.description)
   status_reason?: string | null;
 }
-
-export class AgentLiveStatusResponseDto {
-  @ApiProperty({ enum: AGENT_STATUSES }) status: AgentStatus;
-  @ApiProperty({ type: String, nullable: true }) status_reason: string | null;
-}

@@ -5,7 +5,8 @@ import { Principal } from '@/common/http/principal';
 import { CurrentPrincipal } from '@/modules/auth/current-principal.decorator';
 import { Endpoint } from '@/modules/auth/endpoint.decorator';
 import { ActionsService } from './actions.service';
-import { ActionIdsDto, ActionResponseDto, ActionsUpdatedDto } from './dto/actions.dto';
+import { ActionIdsDto } from '../dto/action-ids.dto';
+import { ActionResponseDto, ActionsUpdatedDto } from '../dto/action-response.dto';
 
 @ApiTags('actions')
 @Controller('agents/:agentId/actions')

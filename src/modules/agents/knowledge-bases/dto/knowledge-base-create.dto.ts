@@ -1,12 +1,15 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsNotEmpty, IsString, IsUrl, MaxLength, ValidateIf } from 'class-validator';
 import { NullableString, RequiredString } from '@/common/validation/string-fields';
-import { OptionalNotNull } from '@/common/validation/decorators';
 import { LIMITS } from '@/common/validation/limits';
 import { OnlyWhen } from '@/common/validation/only-when';
-import { KnowledgeBaseType } from '../knowledge-base.entity';
+import { KnowledgeBaseType } from '../entities/knowledge-base.entity';
 
-const HTTP_URL = { protocols: ['http', 'https'], require_protocol: true, require_tld: false };
+export const HTTP_URL = {
+  protocols: ['http', 'https'],
+  require_protocol: true,
+  require_tld: false,
+};
 
 export class KnowledgeBaseCreateDto {
   @ApiProperty({ enum: ['text', 'url'] })
@@ -36,33 +39,6 @@ export class KnowledgeBaseCreateDto {
   })
   @OnlyWhen<KnowledgeBaseCreateDto>((kb) => kb.type === 'url', 'type is url')
   @ValidateIf((kb: KnowledgeBaseCreateDto) => kb.type === 'url' || kb.url !== undefined)
-  @IsString()
-  @MaxLength(LIMITS.url)
-  @IsUrl(HTTP_URL, { message: 'must be an http(s) URL' })
-  url?: string;
-}
-
-/** The type of a knowledge base is fixed; `content` applies to text ones, `url` to url ones. */
-export class KnowledgeBaseUpdateDto {
-  @ApiPropertyOptional({ maxLength: LIMITS.name })
-  @OptionalNotNull()
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(LIMITS.name)
-  name?: string;
-
-  @NullableString(LIMITS.description)
-  description?: string | null;
-
-  @ApiPropertyOptional({ maxLength: LIMITS.knowledgeContent })
-  @OptionalNotNull()
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(LIMITS.knowledgeContent)
-  content?: string;
-
-  @ApiPropertyOptional({ maxLength: LIMITS.url })
-  @OptionalNotNull()
   @IsString()
   @MaxLength(LIMITS.url)
   @IsUrl(HTTP_URL, { message: 'must be an http(s) URL' })

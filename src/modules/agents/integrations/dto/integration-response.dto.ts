@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { ActionEntity } from '../../actions/action.entity';
+import { ActionEntity } from '../entities/action.entity';
 import { ConfigField } from '../connector-catalog';
-import { IntegrationEntity, IntegrationStatus } from '../integration.entity';
+import { IntegrationEntity, IntegrationStatus } from '../entities/integration.entity';
 
 const STATUSES = ['connected', 'pending', 'error'];
 
