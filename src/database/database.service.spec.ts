@@ -46,3 +46,28 @@ describe('Database.transaction', () => {
     expect(calls()).toBe(3);
   });
 });
+
+describe('Database.write', () => {
+  it('runs a lone statement PostgreSQL aborted to break a deadlock again, without a transaction', async () => {
+    const { database, calls } = postgresFailing(0);
+    let attempts = 0;
+    const result = await database.write(async () => {
+      if (++attempts <= 2) {
+        throw deadlock();
+      }
+      return 'written';
+    });
+    expect(result).toBe('written');
+    expect(attempts).toBe(3);
+    expect(calls()).toBe(0);
+  });
+
+  it('joins the open transaction', async () => {
+    const { database, calls } = postgresFailing(0);
+    const joined = await database.transaction(() =>
+      database.write(async () => database.inTransaction),
+    );
+    expect(joined).toBe(true);
+    expect(calls()).toBe(1);
+  });
+});

@@ -14,7 +14,8 @@ interface OpenTransaction {
 
 /**
  * The one way to the database. `manager` is the current transaction's manager when the caller
- * runs inside `transaction()`, so a repository joins its caller's transaction without being told.
+ * runs inside `transaction()`, so a repository joins its caller's transaction without being told:
+ * repositories always query through `manager`, and nobody passes a manager around.
  *
  * TypeORM gives SQLite a single shared connection: two transactions started concurrently would
  * silently nest as savepoints of each other. On SQLite, transactions therefore take turns behind
@@ -44,30 +45,33 @@ export class Database {
     return this.current.getStore() !== undefined;
   }
 
-  async transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
-    const joined = this.current.getStore();
-    if (joined) {
-      return work(joined.manager);
+  /** Runs `work` in a transaction, or in the caller's when it has one open. */
+  async transaction<T>(work: () => Promise<T>): Promise<T> {
+    if (this.inTransaction) {
+      return work();
     }
-    for (let attempt = 1; ; attempt++) {
+    return this.retryingDeadlocks(async () => {
       const open: OpenTransaction = { manager: this.dataSource.manager, afterCommit: [] };
       const run = () =>
         this.dataSource.transaction((manager) => {
           open.manager = manager;
-          return this.current.run(open, () => work(manager));
+          return this.current.run(open, work);
         });
-      try {
-        const result = await (this.writer ? this.writer.runExclusive(run) : run());
-        this.current.exit(() => open.afterCommit.forEach((callback) => this.runSafely(callback)));
-        return result;
-      } catch (error) {
-        // PostgreSQL breaks a deadlock by aborting one of the transactions, and expects it to be
-        // run again: it was rolled back whole, its after-commit callbacks never run.
-        if (!isDeadlock(error) || attempt >= DEADLOCK_ATTEMPTS) {
-          throw error;
-        }
-      }
-    }
+      const result = await this.asWriter(run);
+      this.current.exit(() => open.afterCommit.forEach((callback) => this.runSafely(callback)));
+      return result;
+    });
+  }
+
+  /**
+   * Runs `work`, a single write statement, in the caller's transaction or on its own. On its own it
+   * still takes its turn behind the writer mutex: SQLite has one writer lock, and TypeORM sends
+   * every SQLite statement down one shared connection, so a statement sent while another caller's
+   * transaction is open would run inside that transaction and commit or roll back with it. Every
+   * write therefore goes through `transaction()` (several statements) or `write()` (one).
+   */
+  async write<T>(work: () => Promise<T>): Promise<T> {
+    return this.inTransaction ? work() : this.retryingDeadlocks(() => this.asWriter(work));
   }
 
   /**
@@ -87,11 +91,11 @@ export class Database {
    * Serialises writers on one row for the rest of the transaction (PostgreSQL `FOR UPDATE`). On
    * SQLite the writer mutex already does this, so nothing is sent.
    */
-  async lockRow(manager: EntityManager, table: string, id: string): Promise<void> {
+  async lockRow(table: string, id: string): Promise<void> {
     if (this.kind !== 'postgres') {
       return;
     }
-    await manager
+    await this.manager
       .createQueryBuilder()
       .select('locked.id')
       .from(table, 'locked')
@@ -111,6 +115,26 @@ export class Database {
   /** Runs `work` outside any transaction of the caller, e.g. background work a request starts. */
   detached<T>(work: () => T): T {
     return this.current.exit(work);
+  }
+
+  private asWriter<T>(work: () => Promise<T>): Promise<T> {
+    return this.writer ? this.writer.runExclusive(work) : work();
+  }
+
+  /**
+   * PostgreSQL breaks a deadlock by aborting one of the statements or transactions, and expects it
+   * to be run again: it was rolled back whole, its after-commit callbacks never run.
+   */
+  private async retryingDeadlocks<T>(work: () => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await work();
+      } catch (error) {
+        if (!isDeadlock(error) || attempt >= DEADLOCK_ATTEMPTS) {
+          throw error;
+        }
+      }
+    }
   }
 
   private runSafely(callback: () => void): void {

@@ -74,8 +74,8 @@ export class IdempotencyStore implements OnModuleInit, OnModuleDestroy {
       if (!existing) {
         const id = newId();
         try {
-          await this.db.transaction((manager) =>
-            manager.insert(IdempotencyRecordEntity, {
+          await this.db.write(() =>
+            this.db.manager.insert(IdempotencyRecordEntity, {
               id,
               teamId,
               key,
@@ -97,8 +97,8 @@ export class IdempotencyStore implements OnModuleInit, OnModuleDestroy {
         }
       }
       if (existing.expiresAt <= now) {
-        await this.db.transaction((manager) =>
-          manager.delete(IdempotencyRecordEntity, {
+        await this.db.write(() =>
+          this.db.manager.delete(IdempotencyRecordEntity, {
             id: existing.id,
             expiresAt: LessThanOrEqual(now),
           }),
@@ -115,8 +115,8 @@ export class IdempotencyStore implements OnModuleInit, OnModuleDestroy {
         return { kind: 'in_flight' };
       }
       const id = newId();
-      const takenOver = await this.db.transaction((manager) =>
-        manager.update(
+      const takenOver = await this.db.write(() =>
+        this.db.manager.update(
           IdempotencyRecordEntity,
           { id: existing.id, state: 'in_progress', lockedAt: existing.lockedAt },
           { id, lockedAt: now },
@@ -134,8 +134,8 @@ export class IdempotencyStore implements OnModuleInit, OnModuleDestroy {
    * Throws (rolling that work back) if the claim was taken over meanwhile.
    */
   async complete(id: string, status: number, body: string): Promise<void> {
-    const result = await this.db.transaction((manager) =>
-      manager.update(
+    const result = await this.db.write(() =>
+      this.db.manager.update(
         IdempotencyRecordEntity,
         { id, state: 'in_progress' },
         { state: 'done', responseStatus: status, responseBody: body },
@@ -177,8 +177,8 @@ export class IdempotencyStore implements OnModuleInit, OnModuleDestroy {
 
   /** Deletes the claim if this holder still has it (a takeover gave it another id). */
   private async deleteClaim(id: string): Promise<void> {
-    await this.db.transaction((manager) =>
-      manager.delete(IdempotencyRecordEntity, { id, state: 'in_progress' }),
+    await this.db.write(() =>
+      this.db.manager.delete(IdempotencyRecordEntity, { id, state: 'in_progress' }),
     );
   }
 
@@ -196,8 +196,8 @@ export class IdempotencyStore implements OnModuleInit, OnModuleDestroy {
   private async renew(id: string): Promise<void> {
     try {
       await this.db.detached(() =>
-        this.db.transaction((manager) =>
-          manager.update(
+        this.db.write(() =>
+          this.db.manager.update(
             IdempotencyRecordEntity,
             { id, state: 'in_progress' },
             { lockedAt: new Date() },
@@ -211,14 +211,14 @@ export class IdempotencyStore implements OnModuleInit, OnModuleDestroy {
 
   /** Frees every claim: used at start in embedded mode, where no other process can hold one. */
   private async releaseAllClaims(): Promise<void> {
-    await this.db.transaction((manager) =>
-      manager.delete(IdempotencyRecordEntity, { state: 'in_progress' }),
+    await this.db.write(() =>
+      this.db.manager.delete(IdempotencyRecordEntity, { state: 'in_progress' }),
     );
   }
 
   async purgeExpired(now = new Date()): Promise<number> {
-    const result = await this.db.transaction((manager) =>
-      manager.delete(IdempotencyRecordEntity, { expiresAt: LessThanOrEqual(now) }),
+    const result = await this.db.write(() =>
+      this.db.manager.delete(IdempotencyRecordEntity, { expiresAt: LessThanOrEqual(now) }),
     );
     return result.affected ?? 0;
   }

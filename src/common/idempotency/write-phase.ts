@@ -1,6 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
 import { Database } from '@/database/database.service';
 
 /** Stores the response of the running request under its Idempotency-Key, in the open transaction. */
@@ -19,10 +18,10 @@ export class WritePhase {
   constructor(private readonly db: Database) {}
 
   /** Runs `work` in one transaction; what it returns is the handler's response. */
-  run<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+  run<T>(work: () => Promise<T>): Promise<T> {
     const record = this.recorder.getStore();
-    return this.db.transaction(async (manager) => {
-      const response = await work(manager);
+    return this.db.transaction(async () => {
+      const response = await work();
       await record?.(response);
       return response;
     });

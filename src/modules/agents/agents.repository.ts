@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
 import { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { paginate } from '@/common/pagination/paginate';
 import { Page } from '@/common/pagination/page';
@@ -37,12 +36,12 @@ export class AgentsRepository {
     });
   }
 
-  countForTeam(manager: EntityManager, teamId: string): Promise<number> {
-    return manager.countBy(AgentEntity, { teamId });
+  countForTeam(teamId: string): Promise<number> {
+    return this.db.manager.countBy(AgentEntity, { teamId });
   }
 
-  async insert(manager: EntityManager, agent: AgentEntity): Promise<void> {
-    await manager.insert(AgentEntity, agent);
+  async insert(agent: AgentEntity): Promise<void> {
+    await this.db.write(() => this.db.manager.insert(AgentEntity, agent));
   }
 
   async update(
@@ -50,17 +49,15 @@ export class AgentsRepository {
     id: string,
     changes: QueryDeepPartialEntity<AgentEntity>,
   ): Promise<boolean> {
-    const result = await this.db.transaction((manager) =>
-      manager.update(AgentEntity, { teamId, id }, changes),
+    const result = await this.db.write(() =>
+      this.db.manager.update(AgentEntity, { teamId, id }, changes),
     );
     return (result.affected ?? 0) > 0;
   }
 
   /** Deletes the agent; its channels, knowledge, integrations and actions go with it (cascade). */
   async delete(teamId: string, id: string): Promise<boolean> {
-    const result = await this.db.transaction((manager) =>
-      manager.delete(AgentEntity, { teamId, id }),
-    );
+    const result = await this.db.write(() => this.db.manager.delete(AgentEntity, { teamId, id }));
     return (result.affected ?? 0) > 0;
   }
 }

@@ -101,11 +101,9 @@ export class AgentsService {
 
   async update(teamId: string, id: string, input: AgentUpdateDto): Promise<AgentEntity> {
     await this.requireOwned(teamId, id);
-    await this.db.transaction(async (manager) => {
+    await this.db.transaction(async () => {
       if (input.workflow_id !== undefined) {
-        input.workflow_id = (
-          await this.workflows.holdForAgent(manager, teamId, input.workflow_id)
-        ).id;
+        input.workflow_id = (await this.workflows.holdForAgent(teamId, input.workflow_id)).id;
       }
       await this.agents.update(teamId, id, { ...agentChanges(input), updatedAt: new Date() });
     });
@@ -128,8 +126,8 @@ export class AgentsService {
    * one left: a second identical request is then a no-op rather than a conflict.
    */
   setLiveStatus(teamId: string, id: string, input: AgentLiveStatusDto): Promise<AgentEntity> {
-    return this.db.transaction(async (manager) => {
-      await this.db.lockRow(manager, 'agents', id);
+    return this.db.transaction(async () => {
+      await this.db.lockRow('agents', id);
       const agent = await this.requireOwned(teamId, id);
       if (agent.status === input.status) {
         return agent;
@@ -158,12 +156,12 @@ export class AgentsService {
   }
 
   private insertWithinQuota(teamId: string, input: AgentCreateDto): Promise<CreatedAgent> {
-    return this.db.transaction(async (manager) => {
+    return this.db.transaction(async () => {
       // The workflow first, then the team: an owner taking the workflow away holds it while it
       // adds copies under this team, which waits for the team's lock.
-      const workflow = await this.workflows.holdForAgent(manager, teamId, input.workflow_id);
-      await this.db.lockRow(manager, 'teams', teamId);
-      if ((await this.agents.countForTeam(manager, teamId)) >= this.quota) {
+      const workflow = await this.workflows.holdForAgent(teamId, input.workflow_id);
+      await this.db.lockRow('teams', teamId);
+      if ((await this.agents.countForTeam(teamId)) >= this.quota) {
         throw Errors.agentLimitReached(`The team has reached its quota of ${this.quota} agents`);
       }
       const now = new Date();
@@ -189,8 +187,8 @@ export class AgentsService {
         createdAt: now,
         updatedAt: now,
       };
-      await this.agents.insert(manager, agent);
-      await this.channels.createDefaults(manager, teamId, agent.id, now);
+      await this.agents.insert(agent);
+      await this.channels.createDefaults(teamId, agent.id, now);
       return { agent, workflow: toWorkflowResponse(workflow, teamId) };
     });
   }

@@ -45,7 +45,7 @@ export class ApiKeysService {
       lastUsedAt: null,
       createdAt: new Date(),
     };
-    await this.db.transaction((manager) => manager.insert(ApiKeyEntity, record));
+    await this.db.write(() => this.db.manager.insert(ApiKeyEntity, record));
     return { record, key };
   }
 
@@ -89,8 +89,8 @@ export class ApiKeysService {
    * such active key exists.
    */
   async revoke(id: string): Promise<boolean> {
-    const result = await this.db.transaction((manager) =>
-      manager.update(ApiKeyEntity, { id, revokedAt: IsNull() }, { revokedAt: new Date() }),
+    const result = await this.db.write(() =>
+      this.db.manager.update(ApiKeyEntity, { id, revokedAt: IsNull() }, { revokedAt: new Date() }),
     );
     if ((result.affected ?? 0) === 0) {
       return false;
@@ -118,8 +118,12 @@ export class ApiKeysService {
     if (existing.revokedAt) {
       return false;
     }
-    await this.db.transaction((manager) =>
-      manager.update(ApiKeyEntity, { id: existing.id }, { teamId, scopes, expiresAt: null }),
+    await this.db.write(() =>
+      this.db.manager.update(
+        ApiKeyEntity,
+        { id: existing.id },
+        { teamId, scopes, expiresAt: null },
+      ),
     );
     return true;
   }
@@ -133,8 +137,8 @@ export class ApiKeysService {
     this.lastTouched.set(keyId, now);
     this.db
       .detached(() =>
-        this.db.transaction((manager) =>
-          manager.update(ApiKeyEntity, { id: keyId }, { lastUsedAt: new Date(now) }),
+        this.db.write(() =>
+          this.db.manager.update(ApiKeyEntity, { id: keyId }, { lastUsedAt: new Date(now) }),
         ),
       )
       .catch((error: unknown) =>

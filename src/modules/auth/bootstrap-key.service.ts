@@ -26,8 +26,8 @@ export class BootstrapKeyService implements OnApplicationBootstrap {
     const bootstrapKey = this.config.auth.bootstrapKey;
     const team = await this.teams.ensure(DEFAULT_TEAM);
     let bootstrapKeyRevoked = false;
-    const created = await this.db.transaction(async (manager) => {
-      await this.db.lockRow(manager, 'teams', team.id);
+    const created = await this.db.transaction(async () => {
+      await this.db.lockRow('teams', team.id);
       if (bootstrapKey) {
         bootstrapKeyRevoked = !(await this.apiKeys.ensureKey(team.id, bootstrapKey, ['*']));
         return null;

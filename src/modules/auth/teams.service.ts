@@ -16,7 +16,7 @@ export class TeamsService {
   async create(name: string): Promise<TeamEntity | null> {
     const team: TeamEntity = { id: newId(), name, createdAt: new Date() };
     try {
-      await this.db.transaction((manager) => manager.insert(TeamEntity, team));
+      await this.db.write(() => this.db.manager.insert(TeamEntity, team));
       return team;
     } catch (error) {
       if (isUniqueViolation(error)) {

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
 import { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { newId } from '@/common/ids';
 import { paginate } from '@/common/pagination/paginate';
@@ -22,13 +21,8 @@ export interface ChannelUser {
 export class ConversationsRepository {
   constructor(private readonly db: Database) {}
 
-  findOwned(
-    teamId: string,
-    agentId: string,
-    id: string,
-    manager = this.db.manager,
-  ): Promise<ConversationEntity | null> {
-    return manager.findOneBy(ConversationEntity, { teamId, agentId, id });
+  findOwned(teamId: string, agentId: string, id: string): Promise<ConversationEntity | null> {
+    return this.db.manager.findOneBy(ConversationEntity, { teamId, agentId, id });
   }
 
   list(
@@ -79,14 +73,17 @@ export class ConversationsRepository {
   }
 
   /** The channel user's conversation, created if new; safe under concurrent first messages. */
-  async ensure(
-    manager: EntityManager,
+  ensure(teamId: string, agentId: string, user: ChannelUser): Promise<ConversationEntity> {
+    return this.db.transaction(() => this.insertOrFind(teamId, agentId, user));
+  }
+
+  private async insertOrFind(
     teamId: string,
     agentId: string,
     user: ChannelUser,
   ): Promise<ConversationEntity> {
     const now = new Date();
-    await manager
+    await this.db.manager
       .createQueryBuilder()
       .insert()
       .into(ConversationEntity)
@@ -115,7 +112,7 @@ export class ConversationsRepository {
       })
       .orIgnore()
       .execute();
-    const conversation = await manager.findOneByOrFail(ConversationEntity, {
+    const conversation = await this.db.manager.findOneByOrFail(ConversationEntity, {
       teamId,
       agentId,
       channelType: user.channelType,
@@ -123,9 +120,9 @@ export class ConversationsRepository {
       isTestChannel: user.isTestChannel,
     });
     if (user.username && user.username !== conversation.channelUserUsername) {
-      await manager.update(
+      await this.db.manager.update(
         ConversationEntity,
-        { id: conversation.id },
+        { teamId, id: conversation.id },
         { channelUserUsername: user.username },
       );
     }
@@ -136,15 +133,24 @@ export class ConversationsRepository {
    * Adds a message at the end of the conversation. The counter update locks the conversation
    * row, so sequence numbers follow commit order; the timestamp never goes back either.
    */
-  async append(
-    manager: EntityManager,
+  append(
     conversation: ConversationEntity,
     role: MessageRole,
     text: string,
     changes: QueryDeepPartialEntity<ConversationEntity> = {},
   ): Promise<MessageEntity> {
+    return this.db.transaction(() => this.insertMessage(conversation, role, text, changes));
+  }
+
+  private async insertMessage(
+    conversation: ConversationEntity,
+    role: MessageRole,
+    text: string,
+    changes: QueryDeepPartialEntity<ConversationEntity>,
+  ): Promise<MessageEntity> {
+    const { teamId, id } = conversation;
     const now = new Date();
-    await manager
+    await this.db.manager
       .createQueryBuilder()
       .update(ConversationEntity)
       .set({
@@ -155,10 +161,10 @@ export class ConversationsRepository {
         updatedAt: now,
         ...(role === 'user' ? { lastSeen: now } : {}),
       })
-      .where('id = :id', { id: conversation.id })
+      .where('team_id = :teamId AND id = :id', { teamId, id })
       .setParameter('now', now)
       .execute();
-    const updated = await manager.findOneByOrFail(ConversationEntity, { id: conversation.id });
+    const updated = await this.db.manager.findOneByOrFail(ConversationEntity, { teamId, id });
     const message: MessageEntity = {
       id: newId(),
       teamId: conversation.teamId,
@@ -171,15 +177,15 @@ export class ConversationsRepository {
       attachments: [],
       createdAt: updated.lastMessageAt!,
     };
-    await manager.insert(MessageEntity, message as QueryDeepPartialEntity<MessageEntity>);
+    await this.db.manager.insert(MessageEntity, message as QueryDeepPartialEntity<MessageEntity>);
     return message;
   }
 
   async update(
-    manager: EntityManager,
+    teamId: string,
     id: string,
     changes: QueryDeepPartialEntity<ConversationEntity>,
   ): Promise<void> {
-    await manager.update(ConversationEntity, { id }, changes);
+    await this.db.write(() => this.db.manager.update(ConversationEntity, { teamId, id }, changes));
   }
 }

@@ -4,7 +4,7 @@ import { isId } from '@/common/ids';
 import { Page } from '@/common/pagination/page';
 import { Database } from '@/database/database.service';
 import { AgentsService } from '@/modules/agents/agents.service';
-import { ConversationsRepository } from './conversations.repository';
+import { ChannelUser, ConversationsRepository } from './conversations.repository';
 import { ConversationListQueryDto } from './dto/conversation.dto';
 import { ChannelMessageCreateDto, MessageCreateDto, MessageListQueryDto } from './dto/message.dto';
 import { ConversationEntity } from './entities/conversation.entity';
@@ -54,9 +54,7 @@ export class ConversationsService {
     paused: boolean,
   ): Promise<ConversationEntity> {
     const conversation = await this.get(teamId, agentId, id);
-    await this.db.transaction((manager) =>
-      this.conversations.update(manager, id, { isAiChatPaused: paused, updatedAt: new Date() }),
-    );
+    await this.conversations.update(teamId, id, { isAiChatPaused: paused, updatedAt: new Date() });
     return { ...conversation, isAiChatPaused: paused };
   }
 
@@ -121,32 +119,24 @@ export class ConversationsService {
     teamId: string,
     agentId: string,
     input: MessageCreateDto,
-    target:
-      | { conversationId: string }
-      | { channelUser: Parameters<ConversationsRepository['ensure']>[3] },
+    target: { conversationId: string } | { channelUser: ChannelUser },
   ): Promise<MessageEntity> {
     const agent = await this.agents.requireOwned(teamId, agentId);
     const role = input.role ?? 'user';
-    return this.db.transaction(async (manager) => {
+    return this.db.transaction(async () => {
       let conversation: ConversationEntity | null;
       if ('conversationId' in target) {
         conversation = isId(target.conversationId)
-          ? await this.conversations.findOwned(teamId, agentId, target.conversationId, manager)
+          ? await this.conversations.findOwned(teamId, agentId, target.conversationId)
           : null;
         if (!conversation) {
           throw Errors.notFound(NOT_FOUND);
         }
       } else {
-        conversation = await this.conversations.ensure(
-          manager,
-          teamId,
-          agentId,
-          target.channelUser,
-        );
+        conversation = await this.conversations.ensure(teamId, agentId, target.channelUser);
       }
       // A person answering in the conversation has taken care of whatever needed attention.
       const message = await this.conversations.append(
-        manager,
         conversation,
         role,
         input.message,
@@ -154,7 +144,7 @@ export class ConversationsService {
       );
       this.publisher.publish(message);
       if (role === 'user' && !conversation.isAiChatPaused && agent.status !== 'paused') {
-        const pending = await this.pendingReplies.add(manager, message);
+        const pending = await this.pendingReplies.add(message);
         this.db.afterCommit(() => this.replies.schedule(pending));
       }
       return message;

@@ -28,10 +28,12 @@ export class ForeignAgentsRepository {
   }
 
   async move(teamId: string, fromWorkflowId: string, toWorkflowId: string): Promise<void> {
-    await this.db.manager.update(
-      AgentEntity,
-      { teamId, workflowId: fromWorkflowId },
-      { workflowId: toWorkflowId, updatedAt: new Date() },
+    await this.db.write(() =>
+      this.db.manager.update(
+        AgentEntity,
+        { teamId, workflowId: fromWorkflowId },
+        { workflowId: toWorkflowId, updatedAt: new Date() },
+      ),
     );
   }
 }

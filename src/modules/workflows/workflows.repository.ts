@@ -57,15 +57,15 @@ export class WorkflowsRepository {
   }
 
   async insert(workflow: WorkflowEntity): Promise<void> {
-    await this.db.transaction((manager) =>
-      manager.insert(WorkflowEntity, workflow as QueryDeepPartialEntity<WorkflowEntity>),
+    await this.db.write(() =>
+      this.db.manager.insert(WorkflowEntity, workflow as QueryDeepPartialEntity<WorkflowEntity>),
     );
   }
 
   /** Applies `changes` to a workflow the team owns; false when it owns no such workflow. */
   async update(teamId: string, id: string, changes: Partial<WorkflowEntity>): Promise<boolean> {
-    const result = await this.db.transaction((manager) =>
-      manager.update(
+    const result = await this.db.write(() =>
+      this.db.manager.update(
         WorkflowEntity,
         { id, teamId },
         changes as QueryDeepPartialEntity<WorkflowEntity>,
@@ -75,8 +75,8 @@ export class WorkflowsRepository {
   }
 
   async delete(teamId: string, id: string): Promise<boolean> {
-    const result = await this.db.transaction((manager) =>
-      manager.delete(WorkflowEntity, { id, teamId }),
+    const result = await this.db.write(() =>
+      this.db.manager.delete(WorkflowEntity, { id, teamId }),
     );
     return (result.affected ?? 0) > 0;
   }

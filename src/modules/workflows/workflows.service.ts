@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
 import { Errors } from '@/common/http/api-error';
 import { newId } from '@/common/ids';
 import { Page } from '@/common/pagination/page';
@@ -48,8 +47,8 @@ export class WorkflowsService {
    * transaction ends: its owner cannot make it private or delete it meanwhile, so the agent never
    * ends up on another team's private workflow.
    */
-  async holdForAgent(manager: EntityManager, teamId: string, id: string): Promise<WorkflowEntity> {
-    await this.db.lockRow(manager, 'workflows', id);
+  async holdForAgent(teamId: string, id: string): Promise<WorkflowEntity> {
+    await this.db.lockRow('workflows', id);
     return this.get(teamId, id);
   }
 
@@ -77,8 +76,8 @@ export class WorkflowsService {
 
   async update(teamId: string, id: string, input: WorkflowUpdateDto): Promise<WorkflowEntity> {
     const changes = { ...workflowChanges(input), updatedAt: new Date() };
-    await this.db.transaction(async (manager) => {
-      await this.db.lockRow(manager, 'workflows', id);
+    await this.db.transaction(async () => {
+      await this.db.lockRow('workflows', id);
       const before = await this.requireOwned(teamId, id);
       if ((changes.visibility ?? before.visibility) === 'private') {
         await this.handOverToOtherTeams(before);
@@ -92,8 +91,8 @@ export class WorkflowsService {
 
   async delete(teamId: string, id: string): Promise<void> {
     try {
-      await this.db.transaction(async (manager) => {
-        await this.db.lockRow(manager, 'workflows', id);
+      await this.db.transaction(async () => {
+        await this.db.lockRow('workflows', id);
         await this.handOverToOtherTeams(await this.requireOwned(teamId, id));
         if (!(await this.workflows.delete(teamId, id))) {
           throw Errors.notFound(NOT_FOUND);

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
 import { newId } from '@/common/ids';
 import { Database } from '@/database/database.service';
 import { AgentChannelEntity, CHANNEL_TYPES, ChannelType } from '../entities/agent-channel.entity';
@@ -17,12 +16,7 @@ export class ChannelsRepository {
   constructor(private readonly db: Database) {}
 
   /** One record per channel type: web chat works at once, the others once configured. */
-  async createDefaults(
-    manager: EntityManager,
-    teamId: string,
-    agentId: string,
-    now: Date,
-  ): Promise<void> {
+  async createDefaults(teamId: string, agentId: string, now: Date): Promise<void> {
     const channels: AgentChannelEntity[] = CHANNEL_TYPES.map((type) => ({
       id: newId(),
       teamId,
@@ -34,7 +28,7 @@ export class ChannelsRepository {
       createdAt: now,
       updatedAt: now,
     }));
-    await manager.insert(AgentChannelEntity, channels);
+    await this.db.write(() => this.db.manager.insert(AgentChannelEntity, channels));
   }
 
   async listForAgent(teamId: string, agentId: string): Promise<AgentChannelEntity[]> {

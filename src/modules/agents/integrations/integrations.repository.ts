@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
 import { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { Database } from '@/database/database.service';
 import { IntegrationEntity, IntegrationFamily } from './entities/integration.entity';
@@ -28,35 +27,35 @@ export class IntegrationsRepository {
     return this.db.manager.findOneBy(IntegrationEntity, { teamId, agentId, id, family });
   }
 
-  findByType(
-    manager: EntityManager,
-    teamId: string,
-    agentId: string,
-    type: string,
-  ): Promise<IntegrationEntity | null> {
-    return manager.findOneBy(IntegrationEntity, { teamId, agentId, family: 'bimpeai', type });
+  findByType(teamId: string, agentId: string, type: string): Promise<IntegrationEntity | null> {
+    return this.db.manager.findOneBy(IntegrationEntity, {
+      teamId,
+      agentId,
+      family: 'bimpeai',
+      type,
+    });
   }
 
-  countForAgent(manager: EntityManager, teamId: string, agentId: string): Promise<number> {
-    return manager.countBy(IntegrationEntity, { teamId, agentId });
+  countForAgent(teamId: string, agentId: string): Promise<number> {
+    return this.db.manager.countBy(IntegrationEntity, { teamId, agentId });
   }
 
-  async insert(manager: EntityManager, integration: IntegrationEntity): Promise<void> {
-    await manager.insert(
-      IntegrationEntity,
-      integration as QueryDeepPartialEntity<IntegrationEntity>,
+  async insert(integration: IntegrationEntity): Promise<void> {
+    await this.db.write(() =>
+      this.db.manager.insert(
+        IntegrationEntity,
+        integration as QueryDeepPartialEntity<IntegrationEntity>,
+      ),
     );
   }
 
-  async update(
-    manager: EntityManager,
-    id: string,
-    changes: Partial<IntegrationEntity>,
-  ): Promise<void> {
-    await manager.update(
-      IntegrationEntity,
-      { id },
-      changes as QueryDeepPartialEntity<IntegrationEntity>,
+  async update(teamId: string, id: string, changes: Partial<IntegrationEntity>): Promise<void> {
+    await this.db.write(() =>
+      this.db.manager.update(
+        IntegrationEntity,
+        { teamId, id },
+        changes as QueryDeepPartialEntity<IntegrationEntity>,
+      ),
     );
   }
 
@@ -67,8 +66,8 @@ export class IntegrationsRepository {
     id: string,
     family: IntegrationFamily,
   ): Promise<boolean> {
-    const result = await this.db.transaction((manager) =>
-      manager.delete(IntegrationEntity, { teamId, agentId, id, family }),
+    const result = await this.db.write(() =>
+      this.db.manager.delete(IntegrationEntity, { teamId, agentId, id, family }),
     );
     return (result.affected ?? 0) > 0;
   }

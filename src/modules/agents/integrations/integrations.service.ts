@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
 import { Errors } from '@/common/http/api-error';
 import { newId } from '@/common/ids';
 import { OutboundHttp } from '@/common/outbound/outbound-http';
@@ -96,12 +95,9 @@ export class IntegrationsService {
     actions: CatalogAction[] = [],
   ): Promise<IntegrationEntity> {
     await this.requireAgent(teamId, agentId);
-    return this.db.transaction(async (manager) => {
-      await this.db.lockRow(manager, 'agents', agentId);
-      if (
-        (await this.integrations.countForAgent(manager, teamId, agentId)) >=
-        MAX_INTEGRATIONS_PER_AGENT
-      ) {
+    return this.db.transaction(async () => {
+      await this.db.lockRow('agents', agentId);
+      if ((await this.integrations.countForAgent(teamId, agentId)) >= MAX_INTEGRATIONS_PER_AGENT) {
         throw Errors.conflict(
           `An agent can have at most ${MAX_INTEGRATIONS_PER_AGENT} integrations`,
         );
@@ -115,11 +111,8 @@ export class IntegrationsService {
         createdAt: now,
         updatedAt: now,
       };
-      await this.integrations.insert(manager, integration);
-      await this.actions.insert(
-        manager,
-        actions.map((action) => this.newAction(integration, action, now)),
-      );
+      await this.integrations.insert(integration);
+      await this.actions.insert(actions.map((action) => this.newAction(integration, action, now)));
       return integration;
     });
   }
@@ -183,19 +176,14 @@ export class IntegrationsService {
   }
 
   /** Inserts catalogue actions the integration does not have yet (by action name). */
-  async addMissingActions(
-    manager: EntityManager,
-    integration: IntegrationEntity,
-    catalog: CatalogAction[],
-  ): Promise<void> {
+  async addMissingActions(integration: IntegrationEntity, catalog: CatalogAction[]): Promise<void> {
     const existing = new Set(
-      (await this.actions.listForIntegration(integration.teamId, integration.id, manager)).map(
+      (await this.actions.listForIntegration(integration.teamId, integration.id)).map(
         (a) => a.actionName,
       ),
     );
     const now = new Date();
     await this.actions.insert(
-      manager,
       catalog
         .filter((action) => !existing.has(action.action_name))
         .map((action) => this.newAction(integration, action, now)),

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
 import { newId } from '@/common/ids';
 import { Database } from '@/database/database.service';
 import { KnowledgeBaseEntity, KnowledgePassageEntity } from './entities/knowledge-base.entity';
@@ -42,32 +41,34 @@ export class KnowledgeBasesRepository {
     return rows.map((row) => row.content);
   }
 
-  countForAgent(manager: EntityManager, teamId: string, agentId: string): Promise<number> {
-    return manager.countBy(KnowledgeBaseEntity, { teamId, agentId });
+  countForAgent(teamId: string, agentId: string): Promise<number> {
+    return this.db.manager.countBy(KnowledgeBaseEntity, { teamId, agentId });
   }
 
-  /** Writes the knowledge base and re-slices its text into passages, in the caller's transaction. */
-  async save(manager: EntityManager, kb: KnowledgeBaseEntity): Promise<void> {
-    await manager.save(KnowledgeBaseEntity, kb);
-    await manager.delete(KnowledgePassageEntity, { knowledgeBaseId: kb.id });
-    const passages = kb.type === 'text' && kb.content ? toPassages(kb.content) : [];
-    if (passages.length > 0) {
-      await manager.insert(
-        KnowledgePassageEntity,
-        passages.map((content, position) => ({
-          id: newId(),
-          agentId: kb.agentId,
-          knowledgeBaseId: kb.id,
-          position,
-          content,
-        })),
-      );
-    }
+  /** Writes the knowledge base and re-slices its text into passages, in one transaction. */
+  save(kb: KnowledgeBaseEntity): Promise<void> {
+    return this.db.transaction(async () => {
+      await this.db.manager.save(KnowledgeBaseEntity, kb);
+      await this.db.manager.delete(KnowledgePassageEntity, { knowledgeBaseId: kb.id });
+      const passages = kb.type === 'text' && kb.content ? toPassages(kb.content) : [];
+      if (passages.length > 0) {
+        await this.db.manager.insert(
+          KnowledgePassageEntity,
+          passages.map((content, position) => ({
+            id: newId(),
+            agentId: kb.agentId,
+            knowledgeBaseId: kb.id,
+            position,
+            content,
+          })),
+        );
+      }
+    });
   }
 
   async delete(teamId: string, agentId: string, id: string): Promise<boolean> {
-    const result = await this.db.transaction((manager) =>
-      manager.delete(KnowledgeBaseEntity, { teamId, agentId, id }),
+    const result = await this.db.write(() =>
+      this.db.manager.delete(KnowledgeBaseEntity, { teamId, agentId, id }),
     );
     return (result.affected ?? 0) > 0;
   }

@@ -68,17 +68,16 @@ export class KnowledgeBasesService {
       createdAt: now,
       updatedAt: now,
     };
-    await this.db.transaction(async (manager) => {
-      await this.db.lockRow(manager, 'agents', agentId);
+    await this.db.transaction(async () => {
+      await this.db.lockRow('agents', agentId);
       if (
-        (await this.knowledgeBases.countForAgent(manager, teamId, agentId)) >=
-        MAX_KNOWLEDGE_BASES_PER_AGENT
+        (await this.knowledgeBases.countForAgent(teamId, agentId)) >= MAX_KNOWLEDGE_BASES_PER_AGENT
       ) {
         throw Errors.conflict(
           `An agent can have at most ${MAX_KNOWLEDGE_BASES_PER_AGENT} knowledge bases`,
         );
       }
-      await this.knowledgeBases.save(manager, kb);
+      await this.knowledgeBases.save(kb);
     });
     return kb;
   }
@@ -111,7 +110,7 @@ export class KnowledgeBasesService {
       content: input.content ?? kb.content,
       updatedAt: new Date(),
     };
-    await this.db.transaction((manager) => this.knowledgeBases.save(manager, updated));
+    await this.knowledgeBases.save(updated);
     return updated;
   }
 

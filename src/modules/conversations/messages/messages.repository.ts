@@ -33,12 +33,9 @@ export class MessagesRepository {
     return this.db.manager.findOneBy(MessageEntity, { teamId, conversationId, id });
   }
 
-  findInConversation(conversationId: string, id: string): Promise<MessageEntity | null> {
-    return this.db.manager.findOneBy(MessageEntity, { conversationId, id });
-  }
-
   /** Messages after position `seq` (and up to `upTo`, when given), oldest first. */
   afterSeq(
+    teamId: string,
     conversationId: string,
     seq: number,
     limit: number,
@@ -46,7 +43,10 @@ export class MessagesRepository {
   ): Promise<MessageEntity[]> {
     const query = this.db.manager
       .createQueryBuilder(MessageEntity, 'message')
-      .where('message.conversation_id = :conversationId', { conversationId })
+      .where('message.team_id = :teamId AND message.conversation_id = :conversationId', {
+        teamId,
+        conversationId,
+      })
       .andWhere('message.seq > :seq', { seq });
     if (upTo !== undefined) {
       query.andWhere('message.seq <= :upTo', { upTo });
@@ -55,24 +55,30 @@ export class MessagesRepository {
   }
 
   /** The position just before the first message created after `time`. */
-  async seqAtTime(conversationId: string, time: Date): Promise<number> {
+  async seqAtTime(teamId: string, conversationId: string, time: Date): Promise<number> {
     const firstAfter = await this.db.manager.findOne(MessageEntity, {
-      where: { conversationId, createdAt: MoreThan(time) },
+      where: { teamId, conversationId, createdAt: MoreThan(time) },
       order: { seq: 'ASC' },
     });
-    return firstAfter ? firstAfter.seq - 1 : ((await this.newest(conversationId))?.seq ?? 0);
+    return firstAfter
+      ? firstAfter.seq - 1
+      : ((await this.newest(teamId, conversationId))?.seq ?? 0);
   }
 
-  newest(conversationId: string): Promise<MessageEntity | null> {
+  newest(teamId: string, conversationId: string): Promise<MessageEntity | null> {
     return this.db.manager.findOne(MessageEntity, {
-      where: { conversationId },
+      where: { teamId, conversationId },
       order: { seq: 'DESC' },
     });
   }
 
-  recent(conversationId: string, count: number): Promise<MessageEntity[]> {
+  recent(teamId: string, conversationId: string, count: number): Promise<MessageEntity[]> {
     return this.db.manager
-      .find(MessageEntity, { where: { conversationId }, order: { seq: 'DESC' }, take: count })
+      .find(MessageEntity, {
+        where: { teamId, conversationId },
+        order: { seq: 'DESC' },
+        take: count,
+      })
       .then((messages) => messages.reverse());
   }
 }

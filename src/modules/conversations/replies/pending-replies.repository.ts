@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Brackets, EntityManager } from 'typeorm';
+import { Brackets } from 'typeorm';
 import { newId } from '@/common/ids';
 import { Database } from '@/database/database.service';
 import { MessageEntity, PendingReplyEntity } from '../entities/message.entity';
@@ -8,7 +8,7 @@ import { MessageEntity, PendingReplyEntity } from '../entities/message.entity';
 export class PendingRepliesRepository {
   constructor(private readonly db: Database) {}
 
-  async add(manager: EntityManager, message: MessageEntity): Promise<PendingReplyEntity> {
+  async add(message: MessageEntity): Promise<PendingReplyEntity> {
     const pending: PendingReplyEntity = {
       id: newId(),
       teamId: message.teamId,
@@ -19,19 +19,19 @@ export class PendingRepliesRepository {
       leaseUntil: null,
       createdAt: new Date(),
     };
-    await manager.insert(PendingReplyEntity, pending);
+    await this.db.write(() => this.db.manager.insert(PendingReplyEntity, pending));
     return pending;
   }
 
   /** Takes the reply for `leaseMs`; false when another worker holds it or it is done. */
-  async claim(id: string, leaseMs: number): Promise<boolean> {
+  async claim(teamId: string, id: string, leaseMs: number): Promise<boolean> {
     const now = new Date();
-    const result = await this.db.transaction((manager) =>
-      manager
+    const result = await this.db.write(() =>
+      this.db.manager
         .createQueryBuilder()
         .update(PendingReplyEntity)
         .set({ leaseUntil: new Date(now.getTime() + leaseMs), attempts: () => 'attempts + 1' })
-        .where('id = :id', { id })
+        .where('team_id = :teamId AND id = :id', { teamId, id })
         .andWhere(
           new Brackets((open) =>
             open.where('lease_until IS NULL').orWhere('lease_until < :now', { now }),
@@ -42,16 +42,21 @@ export class PendingRepliesRepository {
     return (result.affected ?? 0) > 0;
   }
 
-  find(id: string, manager = this.db.manager): Promise<PendingReplyEntity | null> {
-    return manager.findOneBy(PendingReplyEntity, { id });
+  find(teamId: string, id: string): Promise<PendingReplyEntity | null> {
+    return this.db.manager.findOneBy(PendingReplyEntity, { teamId, id });
   }
 
-  async remove(manager: EntityManager, id: string): Promise<boolean> {
-    const result = await manager.delete(PendingReplyEntity, { id });
+  async remove(teamId: string, id: string): Promise<boolean> {
+    const result = await this.db.write(() =>
+      this.db.manager.delete(PendingReplyEntity, { teamId, id }),
+    );
     return (result.affected ?? 0) > 0;
   }
 
-  /** Replies nobody is producing: never claimed, or claimed by a worker whose lease ran out. */
+  /**
+   * Replies nobody is producing: never claimed, or claimed by a worker whose lease ran out. Across
+   * every team, as the sweep that hands them out serves them all; each carries its team onwards.
+   */
   unclaimed(limit: number, olderThan: Date): Promise<PendingReplyEntity[]> {
     return this.db.manager
       .createQueryBuilder(PendingReplyEntity, 'pending')
@@ -70,8 +75,12 @@ export class PendingRepliesRepository {
 
   /** Frees every lease: used at start in embedded mode, where no other process can hold one. */
   async releaseAllLeases(): Promise<void> {
-    await this.db.transaction((manager) =>
-      manager.createQueryBuilder().update(PendingReplyEntity).set({ leaseUntil: null }).execute(),
+    await this.db.write(() =>
+      this.db.manager
+        .createQueryBuilder()
+        .update(PendingReplyEntity)
+        .set({ leaseUntil: null })
+        .execute(),
     );
   }
 }

@@ -71,13 +71,13 @@ export class ReplyWorker implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   /** Queues the reply behind earlier ones of the same conversation. */
-  schedule(pending: Pick<PendingReplyEntity, 'id' | 'conversationId'>): void {
+  schedule(pending: Pick<PendingReplyEntity, 'id' | 'teamId' | 'conversationId'>): void {
     if (this.stopped) {
       return;
     }
     const previous = this.queues.get(pending.conversationId) ?? Promise.resolve();
     const next = previous
-      .then(() => this.process(pending.id))
+      .then(() => this.process(pending.teamId, pending.id))
       .catch((error: unknown) => this.reportFailure(pending.id, error));
     this.queues.set(pending.conversationId, next);
     void next.finally(() => {
@@ -109,11 +109,11 @@ export class ReplyWorker implements OnApplicationBootstrap, OnModuleDestroy {
     }
   }
 
-  private async process(pendingId: string): Promise<void> {
-    if (this.stopped || !(await this.pending.claim(pendingId, this.leaseMs))) {
+  private async process(teamId: string, pendingId: string): Promise<void> {
+    if (this.stopped || !(await this.pending.claim(teamId, pendingId, this.leaseMs))) {
       return;
     }
-    const pending = await this.pending.find(pendingId);
+    const pending = await this.pending.find(teamId, pendingId);
     const conversation =
       pending &&
       (await this.conversations.findOwned(pending.teamId, pending.agentId, pending.conversationId));
@@ -125,7 +125,7 @@ export class ReplyWorker implements OnApplicationBootstrap, OnModuleDestroy {
     }
     const agent = await this.agents.requireOwned(pending.teamId, pending.agentId);
     if (conversation.isAiChatPaused || agent.status === 'paused') {
-      await this.db.transaction((manager) => this.pending.remove(manager, pending.id));
+      await this.pending.remove(pending.teamId, pending.id);
       return;
     }
     const reply: Reply =
@@ -137,14 +137,14 @@ export class ReplyWorker implements OnApplicationBootstrap, OnModuleDestroy {
             conversation,
             message,
             history: await this.messages
-              .recent(conversation.id, HISTORY_MESSAGES)
+              .recent(pending.teamId, conversation.id, HISTORY_MESSAGES)
               .then((recent) => upTo(recent, message)),
           });
-    const stored = await this.db.transaction(async (manager) => {
-      if (!(await this.pending.remove(manager, pending.id))) {
+    const stored = await this.db.transaction(async () => {
+      if (!(await this.pending.remove(pending.teamId, pending.id))) {
         return null;
       }
-      return this.conversations.append(manager, conversation, 'assistant', reply.text, {
+      return this.conversations.append(conversation, 'assistant', reply.text, {
         ...(reply.needsAttention ? { needsAttention: true } : {}),
         ...(reply.flowState !== undefined ? { flowState: reply.flowState } : {}),
       });

@@ -36,7 +36,12 @@ class FakeMessages {
     return added;
   }
 
-  async afterSeq(_conversationId: string, seq: number, limit: number): Promise<MessageEntity[]> {
+  async afterSeq(
+    _teamId: string,
+    _conversationId: string,
+    seq: number,
+    limit: number,
+  ): Promise<MessageEntity[]> {
     this.reads++;
     if (this.failing) {
       throw new Error('database unavailable');
@@ -111,7 +116,7 @@ function start(messages: FakeMessages, client: SlowClient, bus: FakeBus): void {
       bus: bus as unknown as MessageBus,
       heartbeatMs: HEARTBEAT_MS,
     },
-    CONVERSATION,
+    { teamId: 't', id: CONVERSATION },
     { seq: 0, position: new Date(0).toISOString() },
     client,
   ).start();

@@ -1,5 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { BusMessage, MessageBus, RESYNC } from '@/common/state/ports';
+import { ConversationEntity } from '../entities/conversation.entity';
 import { toBusMessage } from '../messages/message-publisher';
 import { MessagesRepository } from '../messages/messages.repository';
 import { FrameSink, StreamFrame } from './event-stream-writer';
@@ -14,6 +15,8 @@ export interface StreamStart {
   /** The resume point heartbeats carry until a message is sent: a message id or an ISO time. */
   position: string;
 }
+
+export type StreamedConversation = Pick<ConversationEntity, 'teamId' | 'id'>;
 
 export interface StreamDependencies {
   messages: MessagesRepository;
@@ -57,7 +60,7 @@ export class ConversationStream {
 
   constructor(
     private readonly deps: StreamDependencies,
-    private readonly conversationId: string,
+    private readonly conversation: StreamedConversation,
     start: StreamStart,
     private readonly writer: FrameSink,
   ) {
@@ -67,7 +70,7 @@ export class ConversationStream {
 
   start(): void {
     const live = this.deps.bus
-      .watch(this.conversationId)
+      .watch(this.conversation.id)
       .subscribe((message) => this.onLive(message));
     const heartbeats = setInterval(() => this.heartbeat(), this.deps.heartbeatMs);
     this.writer.onClose(() => {
@@ -104,7 +107,7 @@ export class ConversationStream {
     } catch (error) {
       // Ended rather than left hanging: the client reconnects from the last id it got.
       logger.error(
-        { err: error, conversation_id: this.conversationId },
+        { err: error, conversation_id: this.conversation.id },
         'Stream failed; ending it',
       );
       this.writer.end();
@@ -116,7 +119,8 @@ export class ConversationStream {
   private async readBatches(): Promise<void> {
     while (this.writer.isOpen) {
       const batch = await this.deps.messages.afterSeq(
-        this.conversationId,
+        this.conversation.teamId,
+        this.conversation.id,
         this.lastSeq,
         REPLAY_BATCH,
       );

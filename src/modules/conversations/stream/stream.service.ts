@@ -6,7 +6,7 @@ import { MESSAGE_BUS, MessageBus, STREAM_SLOTS, StreamSlots } from '@/common/sta
 import { AppConfig } from '@/config/app-config';
 import { ConversationsRepository } from '../conversations.repository';
 import { MessagesRepository } from '../messages/messages.repository';
-import { ConversationStream, StreamStart } from './conversation-stream';
+import { ConversationStream, StreamedConversation, StreamStart } from './conversation-stream';
 import { EventStreamWriter } from './event-stream-writer';
 import { OpenStreams } from './open-streams';
 import { PreparedStream } from './prepared-stream';
@@ -77,7 +77,7 @@ export class StreamService {
       throw Errors.notFound('Conversation not found');
     }
     const start = await this.startingPoint(
-      conversation.id,
+      conversation,
       resumePoint(request.after, request.lastEventId),
     );
     const release = await this.slots.acquire(grant.keyId, this.maxPerSubject);
@@ -101,7 +101,7 @@ export class StreamService {
     if (writer.isOpen) {
       new ConversationStream(
         { messages: this.messages, bus: this.bus, heartbeatMs: this.heartbeatMs },
-        stream.conversationId,
+        { teamId: stream.grant.teamId, id: stream.conversationId },
         stream.start,
         writer,
       ).start();
@@ -109,27 +109,24 @@ export class StreamService {
   }
 
   private async startingPoint(
-    conversationId: string,
+    { teamId, id }: StreamedConversation,
     resumeFrom: string | undefined,
   ): Promise<StreamStart> {
     if (resumeFrom === undefined) {
-      const newest = await this.messages.newest(conversationId);
+      const newest = await this.messages.newest(teamId, id);
       return newest
         ? { seq: newest.seq, position: newest.id }
         : { seq: 0, position: new Date().toISOString() };
     }
     if (isId(resumeFrom)) {
-      const message = await this.messages.findInConversation(
-        conversationId,
-        resumeFrom.toLowerCase(),
-      );
+      const message = await this.messages.findOwned(teamId, id, resumeFrom.toLowerCase());
       if (message) {
         return { seq: message.seq, position: message.id };
       }
     } else if (ISO_8601.test(resumeFrom) && !Number.isNaN(Date.parse(resumeFrom))) {
       const time = new Date(resumeFrom);
       return {
-        seq: await this.messages.seqAtTime(conversationId, time),
+        seq: await this.messages.seqAtTime(teamId, id, time),
         position: time.toISOString(),
       };
     }

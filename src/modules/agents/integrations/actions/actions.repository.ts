@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager, In } from 'typeorm';
+import { In } from 'typeorm';
 import { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { Database } from '@/database/database.service';
 import { ActionEntity } from '../entities/action.entity';
@@ -15,34 +15,38 @@ export class ActionsRepository {
     });
   }
 
-  listForIntegration(
-    teamId: string,
-    integrationId: string,
-    manager = this.db.manager,
-  ): Promise<ActionEntity[]> {
-    return manager.find(ActionEntity, {
+  listForIntegration(teamId: string, integrationId: string): Promise<ActionEntity[]> {
+    return this.db.manager.find(ActionEntity, {
       where: { teamId, integrationId },
       order: { createdAt: 'ASC', id: 'ASC' },
     });
   }
 
-  countForIntegration(manager: EntityManager, integrationId: string): Promise<number> {
-    return manager.countBy(ActionEntity, { integrationId });
+  countForIntegration(teamId: string, integrationId: string): Promise<number> {
+    return this.db.manager.countBy(ActionEntity, { teamId, integrationId });
   }
 
-  async insert(manager: EntityManager, actions: ActionEntity[]): Promise<void> {
+  async insert(actions: ActionEntity[]): Promise<void> {
     if (actions.length > 0) {
-      await manager.insert(ActionEntity, actions as QueryDeepPartialEntity<ActionEntity>[]);
+      await this.db.write(() =>
+        this.db.manager.insert(ActionEntity, actions as QueryDeepPartialEntity<ActionEntity>[]),
+      );
     }
   }
 
-  async update(manager: EntityManager, id: string, changes: Partial<ActionEntity>): Promise<void> {
-    await manager.update(ActionEntity, { id }, changes as QueryDeepPartialEntity<ActionEntity>);
+  async update(teamId: string, id: string, changes: Partial<ActionEntity>): Promise<void> {
+    await this.db.write(() =>
+      this.db.manager.update(
+        ActionEntity,
+        { teamId, id },
+        changes as QueryDeepPartialEntity<ActionEntity>,
+      ),
+    );
   }
 
   async delete(teamId: string, integrationId: string, id: string): Promise<boolean> {
-    const result = await this.db.transaction((manager) =>
-      manager.delete(ActionEntity, { teamId, integrationId, id }),
+    const result = await this.db.write(() =>
+      this.db.manager.delete(ActionEntity, { teamId, integrationId, id }),
     );
     return (result.affected ?? 0) > 0;
   }
@@ -57,8 +61,8 @@ export class ActionsRepository {
     if (ids.length === 0) {
       return 0;
     }
-    const result = await this.db.transaction((manager) =>
-      manager.update(
+    const result = await this.db.write(() =>
+      this.db.manager.update(
         ActionEntity,
         { teamId, agentId, id: In(ids) },
         { isEnabled: enabled, updatedAt: new Date() },

@@ -74,7 +74,7 @@ export class BuiltInIntegrationsService {
       throw Errors.validation(unexpected.map((field) => `${field}: is not used by ${input.type}`));
     }
     await this.integrations.requireAgent(teamId, agentId);
-    const existing = await this.repository.findByType(this.db.manager, teamId, agentId, input.type);
+    const existing = await this.repository.findByType(teamId, agentId, input.type);
     const secrets: Record<string, string> = {
       ...this.secretBox.openJson<Record<string, string>>(existing?.secrets ?? null),
     };
@@ -125,12 +125,12 @@ export class BuiltInIntegrationsService {
     connector: Connector,
   ): Promise<IntegrationEntity> {
     const updated: IntegrationEntity = { ...existing, ...fields, updatedAt: new Date() };
-    return this.db.transaction(async (manager) => {
-      await this.repository.update(manager, existing.id, {
+    return this.db.transaction(async () => {
+      await this.repository.update(existing.teamId, existing.id, {
         ...fields,
         updatedAt: updated.updatedAt,
       });
-      await this.integrations.addMissingActions(manager, updated, connector.actions);
+      await this.integrations.addMissingActions(updated, connector.actions);
       return updated;
     });
   }

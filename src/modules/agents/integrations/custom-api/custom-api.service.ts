@@ -120,15 +120,15 @@ export class CustomApiService {
     action.description = input.description ?? null;
     action.secrets = this.secretBox.sealJson(authConfig);
     try {
-      return await this.writePhase.run(async (manager) => {
-        await this.db.lockRow(manager, 'integrations', integration.id);
+      return await this.writePhase.run(async () => {
+        await this.db.lockRow('integrations', integration.id);
         if (
-          (await this.actions.countForIntegration(manager, integration.id)) >=
+          (await this.actions.countForIntegration(teamId, integration.id)) >=
           MAX_TOOLS_PER_INTEGRATION
         ) {
           throw Errors.conflict(`An API can have at most ${MAX_TOOLS_PER_INTEGRATION} tools`);
         }
-        await this.actions.insert(manager, [action]);
+        await this.actions.insert([action]);
         return toToolResponse(action);
       });
     } catch (error) {

@@ -1,5 +1,4 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
 import { SecretBox } from '@/common/crypto/secret-box';
 import { Errors } from '@/common/http/api-error';
 import { WritePhase } from '@/common/idempotency/write-phase';
@@ -107,8 +106,8 @@ export class McpServersService {
         error: describeFailure(error),
       };
     }
-    return this.writePhase.run(async (manager) => {
-      await this.markReachable(manager, integration, result.success);
+    return this.writePhase.run(async () => {
+      await this.markReachable(integration, result.success);
       return result;
     });
   }
@@ -121,27 +120,24 @@ export class McpServersService {
     try {
       tools = await this.client.listTools(address);
     } catch (error) {
-      await this.db.transaction((manager) => this.markReachable(manager, integration, false));
+      await this.markReachable(integration, false);
       throw Errors.upstream(
         `MCP server "${integration.name}" could not list its tools: ${describeFailure(error)}`,
       );
     }
-    const result = await this.writePhase.run((manager) =>
-      this.syncTools(manager, teamId, integration, tools),
-    );
+    const result = await this.writePhase.run(() => this.syncTools(teamId, integration, tools));
     this.logger.log({ integration_id: integration.id, ...result }, 'MCP tools discovered');
     return result;
   }
 
   private async syncTools(
-    manager: EntityManager,
     teamId: string,
     integration: IntegrationEntity,
     tools: McpTool[],
   ): Promise<McpDiscoverResultDto> {
-    await this.db.lockRow(manager, 'integrations', integration.id);
+    await this.db.lockRow('integrations', integration.id);
     const existing = new Map(
-      (await this.actions.listForIntegration(teamId, integration.id, manager)).map((action) => [
+      (await this.actions.listForIntegration(teamId, integration.id)).map((action) => [
         action.actionName,
         action,
       ]),
@@ -159,7 +155,7 @@ export class McpServersService {
       existing.delete(tool.name);
       if (known) {
         const returning = !known.isAvailable;
-        await this.actions.update(manager, known.id, {
+        await this.actions.update(teamId, known.id, {
           ...fields,
           isAvailable: true,
           ...(returning ? { isEnabled: true } : {}),
@@ -182,11 +178,11 @@ export class McpServersService {
         created.push({ ...action, description: tool.description });
       }
     }
-    await this.actions.insert(manager, created);
+    await this.actions.insert(created);
     counts.created = created.length;
     for (const gone of existing.values()) {
       if (gone.isAvailable) {
-        await this.actions.update(manager, gone.id, {
+        await this.actions.update(teamId, gone.id, {
           isAvailable: false,
           isEnabled: false,
           updatedAt: now,
@@ -194,7 +190,7 @@ export class McpServersService {
         counts.disabled++;
       }
     }
-    await this.repository.update(manager, integration.id, {
+    await this.repository.update(teamId, integration.id, {
       status: 'connected',
       isConnected: true,
       updatedAt: now,
@@ -215,12 +211,8 @@ export class McpServersService {
     };
   }
 
-  private async markReachable(
-    manager: EntityManager,
-    integration: IntegrationEntity,
-    reachable: boolean,
-  ): Promise<void> {
-    await this.repository.update(manager, integration.id, {
+  private async markReachable(integration: IntegrationEntity, reachable: boolean): Promise<void> {
+    await this.repository.update(integration.teamId, integration.id, {
       status: reachable ? 'connected' : 'error',
       isConnected: reachable,
       updatedAt: new Date(),
