@@ -2,11 +2,8 @@ import { createServer } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { requestFingerprint } from '@/common/idempotency/fingerprint';
 import { IdempotencyRecordEntity } from '@/common/idempotency/idempotency-record.entity';
-import {
-  ClaimLostError,
-  IDEMPOTENCY_LEASE_MS,
-  IdempotencyStore,
-} from '@/common/idempotency/idempotency.store';
+import { IDEMPOTENCY_LEASE_MS } from '@/common/idempotency/claim-decision';
+import { ClaimLostError, IdempotencyStore } from '@/common/idempotency/idempotency.store';
 import { Database } from '@/database/database.service';
 import { WorkflowEntity } from '@/modules/workflows/entities/workflow.entity';
 import { createAgent } from '../factories/agents';

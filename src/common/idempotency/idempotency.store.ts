@@ -5,6 +5,7 @@ import { Database } from '@/database/database.service';
 import { isUniqueViolation } from '@/database/errors';
 import { ApiError } from '../http/api-error';
 import { newId } from '../ids';
+import { decideClaim } from './claim-decision';
 import { IdempotencyRecordEntity } from './idempotency-record.entity';
 
 /**
@@ -19,8 +20,6 @@ export type Claim =
   | { kind: 'mismatch' }
   | { kind: 'in_flight' };
 
-/** A claim not renewed for this long belongs to a request that died; another may take it. */
-export const IDEMPOTENCY_LEASE_MS = 10_000;
 const LEASE_RENEWAL_MS = 3_000;
 const PURGE_INTERVAL_MS = 10 * 60_000;
 const RELEASE_RETRY_MS = 250;
@@ -71,62 +70,82 @@ export class IdempotencyStore implements OnModuleInit, OnModuleDestroy {
     for (let attempt = 0; attempt < CLAIM_ATTEMPTS; attempt++) {
       const now = new Date();
       const existing = await this.db.manager.findOneBy(IdempotencyRecordEntity, { teamId, key });
-      if (!existing) {
-        const id = newId();
-        try {
+      const decision = decideClaim(existing, fingerprint, now);
+      switch (decision.kind) {
+        case 'insert': {
+          const id = await this.insertClaim(teamId, key, fingerprint, now);
+          if (id) {
+            return { kind: 'claimed', id };
+          }
+          break;
+        }
+        case 'purge_expired':
           await this.db.write(() =>
-            this.db.manager.insert(IdempotencyRecordEntity, {
-              id,
-              teamId,
-              key,
-              fingerprint,
-              state: 'in_progress',
-              responseStatus: null,
-              responseBody: null,
-              lockedAt: now,
-              expiresAt: new Date(now.getTime() + this.ttlMs),
-              createdAt: now,
+            this.db.manager.delete(IdempotencyRecordEntity, {
+              id: decision.record.id,
+              expiresAt: LessThanOrEqual(now),
             }),
           );
-          return { kind: 'claimed', id };
-        } catch (error) {
-          if (isUniqueViolation(error)) {
-            continue;
+          break;
+        case 'take_over': {
+          const id = await this.takeOver(decision.record, now);
+          if (id) {
+            return { kind: 'claimed', id };
           }
-          throw error;
+          break;
         }
-      }
-      if (existing.expiresAt <= now) {
-        await this.db.write(() =>
-          this.db.manager.delete(IdempotencyRecordEntity, {
-            id: existing.id,
-            expiresAt: LessThanOrEqual(now),
-          }),
-        );
-        continue;
-      }
-      if (existing.fingerprint !== fingerprint) {
-        return { kind: 'mismatch' };
-      }
-      if (existing.state === 'done') {
-        return { kind: 'replay', status: existing.responseStatus!, body: existing.responseBody! };
-      }
-      if (now.getTime() - existing.lockedAt.getTime() < IDEMPOTENCY_LEASE_MS) {
-        return { kind: 'in_flight' };
-      }
-      const id = newId();
-      const takenOver = await this.db.write(() =>
-        this.db.manager.update(
-          IdempotencyRecordEntity,
-          { id: existing.id, state: 'in_progress', lockedAt: existing.lockedAt },
-          { id, lockedAt: now },
-        ),
-      );
-      if ((takenOver.affected ?? 0) > 0) {
-        return { kind: 'claimed', id };
+        case 'replay':
+        case 'mismatch':
+        case 'in_flight':
+          return decision;
       }
     }
     return { kind: 'in_flight' };
+  }
+
+  /** The new claim's id, or null when a concurrent request inserted the key first. */
+  private async insertClaim(
+    teamId: string,
+    key: string,
+    fingerprint: string,
+    now: Date,
+  ): Promise<string | null> {
+    const id = newId();
+    try {
+      await this.db.write(() =>
+        this.db.manager.insert(IdempotencyRecordEntity, {
+          id,
+          teamId,
+          key,
+          fingerprint,
+          state: 'in_progress',
+          responseStatus: null,
+          responseBody: null,
+          lockedAt: now,
+          expiresAt: new Date(now.getTime() + this.ttlMs),
+          createdAt: now,
+        }),
+      );
+      return id;
+    } catch (error) {
+      if (isUniqueViolation(error)) {
+        return null;
+      }
+      throw error;
+    }
+  }
+
+  /** The claim's new id, or null when another request renewed or took it over first. */
+  private async takeOver(record: IdempotencyRecordEntity, now: Date): Promise<string | null> {
+    const id = newId();
+    const takenOver = await this.db.write(() =>
+      this.db.manager.update(
+        IdempotencyRecordEntity,
+        { id: record.id, state: 'in_progress', lockedAt: record.lockedAt },
+        { id, lockedAt: now },
+      ),
+    );
+    return (takenOver.affected ?? 0) > 0 ? id : null;
   }
 
   /**

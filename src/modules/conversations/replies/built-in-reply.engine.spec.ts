@@ -1,0 +1,216 @@
+import { AgentEntity } from '@/modules/agents/entities/agent.entity';
+import {
+  WorkflowEntity,
+  WorkflowFlow,
+  WorkflowRule,
+} from '@/modules/workflows/entities/workflow.entity';
+import { ConversationEntity, FlowState } from '../entities/conversation.entity';
+import { MessageEntity } from '../entities/message.entity';
+import { BuiltInReplyEngine } from './built-in-reply.engine';
+import { FoundPassage, KnowledgeSearch } from './knowledge-search';
+import { Reply } from './reply-engine';
+import { WorkflowTriggersCache } from './workflow-triggers.cache';
+
+const agent = { id: 'agent', teamId: 'team', name: 'Ada', businessName: 'Acme' } as AgentEntity;
+
+const rule = (trigger: string, response: string | null, action: string | null = null) =>
+  ({
+    id: trigger,
+    name: trigger,
+    trigger,
+    condition: null,
+    response,
+    action,
+    enabled: true,
+  }) as WorkflowRule;
+
+/** A flow started by any of its comma-separated keywords, each of medium weight. */
+const flow = (name: string, keywords: string, steps: string[], priority = 0): WorkflowFlow => ({
+  name,
+  priority,
+  trigger_keywords: keywords.split(',').map((keyword) => ({ keyword: keyword.trim() })),
+  conversation_steps: steps.map((content) => ({ type: 'message', content })),
+});
+
+/** Passages the agent's knowledge holds, answered to any question. */
+class FakeKnowledge {
+  passages: FoundPassage[] = [];
+  questions: string[] = [];
+
+  async search(_teamId: string, _agentId: string, question: string): Promise<FoundPassage[]> {
+    this.questions.push(question);
+    return this.passages.slice(0, 1);
+  }
+}
+
+describe('BuiltInReplyEngine', () => {
+  let knowledge: FakeKnowledge;
+  let engine: BuiltInReplyEngine;
+  let workflows = 0;
+
+  beforeEach(() => {
+    knowledge = new FakeKnowledge();
+    engine = new BuiltInReplyEngine(
+      knowledge as unknown as KnowledgeSearch,
+      new WorkflowTriggersCache(),
+    );
+  });
+
+  function ask(
+    text: string,
+    setup: { rules?: WorkflowRule[]; flows?: WorkflowFlow[]; flowState?: FlowState } = {},
+  ): Promise<Reply> {
+    // A workflow of its own each time: the engine keeps its triggers compiled per workflow.
+    const workflow = {
+      id: `workflow-${++workflows}`,
+      updatedAt: new Date(0),
+      rules: setup.rules ?? [],
+      flows: setup.flows ?? [],
+    } as unknown as WorkflowEntity;
+    const conversation = { flowState: setup.flowState ?? null } as ConversationEntity;
+    const message = { message: text } as MessageEntity;
+    return engine.reply({ agent, workflow, conversation, message, history: [message] });
+  }
+
+  it('answers with a matching rule before any flow, filling in the agent', async () => {
+    const reply = await ask('I want a refund', {
+      rules: [rule('refund', 'Refunds take {{agent.business_name}} a week')],
+      flows: [flow('refunds', 'refund', ['Which order?', 'Why?'])],
+      flowState: { flow: 'refunds', step: 0 },
+    });
+
+    expect(reply).toEqual({
+      text: 'Refunds take Acme a week',
+      needsAttention: false,
+      source: 'rule',
+    });
+    expect(knowledge.questions).toEqual([]);
+  });
+
+  it('hands off at a rule that escalates and has no response, before any flow', async () => {
+    const reply = await ask('let me talk to a human', {
+      rules: [rule('human', null, ' Escalate ')],
+      flows: [flow('talk', 'talk', ['What about?'])],
+    });
+
+    expect(reply).toEqual({
+      text: 'Thanks for your message. Someone from the Acme team will get back to you shortly.',
+      needsAttention: true,
+      source: 'handoff',
+    });
+  });
+
+  it('answers an escalating rule with its response, raising attention', async () => {
+    const reply = await ask('I am angry', {
+      rules: [rule('angry', 'Sorry! A person will call.', 'escalate')],
+    });
+
+    expect(reply).toEqual({
+      text: 'Sorry! A person will call.',
+      needsAttention: true,
+      source: 'rule',
+    });
+  });
+
+  it('passes a rule with neither response nor escalation on to the flows', async () => {
+    const reply = await ask('refund please', {
+      rules: [rule('refund', '  ', 'tag')],
+      flows: [flow('refunds', 'refund', ['Which order?'])],
+    });
+
+    expect(reply.source).toBe('flow');
+  });
+
+  it('continues the flow in progress before starting one the message matches', async () => {
+    const reply = await ask('refund', {
+      flows: [
+        flow('refunds', 'refund', ['Which order?']),
+        flow('onboarding', 'welcome', ['Hello', 'Your name?', 'Your email?']),
+      ],
+      flowState: { flow: 'onboarding', step: 0 },
+    });
+
+    expect(reply).toEqual({
+      text: 'Your name?',
+      needsAttention: false,
+      flowState: { flow: 'onboarding', step: 1 },
+      source: 'flow',
+    });
+  });
+
+  it('clears the flow position with the last step of the flow', async () => {
+    const reply = await ask('anything', {
+      flows: [flow('onboarding', 'welcome', ['Hello', 'Your name?'])],
+      flowState: { flow: 'onboarding', step: 0 },
+    });
+
+    expect(reply).toMatchObject({ text: 'Your name?', flowState: null });
+  });
+
+  it('passes a finished or unknown flow in progress on to new flows', async () => {
+    const flows = [flow('refunds', 'refund', ['Which order?', 'Why?'])];
+
+    const finished = await ask('refund', { flows, flowState: { flow: 'refunds', step: 1 } });
+    const unknown = await ask('refund', { flows, flowState: { flow: 'removed', step: 0 } });
+
+    for (const reply of [finished, unknown]) {
+      expect(reply).toMatchObject({
+        text: 'Which order?',
+        flowState: { flow: 'refunds', step: 0 },
+      });
+    }
+  });
+
+  it('starts the flow whose keywords score best, the higher priority on a tie', async () => {
+    const ordered = flow('ordered', 'order', ['About your order'], 9);
+    const late = flow('late', 'order, late', ['Sorry it is late']);
+    const urgent = flow('urgent', 'late, order', ['Right away'], 10);
+
+    expect((await ask('my order is late', { flows: [ordered, late] })).text).toBe(
+      'Sorry it is late',
+    );
+    expect((await ask('my order is late', { flows: [late, urgent] })).text).toBe('Right away');
+  });
+
+  it('answers from the knowledge when no rule or flow matches, leaving the flow', async () => {
+    knowledge.passages = [{ text: 'We open at nine.', score: 2 }];
+
+    const reply = await ask('when do you open?', {
+      flows: [flow('refunds', 'refund', ['Which order?'])],
+    });
+
+    expect(reply).toEqual({
+      text: 'We open at nine.',
+      needsAttention: false,
+      flowState: null,
+      source: 'knowledge',
+    });
+  });
+
+  it('hands off to a person, raising attention, when nothing answers', async () => {
+    const reply = await ask('something else entirely');
+
+    expect(knowledge.questions).toEqual(['something else entirely']);
+    expect(reply).toEqual({
+      text: 'Thanks for your message. Someone from the Acme team will get back to you shortly.',
+      needsAttention: true,
+      flowState: null,
+      source: 'handoff',
+    });
+  });
+
+  it('goes straight to the knowledge for an agent without a workflow', async () => {
+    knowledge.passages = [{ text: 'We open at nine.', score: 2 }];
+    const message = { message: 'refund' } as MessageEntity;
+
+    const reply = await engine.reply({
+      agent,
+      workflow: null,
+      conversation: { flowState: null } as ConversationEntity,
+      message,
+      history: [message],
+    });
+
+    expect(reply.source).toBe('knowledge');
+  });
+});
