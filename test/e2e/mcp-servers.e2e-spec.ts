@@ -4,7 +4,7 @@ import { createAgent } from '../factories/agents';
 import { API, startTestApp, TestApp } from '../factories/test-app';
 import { bearer } from '../support/bearer';
 import { McpTestServer, startMcpTestServer } from '../support/mcp-test-server';
-import { freePort } from '../support/processes';
+import { freePort } from '../support/free-port';
 
 describe('MCP servers', () => {
   let t: TestApp;

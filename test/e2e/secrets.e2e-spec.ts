@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createAgent } from '../factories/agents';
 import { conversationsPath, issueTicket, sendAs } from '../factories/conversations';
-import { API, randomApiKey, startTestApp, TestApp } from '../factories/test-app';
+import { API, startTestApp, TestApp } from '../factories/test-app';
+import { randomApiKey } from '../support/keys';
 import { bearer } from '../support/bearer';
 import {
   CAPTURE_DIR_VARIABLE,
