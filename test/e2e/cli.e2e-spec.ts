@@ -1,5 +1,4 @@
 import { API, startTestApp, TestApp } from '../factories/test-app';
-import { bearer } from '../support/bearer';
 import { runCli } from '../support/keys';
 import { pollUntil } from '../support/wait';
 
@@ -43,13 +42,8 @@ describe('admin CLI', () => {
       team_id: expect.any(String),
       scopes: ['workflows:read'],
     });
-    await t.http().get(`${API}/workflows`).set(bearer(created.key)).expect(200);
-    const write = await t
-      .http()
-      .post(`${API}/workflows`)
-      .set(bearer(created.key))
-      .send({ name: 'x' })
-      .expect(403);
+    await t.api(created.key).get(`${API}/workflows`).expect(200);
+    const write = await t.api(created.key).post(`${API}/workflows`).send({ name: 'x' }).expect(403);
     expect(write.body.code).toBe('insufficient_scope');
 
     const listed = await cli(['keys', 'list', '--team', 'acme'], env);
@@ -78,19 +72,19 @@ describe('admin CLI', () => {
     expect(result.stdout).toMatch(/shown only this once/);
     expect(result.stdout).toMatch(/2099-01-01T00:00:00.000Z/);
     const key = /(sk_[A-Za-z0-9_-]+)/.exec(result.stdout)![1];
-    await t.http().get(`${API}/workflows`).set(bearer(key)).expect(200);
+    await t.api(key).get(`${API}/workflows`).expect(200);
   });
 
   it('revokes a key, which the running server then refuses', async () => {
     const created = JSON.parse(
       (await cli(['keys', 'create', '--team', 'acme', '--scopes', '*', '--json'], env)).stdout,
     ) as { id: string; key: string };
-    await t.http().get(`${API}/workflows`).set(bearer(created.key)).expect(200);
+    await t.api(created.key).get(`${API}/workflows`).expect(200);
     const revoked = await cli(['keys', 'revoke', created.id], env);
     expect(revoked.code).toBe(0);
     expect(revoked.stdout).toMatch(/Revoked/);
     const { value: status } = await pollUntil(
-      async () => (await t.http().get(`${API}/workflows`).set(bearer(created.key))).status,
+      async () => (await t.api(created.key).get(`${API}/workflows`)).status,
       (code) => code !== 200,
       6000,
       250,

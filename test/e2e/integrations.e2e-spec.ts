@@ -1,6 +1,5 @@
 import { createAgent } from '../factories/agents';
 import { API, startTestApp, TestApp } from '../factories/test-app';
-import { bearer } from '../support/bearer';
 
 describe('integrations', () => {
   let t: TestApp;
@@ -16,11 +15,10 @@ describe('integrations', () => {
 
   const post = (path: string, body: unknown) =>
     t
-      .http()
+      .api()
       .post(`${base}${path}`)
-      .set(bearer(t.key))
       .send(body as object);
-  const get = (path: string) => t.http().get(`${base}${path}`).set(bearer(t.key));
+  const get = (path: string) => t.api().get(`${base}${path}`);
 
   describe('built-in connectors (bimpeai)', () => {
     it('lists one row per type, unconfigured ones with a null id', async () => {
@@ -76,9 +74,7 @@ describe('integrations', () => {
         status: 'connected',
         is_connected: true,
       });
-      const actions = (
-        await t.http().get(`${API}/agents/${agentId}/actions`).set(bearer(t.key)).expect(200)
-      ).body.data;
+      const actions = (await t.api().get(`${API}/agents/${agentId}/actions`).expect(200)).body.data;
       expect(actions.map((a: { action_name: string }) => a.action_name)).toEqual(
         expect.arrayContaining(['create_payment_link', 'get_payment_status', 'refund_payment']),
       );
@@ -134,27 +130,18 @@ describe('integrations', () => {
         type: 'bumpa',
         token: 'bumpa-token',
       }).expect(201);
-      await t
-        .http()
-        .delete(`${base}/bimpeai/${connected.body.data.id}`)
-        .set(bearer(t.key))
-        .expect(200);
+      await t.api().delete(`${base}/bimpeai/${connected.body.data.id}`).expect(200);
       const row = (await get('/bimpeai').expect(200)).body.data.find(
         (r: { type: string }) => r.type === 'bumpa',
       );
       expect(row.id).toBeNull();
-      const actions = (await t.http().get(`${API}/agents/${agentId}/actions`).set(bearer(t.key)))
-        .body.data;
+      const actions = (await t.api().get(`${API}/agents/${agentId}/actions`)).body.data;
       expect(
         actions.some(
           (a: { integration_id: string }) => a.integration_id === connected.body.data.id,
         ),
       ).toBe(false);
-      await t
-        .http()
-        .delete(`${base}/bimpeai/${connected.body.data.id}`)
-        .set(bearer(t.key))
-        .expect(404);
+      await t.api().delete(`${base}/bimpeai/${connected.body.data.id}`).expect(404);
     });
   });
 
@@ -169,21 +156,18 @@ describe('integrations', () => {
       const solo = await createAgent(t);
       const soloBase = `${API}/agents/${solo.id}/integrations`;
       await t
-        .http()
+        .api()
         .post(`${soloBase}/bimpeai/configure`)
-        .set(bearer(t.key))
         .send({ type: 'stripe', secret_key: secrets[0] })
         .expect(201);
       await t
-        .http()
+        .api()
         .post(`${soloBase}/bimpeai/configure`)
-        .set(bearer(t.key))
         .send({ type: 'bumpa', token: secrets[1] })
         .expect(201);
       const api = await t
-        .http()
+        .api()
         .post(`${soloBase}/custom_api/configure`)
-        .set(bearer(t.key))
         .send({
           name: 'Shop',
           base_url: 'https://shop.example.com',
@@ -192,9 +176,8 @@ describe('integrations', () => {
         })
         .expect(201);
       await t
-        .http()
+        .api()
         .post(`${soloBase}/custom_api/${api.body.data.id}/tools`)
-        .set(bearer(t.key))
         .send({
           name: 'Orders',
           http_method: 'GET',
@@ -215,10 +198,10 @@ describe('integrations', () => {
         true,
       );
       const responses = [
-        await t.http().get(`${soloBase}`).set(bearer(t.key)),
-        await t.http().get(`${soloBase}/custom_api`).set(bearer(t.key)),
-        await t.http().get(`${soloBase}/custom_api/${api.body.data.id}/tools`).set(bearer(t.key)),
-        await t.http().get(`${API}/agents/${solo.id}`).set(bearer(t.key)),
+        await t.api().get(`${soloBase}`),
+        await t.api().get(`${soloBase}/custom_api`),
+        await t.api().get(`${soloBase}/custom_api/${api.body.data.id}/tools`),
+        await t.api().get(`${API}/agents/${solo.id}`),
       ];
       for (const res of responses) {
         for (const secret of secrets) {
@@ -353,8 +336,7 @@ describe('integrations', () => {
       expect(duplicate.body.code).toBe('conflict');
       const tools = (await get(`/custom_api/${apiId}/tools`).expect(200)).body.data;
       expect(tools).toEqual([tool.body.data]);
-      const actions = (await t.http().get(`${API}/agents/${agentId}/actions`).set(bearer(t.key)))
-        .body.data;
+      const actions = (await t.api().get(`${API}/agents/${agentId}/actions`)).body.data;
       expect(actions).toContainEqual({
         id: tool.body.data.id,
         integration_id: apiId,
@@ -365,17 +347,9 @@ describe('integrations', () => {
         description: 'Look up an order',
         is_enabled: true,
       });
-      await t
-        .http()
-        .delete(`${base}/custom_api/${apiId}/tools/${tool.body.data.id}`)
-        .set(bearer(t.key))
-        .expect(200);
+      await t.api().delete(`${base}/custom_api/${apiId}/tools/${tool.body.data.id}`).expect(200);
       expect((await get(`/custom_api/${apiId}/tools`).expect(200)).body.data).toEqual([]);
-      await t
-        .http()
-        .delete(`${base}/custom_api/${apiId}/tools/${tool.body.data.id}`)
-        .set(bearer(t.key))
-        .expect(404);
+      await t.api().delete(`${base}/custom_api/${apiId}/tools/${tool.body.data.id}`).expect(404);
     });
 
     it('validates tools', async () => {
@@ -460,13 +434,8 @@ describe('integrations', () => {
         http_method: 'GET',
         url_template: '/ping',
       }).expect(201);
-      await t
-        .http()
-        .delete(`${base}/custom_api/${api.body.data.id}`)
-        .set(bearer(t.key))
-        .expect(200);
-      const actions = (await t.http().get(`${API}/agents/${agentId}/actions`).set(bearer(t.key)))
-        .body.data;
+      await t.api().delete(`${base}/custom_api/${api.body.data.id}`).expect(200);
+      const actions = (await t.api().get(`${API}/agents/${agentId}/actions`)).body.data;
       expect(actions.map((a: { id: string }) => a.id)).not.toContain(tool.body.data.id);
       await get(`/custom_api/${api.body.data.id}/tools`).expect(404);
     });
@@ -492,7 +461,7 @@ describe('integrations', () => {
       });
       const { onboarding_url: _url, ...item } = res.body.data;
       expect((await get('/pipedream').expect(200)).body.data).toEqual([item]);
-      await t.http().delete(`${base}/pipedream/${id}`).set(bearer(t.key)).expect(200);
+      await t.api().delete(`${base}/pipedream/${id}`).expect(200);
       expect((await get('/pipedream').expect(200)).body.data).toEqual([]);
       await post('/pipedream/configure', { app_slug: 'Bad Slug!' }).expect(400);
     });
@@ -502,50 +471,44 @@ describe('integrations', () => {
     it("enables and disables in bulk, counting only the agent's own ids", async () => {
       const other = await createAgent(t);
       await t
-        .http()
+        .api()
         .post(`${API}/agents/${other.id}/integrations/bimpeai/configure`)
-        .set(bearer(t.key))
         .send({ type: 'google_sheets' })
         .expect(201);
-      const foreign = (
-        await t.http().get(`${API}/agents/${other.id}/actions`).set(bearer(t.key))
-      ).body.data.map((a: { id: string }) => a.id);
-      const mine = (
-        await t.http().get(`${API}/agents/${agentId}/actions`).set(bearer(t.key))
-      ).body.data.map((a: { id: string }) => a.id);
+      const foreign = (await t.api().get(`${API}/agents/${other.id}/actions`)).body.data.map(
+        (a: { id: string }) => a.id,
+      );
+      const mine = (await t.api().get(`${API}/agents/${agentId}/actions`)).body.data.map(
+        (a: { id: string }) => a.id,
+      );
       expect(mine.length).toBeGreaterThan(1);
       const disable = await t
-        .http()
+        .api()
         .post(`${API}/agents/${agentId}/actions/disable`)
-        .set(bearer(t.key))
         .send({ action_ids: [mine[0], mine[1], mine[0], ...foreign, 'not-an-id'] })
         .expect(200);
       expect(disable.body).toEqual({
         message: 'Actions disabled successfully',
         data: { updated_count: 2 },
       });
-      const after = (await t.http().get(`${API}/agents/${agentId}/actions`).set(bearer(t.key))).body
-        .data;
+      const after = (await t.api().get(`${API}/agents/${agentId}/actions`)).body.data;
       expect(
         after
           .filter((a: { is_enabled: boolean }) => !a.is_enabled)
           .map((a: { id: string }) => a.id)
           .sort(),
       ).toEqual([mine[0], mine[1]].sort());
-      const untouched = (await t.http().get(`${API}/agents/${other.id}/actions`).set(bearer(t.key)))
-        .body.data;
+      const untouched = (await t.api().get(`${API}/agents/${other.id}/actions`)).body.data;
       expect(untouched.every((a: { is_enabled: boolean }) => a.is_enabled)).toBe(true);
       const enable = await t
-        .http()
+        .api()
         .post(`${API}/agents/${agentId}/actions/enable`)
-        .set(bearer(t.key))
         .send({ action_ids: [mine[0]] })
         .expect(200);
       expect(enable.body.data).toEqual({ updated_count: 1 });
       await t
-        .http()
+        .api()
         .post(`${API}/agents/${agentId}/actions/enable`)
-        .set(bearer(t.key))
         .send({ action_ids: 'all' })
         .expect(400);
     });
@@ -622,9 +585,8 @@ describe('outbound URLs (server-side request forgery)', () => {
 
   it.each(refused)('refuses MCP server_url %s with 400 validation_error', async (url) => {
     const res = await t
-      .http()
+      .api()
       .post(`${base}/mcp_server/configure`)
-      .set(bearer(t.key))
       .send({ name: 'm', server_url: url })
       .expect(400);
     expect(res.body.code).toBe('validation_error');
@@ -633,29 +595,25 @@ describe('outbound URLs (server-side request forgery)', () => {
 
   it('refuses private custom API base_url, test_endpoint and absolute tool URLs', async () => {
     const base_url = await t
-      .http()
+      .api()
       .post(`${base}/custom_api/configure`)
-      .set(bearer(t.key))
       .send({ name: 'a', base_url: 'http://127.0.0.1:9000' })
       .expect(400);
     expect(base_url.body.message[0]).toMatch(/^base_url: must not point to a private/);
     const test_endpoint = await t
-      .http()
+      .api()
       .post(`${base}/custom_api/configure`)
-      .set(bearer(t.key))
       .send({ name: 'a', test_endpoint: 'http://169.254.169.254/' })
       .expect(400);
     expect(test_endpoint.body.message[0]).toMatch(/^test_endpoint: /);
     const api = await t
-      .http()
+      .api()
       .post(`${base}/custom_api/configure`)
-      .set(bearer(t.key))
       .send({ name: 'a', base_url: 'http://93.184.216.34' })
       .expect(201);
     const tool = await t
-      .http()
+      .api()
       .post(`${base}/custom_api/${api.body.data.id}/tools`)
-      .set(bearer(t.key))
       .send({ name: 't', http_method: 'GET', url_template: 'http://10.1.1.1/x' })
       .expect(400);
     expect(tool.body.message[0]).toMatch(/^url_template: /);
@@ -663,9 +621,8 @@ describe('outbound URLs (server-side request forgery)', () => {
 
   it('refuses a host that does not resolve', async () => {
     const res = await t
-      .http()
+      .api()
       .post(`${base}/mcp_server/configure`)
-      .set(bearer(t.key))
       .send({ name: 'm', server_url: 'http://no-such-host.invalid/mcp' })
       .expect(400);
     expect(res.body.message).toEqual(['server_url: host could not be resolved']);
@@ -673,9 +630,8 @@ describe('outbound URLs (server-side request forgery)', () => {
 
   it('accepts a public address', async () => {
     await t
-      .http()
+      .api()
       .post(`${base}/mcp_server/configure`)
-      .set(bearer(t.key))
       .send({ name: 'm', server_url: 'https://93.184.216.34/mcp' })
       .expect(201);
   });
@@ -699,9 +655,8 @@ describe('outbound URLs with private networks allowed', () => {
     'http://[fd00:ec2::254]/',
   ])('still refuses the link-local or metadata target %s', async (url) => {
     const res = await t
-      .http()
+      .api()
       .post(`${base}/mcp_server/configure`)
-      .set(bearer(t.key))
       .send({ name: 'm', server_url: url })
       .expect(400);
     expect(res.body.message).toEqual([
@@ -711,9 +666,8 @@ describe('outbound URLs with private networks allowed', () => {
 
   it('lets a loopback target through', async () => {
     await t
-      .http()
+      .api()
       .post(`${base}/mcp_server/configure`)
-      .set(bearer(t.key))
       .send({ name: 'm', server_url: 'http://127.0.0.1:9/mcp' })
       .expect(201);
   });

@@ -217,9 +217,8 @@ describe('races between dependent writes', () => {
     const outcomes: string[] = [];
     for (let round = 0; round < 4; round++) {
       const api = await t
-        .http()
+        .api(team.key)
         .post(`${base}/configure`)
-        .set(bearer(team.key))
         .send({ name: 'API', base_url: 'http://127.0.0.1:9' })
         .expect(201);
       const creates: BurstRequest[] = Array.from({ length: 20 }, (_, i) => ({
@@ -241,11 +240,7 @@ describe('races between dependent writes', () => {
         expect(res.body).toEqual(errorBody(res, 404, 'not_found'));
       }
     }
-    const actions = await t
-      .http()
-      .get(`${API}/agents/${agent.id}/actions`)
-      .set(bearer(team.key))
-      .expect(200);
+    const actions = await t.api(team.key).get(`${API}/agents/${agent.id}/actions`).expect(200);
     expect(actions.body.data).toEqual([]);
     report('race', '4 integration deletions vs 80 tool creates', tally(outcomes));
   });

@@ -8,7 +8,6 @@ import {
 } from '../factories/conversations';
 import { API, startTestApp, TestApp } from '../factories/test-app';
 import { createWorkflow } from '../factories/workflows';
-import { bearer } from '../support/bearer';
 import { LlmStub, startLlmStub } from '../support/llm-stub';
 
 const HANDOFF =
@@ -90,9 +89,8 @@ describe('replies from the built-in engine', () => {
       await createAgent(t, { workflow_id: workflow.id, name: 'Ada', business_name: 'Ada Foods' })
     ).id;
     await t
-      .http()
+      .api()
       .post(`${API}/agents/${agentId}/knowledge_bases`)
-      .set(bearer(t.key))
       .send({
         type: 'text',
         name: 'Store facts',
@@ -110,12 +108,8 @@ describe('replies from the built-in engine', () => {
     const sent = await sendAs(t, agent, `u-${Math.random()}`, text);
     await repliesSettled(t);
     const messages = await allMessages(t, agent, sent.conversation_id);
-    const conversation = (
-      await t
-        .http()
-        .get(`${conversationsPath(agent)}/${sent.conversation_id}`)
-        .set(bearer(t.key))
-    ).body.data;
+    const conversation = (await t.api().get(`${conversationsPath(agent)}/${sent.conversation_id}`))
+      .body.data;
     return { reply: messages.at(-1)!, conversation, conversationId: sent.conversation_id };
   }
 
@@ -152,9 +146,8 @@ describe('replies from the built-in engine', () => {
     expect(await replyTo('ürünler iadesi, cafés')).toMatch(HANDOFF);
 
     await t
-      .http()
+      .api()
       .patch(`${API}/workflows/${workflow.id}`)
-      .set(bearer(t.key))
       .send({ rules: [{ name: 'New', trigger: 'café', response: 'New rules' }] })
       .expect(200);
     expect(await replyTo('un café crème')).toBe('New rules');
@@ -210,9 +203,8 @@ describe('replies from the built-in engine', () => {
   it('uses knowledge added after the first question', async () => {
     expect((await ask('Do you sell gift cards?')).reply.message).toMatch(HANDOFF);
     await t
-      .http()
+      .api()
       .post(`${API}/agents/${agentId}/knowledge_bases`)
-      .set(bearer(t.key))
       .send({
         type: 'text',
         name: 'Gifts',
@@ -233,12 +225,8 @@ describe('replies from the built-in engine', () => {
   it('clears needs_attention when a person answers', async () => {
     const { conversationId } = await ask('Quantum chromodynamics again?');
     await sendTo(t, agentId, conversationId, 'I can help with that.', 'assistant');
-    const conversation = (
-      await t
-        .http()
-        .get(`${conversationsPath(agentId)}/${conversationId}`)
-        .set(bearer(t.key))
-    ).body.data;
+    const conversation = (await t.api().get(`${conversationsPath(agentId)}/${conversationId}`)).body
+      .data;
     expect(conversation.needs_attention).toBe(false);
   });
 });
@@ -261,9 +249,8 @@ describe('replies from an OpenAI-compatible model', () => {
       await createAgent(t, { workflow_id: workflow.id, name: 'Ada', business_name: 'Ada Foods' })
     ).id;
     await t
-      .http()
+      .api()
       .post(`${API}/agents/${agentId}/knowledge_bases`)
-      .set(bearer(t.key))
       .send({
         type: 'text',
         name: 'Facts',
@@ -311,10 +298,7 @@ describe('replies from an OpenAI-compatible model', () => {
       const messages = await allMessages(t, agentId, sent.conversation_id);
       expect(messages.at(-1)!.message).toMatch(HANDOFF);
       const conversation = (
-        await t
-          .http()
-          .get(`${conversationsPath(agentId)}/${sent.conversation_id}`)
-          .set(bearer(t.key))
+        await t.api().get(`${conversationsPath(agentId)}/${sent.conversation_id}`)
       ).body.data;
       expect(conversation.needs_attention).toBe(true);
     },

@@ -214,11 +214,7 @@ describe('tenant isolation, swept over the OpenAPI document', () => {
   });
 
   it("keeps another team's agents out of its list", async () => {
-    const list = await t
-      .http()
-      .get(`${API}/agents?limit=100`)
-      .set(bearer(intruder.key))
-      .expect(200);
+    const list = await t.api(intruder.key).get(`${API}/agents?limit=100`).expect(200);
     const ids = list.body.data.map((agent: { id: string }) => agent.id);
     expect(ids).toContain(own.agents);
     expect(ids).not.toContain(victim.agents);

@@ -1,4 +1,3 @@
-import { bearer } from '../support/bearer';
 import { createAgent } from './agents';
 import { API, TestApp } from './test-app';
 import { createWorkflow } from './workflows';
@@ -22,14 +21,7 @@ export async function seedTeam(t: TestApp, key: string): Promise<TeamRecords> {
   const workflow = await createWorkflow(t, { name: 'Private workflow' }, key);
   const agent = await createAgent(t, { workflow_id: workflow.id }, key);
   const post = async (path: string, body: object) =>
-    (
-      await t
-        .http()
-        .post(`${API}/agents/${agent.id}${path}`)
-        .set(bearer(key))
-        .send(body)
-        .expect(201)
-    ).body.data;
+    (await t.api(key).post(`${API}/agents/${agent.id}${path}`).send(body).expect(201)).body.data;
   const kb = await post('/knowledge_bases', { type: 'text', name: 'Secret', content: 'Secret' });
   const stripe = await post('/integrations/bimpeai/configure', {
     type: 'stripe',
