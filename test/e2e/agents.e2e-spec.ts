@@ -1,6 +1,8 @@
 import { API, startTestApp, TeamKey, TestApp } from '../factories/test-app';
 import { createAgent } from '../factories/agents';
 import { createWorkflow, FULL_WORKFLOW } from '../factories/workflows';
+import { configureIntegration, createTool } from '../factories/integrations';
+import { createKnowledgeBase } from '../factories/knowledge-bases';
 
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const AGENT_FIELDS = [
@@ -211,16 +213,15 @@ describe('agents', () => {
   describe('reading, listing, changing', () => {
     it('retrieves the detail with knowledge bases, integrations and channels', async () => {
       const agent = await createAgent(t);
-      await t
-        .api()
-        .post(`${API}/agents/${agent.id}/knowledge_bases`)
-        .send({ type: 'text', name: 'FAQ', content: 'We open at 9.' })
-        .expect(201);
-      await t
-        .api()
-        .post(`${API}/agents/${agent.id}/integrations/bimpeai/configure`)
-        .send({ type: 'stripe', secret_key: 'sk_live_x' })
-        .expect(201);
+      await createKnowledgeBase(t, agent.id, {
+        type: 'text',
+        name: 'FAQ',
+        content: 'We open at 9.',
+      });
+      await configureIntegration(t, agent.id, 'bimpeai', {
+        type: 'stripe',
+        secret_key: 'sk_live_x',
+      });
       const res = await t.api().get(`${API}/agents/${agent.id}`).expect(200);
       const { knowledge_bases, integrations, channels, ...rest } = res.body.data;
       const { workflow: _workflow, ...created } = agent;
@@ -429,26 +430,17 @@ describe('agents', () => {
   describe('deleting', () => {
     it('removes the agent with everything under it', async () => {
       const agent = await createAgent(t);
-      await t
-        .api()
-        .post(`${API}/agents/${agent.id}/knowledge_bases`)
-        .send({ type: 'text', name: 'FAQ', content: 'Text.' })
-        .expect(201);
-      await t
-        .api()
-        .post(`${API}/agents/${agent.id}/integrations/bimpeai/configure`)
-        .send({ type: 'stripe', secret_key: 'sk' })
-        .expect(201);
-      const api = await t
-        .api()
-        .post(`${API}/agents/${agent.id}/integrations/custom_api/configure`)
-        .send({ name: 'Orders', base_url: 'https://api.example.com' })
-        .expect(201);
-      await t
-        .api()
-        .post(`${API}/agents/${agent.id}/integrations/custom_api/${api.body.data.id}/tools`)
-        .send({ name: 'Get order', http_method: 'GET', url_template: '/orders/{id}' })
-        .expect(201);
+      await createKnowledgeBase(t, agent.id, { type: 'text', name: 'FAQ', content: 'Text.' });
+      await configureIntegration(t, agent.id, 'bimpeai', { type: 'stripe', secret_key: 'sk' });
+      const api = await configureIntegration(t, agent.id, 'custom_api', {
+        name: 'Orders',
+        base_url: 'https://api.example.com',
+      });
+      await createTool(t, agent.id, api.id, {
+        name: 'Get order',
+        http_method: 'GET',
+        url_template: '/orders/{id}',
+      });
       const res = await t.api().delete(`${API}/agents/${agent.id}`).expect(200);
       expect(res.body).toEqual({ message: 'Agent deleted successfully', data: null });
       await t.api().get(`${API}/agents/${agent.id}`).expect(404);

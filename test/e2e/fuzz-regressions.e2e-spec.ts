@@ -1,6 +1,7 @@
 import { connect } from 'node:net';
 import { createAgent } from '../factories/agents';
 import { API, startTestApp, TestApp } from '../factories/test-app';
+import { configureIntegration } from '../factories/integrations';
 
 /** Failures the contract fuzzer (test/fuzz, docs/fuzzing.md) found, kept as regression tests. */
 describe('contract fuzzing regressions', () => {
@@ -72,13 +73,13 @@ describe('contract fuzzing regressions', () => {
   it("describes an unreachable MCP server without the runtime's error class names", async () => {
     const agentId = (await createAgent(t)).id;
     const base = `${API}/agents/${agentId}/integrations/mcp_server`;
-    const server = await t
-      .api()
-      .post(`${base}/configure`)
+    const server = await configureIntegration(t, agentId, 'mcp_server', {
+      name: 'Nowhere',
       // fetch refuses port 9 (discard) outright: the SDK reports it as a TypeError.
-      .send({ name: 'Nowhere', server_url: 'http://127.0.0.1:9/sse', transport: 'http_sse' })
-      .expect(201);
-    const res = await t.api().post(`${base}/${server.body.data.id}/discover`).expect(502);
+      server_url: 'http://127.0.0.1:9/sse',
+      transport: 'http_sse',
+    });
+    const res = await t.api().post(`${base}/${server.id}/discover`).expect(502);
     expect(res.body.message).toMatch(/^MCP server "Nowhere" could not list its tools: .*bad port/);
     expect(res.body.message).not.toMatch(/TypeError|Error:/);
   });

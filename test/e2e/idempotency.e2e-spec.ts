@@ -16,6 +16,7 @@ import { randomApiKey } from '../support/keys';
 import { createTestDatabase } from '../factories/test-database';
 import { createWorkflow } from '../factories/workflows';
 import { pollUntil, sleep } from '../support/wait';
+import { configureIntegration } from '../factories/integrations';
 
 const onPostgres = process.env.TEST_POSTGRES_URL ? it : it.skip;
 
@@ -296,16 +297,10 @@ describe('idempotency', () => {
     try {
       const agentId = (await createAgent(app)).id;
       const base = `${API}/agents/${agentId}/integrations/mcp_server`;
-      const server = (
-        await app
-          .api()
-          .post(`${base}/configure`)
-          .send({
-            name: 'Silent',
-            server_url: `http://127.0.0.1:${(silent.address() as AddressInfo).port}/mcp`,
-          })
-          .expect(201)
-      ).body.data;
+      const server = await configureIntegration(app, agentId, 'mcp_server', {
+        name: 'Silent',
+        server_url: `http://127.0.0.1:${(silent.address() as AddressInfo).port}/mcp`,
+      });
       const bystander = await app.createKey('bystander', ['*']);
       const finished: string[] = [];
       const track = <T>(name: string, request: PromiseLike<T>) =>

@@ -4,6 +4,7 @@ import { createAgent } from '../factories/agents';
 import { API, startTestApp, TestApp } from '../factories/test-app';
 import { McpTestServer, startMcpTestServer } from '../support/mcp-test-server';
 import { freePort } from '../support/free-port';
+import { configureIntegration } from '../factories/integrations';
 
 describe('MCP servers', () => {
   let t: TestApp;
@@ -26,8 +27,8 @@ describe('MCP servers', () => {
     await t.close();
   });
 
-  const configure = async (body: Record<string, unknown>) =>
-    (await t.api().post(`${base}/configure`).send(body).expect(201)).body.data;
+  const configure = (body: Record<string, unknown>) =>
+    configureIntegration(t, agentId, 'mcp_server', body);
   const discover = (id: string) => t.api().post(`${base}/${id}/discover`);
   const tools = async (id: string) =>
     (await t.api().get(`${base}/${id}/tools`).expect(200)).body.data;

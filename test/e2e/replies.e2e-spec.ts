@@ -9,6 +9,7 @@ import {
 import { API, startTestApp, TestApp } from '../factories/test-app';
 import { createWorkflow } from '../factories/workflows';
 import { LlmStub, startLlmStub } from '../support/llm-stub';
+import { createKnowledgeBase } from '../factories/knowledge-bases';
 
 const HANDOFF =
   /^Thanks for your message\. Someone from the .+ team will get back to you shortly\.$/;
@@ -88,18 +89,14 @@ describe('replies from the built-in engine', () => {
     agentId = (
       await createAgent(t, { workflow_id: workflow.id, name: 'Ada', business_name: 'Ada Foods' })
     ).id;
-    await t
-      .api()
-      .post(`${API}/agents/${agentId}/knowledge_bases`)
-      .send({
-        type: 'text',
-        name: 'Store facts',
-        content:
-          'Our shop opens at 9am and closes at 6pm from Monday to Saturday.\n\n' +
-          'We accept payment by card, bank transfer and cash on collection.\n\n' +
-          'Fresh bread is baked every morning and sold out by noon.',
-      })
-      .expect(201);
+    await createKnowledgeBase(t, agentId, {
+      type: 'text',
+      name: 'Store facts',
+      content:
+        'Our shop opens at 9am and closes at 6pm from Monday to Saturday.\n\n' +
+        'We accept payment by card, bank transfer and cash on collection.\n\n' +
+        'Fresh bread is baked every morning and sold out by noon.',
+    });
   });
   afterAll(() => t.close());
 
@@ -202,15 +199,11 @@ describe('replies from the built-in engine', () => {
 
   it('uses knowledge added after the first question', async () => {
     expect((await ask('Do you sell gift cards?')).reply.message).toMatch(HANDOFF);
-    await t
-      .api()
-      .post(`${API}/agents/${agentId}/knowledge_bases`)
-      .send({
-        type: 'text',
-        name: 'Gifts',
-        content: 'Gift cards are sold in the shop in any amount.',
-      })
-      .expect(201);
+    await createKnowledgeBase(t, agentId, {
+      type: 'text',
+      name: 'Gifts',
+      content: 'Gift cards are sold in the shop in any amount.',
+    });
     expect((await ask('Do you sell gift cards?')).reply.message).toBe(
       'Gift cards are sold in the shop in any amount.',
     );
@@ -248,15 +241,11 @@ describe('replies from an OpenAI-compatible model', () => {
     agentId = (
       await createAgent(t, { workflow_id: workflow.id, name: 'Ada', business_name: 'Ada Foods' })
     ).id;
-    await t
-      .api()
-      .post(`${API}/agents/${agentId}/knowledge_bases`)
-      .send({
-        type: 'text',
-        name: 'Facts',
-        content: 'Deliveries in Lagos take one day.\n\nWe are closed on Sundays.',
-      })
-      .expect(201);
+    await createKnowledgeBase(t, agentId, {
+      type: 'text',
+      name: 'Facts',
+      content: 'Deliveries in Lagos take one day.\n\nWe are closed on Sundays.',
+    });
   });
   afterAll(async () => {
     await t.close();

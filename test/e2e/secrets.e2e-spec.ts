@@ -17,6 +17,7 @@ import {
 import { scanCapture } from '../support/log-capture-scan';
 import { openStream } from '../support/sse-client';
 import { pollUntil } from '../support/wait';
+import { configureIntegration } from '../factories/integrations';
 
 interface LogLine {
   msg: string;
@@ -177,29 +178,21 @@ describe('secrets in logs and error bodies', () => {
     try {
       const base = `${API}/agents/${agentId}/integrations/mcp_server`;
       const configured = await Promise.all([
-        t
-          .api()
-          .post(`${base}/configure`)
-          .send({
-            name: 'Echo bearer',
-            server_url: echoing.url,
-            auth_type: 'bearer',
-            auth_config: { token },
-          })
-          .expect(201),
-        t
-          .api()
-          .post(`${base}/configure`)
-          .send({
-            name: 'Echo custom',
-            server_url: echoing.url,
-            auth_type: 'custom',
-            auth_config: { header_name: 'X-Secret', token: headerValue },
-          })
-          .expect(201),
+        configureIntegration(t, agentId, 'mcp_server', {
+          name: 'Echo bearer',
+          server_url: echoing.url,
+          auth_type: 'bearer',
+          auth_config: { token },
+        }),
+        configureIntegration(t, agentId, 'mcp_server', {
+          name: 'Echo custom',
+          server_url: echoing.url,
+          auth_type: 'custom',
+          auth_config: { header_name: 'X-Secret', token: headerValue },
+        }),
       ]);
       for (const server of configured) {
-        const id = server.body.data.id as string;
+        const id = server.id as string;
         const tested = await t.api().post(`${base}/${id}/test`).expect(200);
         expect(tested.body.data).toMatchObject({ success: false, error: expect.any(String) });
         const discovered = await t.api().post(`${base}/${id}/discover`).expect(502);
