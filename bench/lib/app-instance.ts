@@ -13,7 +13,7 @@ export interface AppInstance {
   /** Process spawn → first 200 from /readyz. */
   startupMs: number;
   memory(): Promise<MemorySample>;
-  stop(): Promise<unknown>;
+  stop(): Promise<void>;
 }
 
 /**
@@ -50,6 +50,8 @@ export async function startApp(
     pid: app.pid,
     startupMs: app.startupMs,
     memory: () => sampleMemory(app.pid, memoryFile),
-    stop: () => app.stop(),
+    stop: async () => {
+      await app.stop();
+    },
   };
 }
