@@ -3,7 +3,6 @@ import { join } from 'node:path';
 import { ROOT } from '../../test/support/app-process';
 import { manage, ManagedProcess } from '../../test/support/managed-process';
 
-export { ROOT };
 export const BENCH_DIR = join(ROOT, 'bench');
 
 const TS_NODE_ARGS = ['-r', 'ts-node/register/transpile-only'];
