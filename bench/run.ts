@@ -1,7 +1,8 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ApiClient, newApiKey } from './lib/api-client';
+import { ApiClient } from '../test/support/api-client';
+import { randomApiKey } from '../test/support/keys';
 import { AppInstance, startApp } from './lib/app-instance';
 import { installExitHandlers, removeAtExit, runCleanup } from './lib/cleanup';
 import { progress } from './lib/log';
@@ -69,7 +70,7 @@ async function seedEmbedded(api: ApiClient, sizes: Sizes): Promise<EmbeddedSeed>
 /** Scenarios 1–5 and 7 and the start-up time, on one instance with a fresh SQLite database. */
 async function runEmbedded(options: BenchOptions, report: Report, workDir: string): Promise<void> {
   const { sizes, scenarios } = options;
-  const key = newApiKey();
+  const key = randomApiKey();
   const env = {
     DATABASE_URL: `sqlite:${join(workDir, 'data', 'console.sqlite')}`,
     CONSOLE_BOOTSTRAP_KEY: key,

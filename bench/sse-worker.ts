@@ -1,5 +1,4 @@
-import { Agent } from 'node:http';
-import { httpJson } from './lib/http-json';
+import { API, ApiClient } from '../test/support/api-client';
 import {
   ApiTarget,
   ClosedAnswer,
@@ -19,7 +18,6 @@ import { serveParent } from './lib/worker';
  * posts and receives, so sending and arrival are read from one clock.
  */
 
-const API_PREFIX = '/api/v1/console';
 const MAX_ERRORS = 5;
 
 interface Subscriber {
@@ -31,11 +29,21 @@ const subscribers: Subscriber[] = [];
 /** performance.now() of every arrival of every message id, across all subscribers. */
 const arrivals = new Map<string, number[]>();
 let messageFrames = 0;
-/** Requests (tickets, posts) share a few kept-alive connections, not one socket each. */
-let requestAgent = new Agent({ keepAlive: true, maxSockets: 64 });
+/** Requests (tickets, posts) share a few kept-alive connections per target, not one socket each. */
+const clients = new Map<string, ApiClient>();
+
+function clientOf(target: ApiTarget): ApiClient {
+  const id = `${target.origin} ${target.key}`;
+  let client = clients.get(id);
+  if (!client) {
+    client = new ApiClient(target.origin, target.key, { maxSockets: 64, timeoutMs: 30_000 });
+    clients.set(id, client);
+  }
+  return client;
+}
 
 function conversationPath(target: ApiTarget, conversationId: string): string {
-  return `${target.origin}${API_PREFIX}/agents/${target.agentId}/conversations/${conversationId}`;
+  return `/agents/${target.agentId}/conversations/${conversationId}`;
 }
 
 function record(frame: SseFrame): void {
@@ -53,15 +61,15 @@ function record(frame: SseFrame): void {
 
 async function openOne(target: ApiTarget, conversationId: string): Promise<Subscriber> {
   const base = conversationPath(target, conversationId);
-  const ticket = await httpJson('POST', `${base}/stream-ticket`, {
-    headers: { 'X-Api-Key': target.key },
-    agent: requestAgent,
-  });
+  const ticket = await clientOf(target).request('POST', `${base}/stream-ticket`);
   if (ticket.status !== 201) {
     throw new Error(`ticket refused: ${ticket.status} ${ticket.text}`);
   }
   const token = encodeURIComponent(String(ticket.body.data.ticket));
-  const stream = await openEventStream(`${base}/messages/stream?ticket=${token}`, record);
+  const stream = await openEventStream(
+    `${target.origin}${API}${base}/messages/stream?ticket=${token}`,
+    record,
+  );
   return { conversationId, stream };
 }
 
@@ -90,8 +98,10 @@ async function open(command: OpenCommand): Promise<OpenedAnswer> {
   }
   const elapsed = performance.now() - started;
   // Idle kept-alive ticket connections would count as server memory: drop them.
-  requestAgent.destroy();
-  requestAgent = new Agent({ keepAlive: true, maxSockets: 64 });
+  for (const client of clients.values()) {
+    client.close();
+  }
+  clients.clear();
   return {
     type: 'opened',
     opened,
@@ -108,17 +118,16 @@ async function post(command: PostCommand): Promise<DeliveredAnswer> {
   const listening = subscribers.filter(
     (s) => s.conversationId === command.conversationId && s.stream.isOpen(),
   ).length;
-  const url = `${conversationPath(command.target, command.conversationId)}/messages`;
+  const path = `${conversationPath(command.target, command.conversationId)}/messages`;
   const sentAt = new Map<string, number>();
   const postLatencies: number[] = [];
   const errors: string[] = [];
   const framesBefore = messageFrames;
   for (let i = 0; i < command.messages; i++) {
     const before = performance.now();
-    const answer = await httpJson('POST', url, {
-      headers: { 'X-Api-Key': command.target.key },
-      body: { message: `bench fan-out ${i}`, role: 'assistant' },
-      agent: requestAgent,
+    const answer = await clientOf(command.target).request('POST', path, {
+      message: `bench fan-out ${i}`,
+      role: 'assistant',
     });
     const took = performance.now() - before;
     postLatencies.push(took);

@@ -1,9 +1,10 @@
 import { join } from 'node:path';
+import { AppProcess, startApp as startAppProcess } from '../../test/support/app-process';
 import { MEMORY_REPORTER, MemorySample, sampleMemory } from './memory';
-import { freePort, Managed, spawnNode, waitForOk } from './processes';
 
-export const API_PREFIX = '/api/v1/console';
 const READY_TIMEOUT_MS = 60_000;
+/** Fine enough for the start-up figure (spawn → first 200 from /readyz). */
+const READY_POLL_MS = 10;
 
 export interface AppInstance {
   name: string;
@@ -24,34 +25,33 @@ export async function startApp(
   env: Record<string, string>,
   workDir: string,
 ): Promise<AppInstance> {
-  const port = await freePort();
   const memoryFile = join(workDir, `${name}-memory.json`);
-  const startedAt = performance.now();
-  const server: Managed = spawnNode(name, ['--expose-gc', 'dist/main.js'], {
-    NODE_OPTIONS: `--require ${MEMORY_REPORTER}`,
-    BENCH_MEMORY_FILE: memoryFile,
-    NODE_ENV: 'production',
-    LOG_LEVEL: 'warn',
-    // The limiter still counts every request, but never refuses one during the bench.
-    RATE_LIMIT_MAX: '100000000',
-    STREAM_MAX_PER_SUBJECT: '1000000',
-    HOST: '127.0.0.1',
-    PORT: String(port),
-    ...env,
-  });
-  const origin = `http://127.0.0.1:${port}`;
-  try {
-    const startupMs = await waitForOk(`${origin}/readyz`, server, startedAt, READY_TIMEOUT_MS);
-    return {
+  const app: AppProcess = await startAppProcess(
+    {
+      NODE_OPTIONS: `--require ${MEMORY_REPORTER}`,
+      BENCH_MEMORY_FILE: memoryFile,
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'warn',
+      // The limiter still counts every request, but never refuses one during the bench.
+      RATE_LIMIT_MAX: '100000000',
+      STREAM_MAX_PER_SUBJECT: '1000000',
+      ...env,
+    },
+    {
       name,
-      origin,
-      pid: server.pid,
-      startupMs,
-      memory: () => sampleMemory(server.pid, memoryFile),
-      stop: () => server.stop(),
-    };
-  } catch (error) {
-    await server.stop();
-    throw error;
-  }
+      nodeArgs: ['--expose-gc'],
+      readyTimeoutMs: READY_TIMEOUT_MS,
+      readyPollMs: READY_POLL_MS,
+    },
+  );
+  return {
+    name,
+    origin: app.url,
+    pid: app.pid,
+    startupMs: app.startupMs,
+    memory: () => sampleMemory(app.pid, memoryFile),
+    stop: async () => {
+      await app.stop();
+    },
+  };
 }

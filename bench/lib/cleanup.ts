@@ -1,5 +1,5 @@
 import { rmSync } from 'node:fs';
-import { killAll } from './processes';
+import { killStartedProcesses } from '../../test/support/managed-process';
 
 type Task = () => Promise<void> | void;
 
@@ -35,7 +35,7 @@ function removeDirectories(): void {
 }
 
 export async function runCleanup(): Promise<void> {
-  killAll();
+  killStartedProcesses();
   while (tasks.length > 0) {
     const task = tasks.pop()!;
     try {
@@ -53,7 +53,7 @@ export async function runCleanup(): Promise<void> {
  */
 export function installExitHandlers(): void {
   process.on('exit', () => {
-    killAll();
+    killStartedProcesses();
     removeDirectories();
   });
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {

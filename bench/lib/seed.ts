@@ -1,4 +1,4 @@
-import { ApiClient } from './api-client';
+import { ApiClient } from '../../test/support/api-client';
 
 /** A workflow as a team would write one: a few rules, a flow, an FAQ. */
 function workflowBody(index: number): Record<string, unknown> {
@@ -49,21 +49,21 @@ export const USER_MESSAGES = [
 export async function seedWorkflows(api: ApiClient, count: number): Promise<string[]> {
   const ids: string[] = [];
   for (let i = 0; i < count; i++) {
-    ids.push(String((await api.create('/workflows', workflowBody(i))).id));
+    ids.push(String((await api.data('POST', '/workflows', 201, workflowBody(i))).id));
   }
   return ids;
 }
 
 /** An agent on the workflow, with a small text knowledge base for its replies. */
 export async function seedAgent(api: ApiClient, workflowId: string): Promise<string> {
-  const agent = await api.create('/agents', {
+  const agent = await api.data('POST', '/agents', 201, {
     workflow_id: workflowId,
     name: 'Ada',
     description: 'Front desk of the bench shop',
     business_name: 'Bench Foods',
   });
   const agentId = String(agent.id);
-  await api.create(`/agents/${agentId}/knowledge_bases`, {
+  await api.data('POST', `/agents/${agentId}/knowledge_bases`, 201, {
     type: 'text',
     name: 'Delivery',
     content:
@@ -82,7 +82,7 @@ export async function seedConversations(
 ): Promise<string[]> {
   const ids: string[] = [];
   for (let i = 0; i < count; i++) {
-    const message = await api.create(`/agents/${agentId}/conversations/messages`, {
+    const message = await api.data('POST', `/agents/${agentId}/conversations/messages`, 201, {
       message: 'Hello!',
       channel_type: 'webchat',
       channel_user_id: `bench-${label}-${i}`,
@@ -111,7 +111,7 @@ export async function seedLongConversation(
   agentId: string,
   messages: number,
 ): Promise<LongConversation> {
-  const first = await api.create(`/agents/${agentId}/conversations/messages`, {
+  const first = await api.data('POST', `/agents/${agentId}/conversations/messages`, 201, {
     message: 'Hello!',
     channel_type: 'webchat',
     channel_user_id: 'bench-long',
@@ -124,7 +124,12 @@ export async function seedLongConversation(
     Array.from({ length: LONG_SEED_CONCURRENCY }, async () => {
       while (posted < messages) {
         posted++;
-        await api.create(`/agents/${agentId}/conversations/${conversationId}/messages`, body);
+        await api.data(
+          'POST',
+          `/agents/${agentId}/conversations/${conversationId}/messages`,
+          201,
+          body,
+        );
       }
     }),
   );

@@ -1,4 +1,5 @@
-import { forkBenchScript, Managed } from './processes';
+import { ManagedProcess } from '../../test/support/managed-process';
+import { forkBenchScript } from './processes';
 
 export interface WorkerMessage {
   type: string;
@@ -18,7 +19,7 @@ export class Worker<In extends WorkerMessage, Out extends WorkerMessage> {
   private wake: (() => void) | undefined;
   private exited = false;
 
-  private constructor(private readonly managed: Managed) {
+  private constructor(private readonly managed: ManagedProcess) {
     managed.child.on('message', (message) => {
       this.inbox.push(message as Out | WorkerFailure);
       this.wake?.();
@@ -56,7 +57,7 @@ export class Worker<In extends WorkerMessage, Out extends WorkerMessage> {
         return message as Extract<Out, { type: T }>;
       }
       if (this.exited) {
-        throw new Error(`${this.managed.name} exited early:\n${this.managed.output()}`);
+        throw new Error(`${this.managed.name} exited early:\n${this.managed.tail()}`);
       }
       const left = deadline - Date.now();
       if (left <= 0) {
@@ -73,8 +74,8 @@ export class Worker<In extends WorkerMessage, Out extends WorkerMessage> {
     }
   }
 
-  stop(): Promise<void> {
-    return this.managed.stop();
+  async stop(): Promise<void> {
+    await this.managed.stop();
   }
 }
 

@@ -1,8 +1,7 @@
-import { randomBytes } from 'node:crypto';
-import { ApiClient, newApiKey } from '../lib/api-client';
+import { ApiClient } from '../../test/support/api-client';
+import { clusterEnv } from '../../test/support/cluster-env';
 import { AppInstance, startApp } from '../lib/app-instance';
 import { onCleanup } from '../lib/cleanup';
-import { createDatabase, deleteRedisKeys, REDIS_URL, redisPrefix } from '../lib/cluster-resources';
 import { progress } from '../lib/log';
 import { Sizes } from '../lib/options';
 import { ScenarioLine, scenarioLine } from '../lib/report';
@@ -16,20 +15,9 @@ import { measureFanout } from './fanout';
  * the run's own; subscribers on instance B, messages posted to instance A.
  */
 export async function clusterDelivery(sizes: Sizes, workDir: string): Promise<ScenarioLine> {
-  const database = await createDatabase();
-  const dropDatabase = onCleanup('drop the PostgreSQL database', database.drop);
-  const prefix = redisPrefix();
-  const deleteKeys = onCleanup('delete the Redis keys', async () => {
-    await deleteRedisKeys(prefix);
-  });
-  const key = newApiKey();
-  const env = {
-    DATABASE_URL: database.url,
-    REDIS_URL,
-    REDIS_KEY_PREFIX: prefix,
-    CONSOLE_SECRET_KEY: randomBytes(32).toString('hex'),
-    CONSOLE_BOOTSTRAP_KEY: key,
-  };
+  const cluster = await clusterEnv({ LOG_LEVEL: 'warn' });
+  const cleanup = onCleanup('drop the PostgreSQL database and the Redis keys', cluster.cleanup);
+  const { env, key } = cluster;
   const instances: AppInstance[] = [];
   try {
     progress('cluster-delivery: starting instances A and B on PostgreSQL + Redis');
@@ -66,7 +54,6 @@ export async function clusterDelivery(sizes: Sizes, workDir: string): Promise<Sc
     for (const instance of instances) {
       await instance.stop();
     }
-    await deleteKeys();
-    await dropDatabase();
+    await cleanup();
   }
 }

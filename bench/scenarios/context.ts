@@ -1,4 +1,4 @@
-import { ApiClient } from '../lib/api-client';
+import { ApiClient } from '../../test/support/api-client';
 import { AppInstance } from '../lib/app-instance';
 import { Sizes } from '../lib/options';
 

@@ -4,7 +4,8 @@ import { runLoad } from '../lib/load-runner';
 import { LoadResult } from '../lib/load-protocol';
 import { progress } from '../lib/log';
 import { Sizes } from '../lib/options';
-import { benchScriptArgs, freePort, spawnNode, waitForOk } from '../lib/processes';
+import { freePort } from '../../test/support/free-port';
+import { benchScriptArgs, spawnNode, waitForOk } from '../lib/processes';
 import { Report, scenarioLine } from '../lib/report';
 import { TARGETS } from '../targets';
 import { Floors } from './context';
@@ -28,7 +29,7 @@ async function measureFloor(
   });
   const origin = `http://127.0.0.1:${port}`;
   try {
-    await waitForOk(`${origin}${FLOOR_PATH}`, server, performance.now(), 60_000);
+    await waitForOk(`${origin}${FLOOR_PATH}`, server, 60_000);
     const served = Buffer.byteLength(await (await fetch(`${origin}${FLOOR_PATH}`)).text());
     if (served !== bodyBytes) {
       throw new Error(`${name} answers ${served} bytes, the workflow envelope has ${bodyBytes}`);

@@ -1,5 +1,5 @@
-import { ApiClient } from '../lib/api-client';
-import { API_PREFIX } from '../lib/app-instance';
+import { ApiClient } from '../../test/support/api-client';
+import { API } from '../../test/support/api-client';
 import { runLoad } from '../lib/load-runner';
 import { LoadJob } from '../lib/load-protocol';
 import { progress } from '../lib/log';
@@ -33,8 +33,10 @@ async function countMessages(api: ApiClient, agentId: string, ids: string[]): Pr
 async function newestMessageAt(api: ApiClient, agentId: string, ids: string[]): Promise<number> {
   const times = await Promise.all(
     ids.map(async (id) => {
-      const data = await api.get(
+      const data = await api.data(
+        'GET',
         `/agents/${agentId}/conversations/${id}/messages?limit=1&sort=-created_at`,
+        200,
       );
       return Date.parse(String(data[0].created_at));
     }),
@@ -68,7 +70,7 @@ function postJob(ctx: EmbeddedContext, conversationIds: string[], durationS: num
     origin: ctx.app.origin,
     method: 'POST',
     paths: conversationIds.map(
-      (id) => `${API_PREFIX}/agents/${ctx.seed.agentId}/conversations/${id}/messages`,
+      (id) => `${API}/agents/${ctx.seed.agentId}/conversations/${id}/messages`,
     ),
     bodies: USER_MESSAGES.map((message) => JSON.stringify({ message })),
     headers: { 'X-Api-Key': ctx.api.key, 'Content-Type': 'application/json' },

@@ -1,4 +1,5 @@
-import { AppInstance, API_PREFIX } from '../lib/app-instance';
+import { API } from '../../test/support/api-client';
+import { AppInstance } from '../lib/app-instance';
 import { progress } from '../lib/log';
 import { MemorySample, MIB } from '../lib/memory';
 import { sleep } from '../lib/processes';
@@ -49,10 +50,10 @@ export async function streamStalledReplay(
   const closers: Array<() => void> = [];
   try {
     for (let i = 0; i < streams; i++) {
-      const { ticket } = await api.create(`${path}/stream-ticket`, {});
+      const { ticket } = await api.data('POST', `${path}/stream-ticket`, 201, {});
       closers.push(
         await openStalledStream(
-          `${app.origin}${API_PREFIX}${path}/messages/stream?ticket=${encodeURIComponent(ticket)}&after=${conversation.firstMessageId}`,
+          `${app.origin}${API}${path}/messages/stream?ticket=${encodeURIComponent(ticket)}&after=${conversation.firstMessageId}`,
         ),
       );
     }

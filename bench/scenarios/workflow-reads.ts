@@ -1,4 +1,4 @@
-import { API_PREFIX } from '../lib/app-instance';
+import { API } from '../../test/support/api-client';
 import { runLoad } from '../lib/load-runner';
 import { ScenarioLine, scenarioLine } from '../lib/report';
 import { TARGETS } from '../targets';
@@ -13,7 +13,7 @@ async function readLoad(
   const result = await runLoad(scenario, {
     origin: ctx.app.origin,
     method: 'GET',
-    paths: [`${API_PREFIX}${path}`],
+    paths: [`${API}${path}`],
     headers: { 'X-Api-Key': ctx.api.key },
     connections: ctx.sizes.connections,
     durationS: ctx.sizes.durationS,

@@ -1,41 +1,20 @@
-import { spawn } from 'node:child_process';
-import { join } from 'node:path';
-import { API } from '../factories/test-app';
 import { startLlmStub } from '../support/llm-stub';
-import { freePort } from '../support/processes';
+import { API, ApiClient } from '../support/api-client';
+import { AppProcess, runToEnd, startApp } from '../support/app-process';
+import { clusterEnv, ClusterEnv } from '../support/cluster-env';
+import { freePort } from '../support/free-port';
+import { createKeyWithCli, revokeKeyWithCli } from '../support/keys';
+import { startRedisServer } from '../support/redis-server';
 import { openStream, SseConnection } from '../support/sse-client';
 import { pollUntil, sleep } from '../support/wait';
-import {
-  api,
-  clusterEnv,
-  ClusterEnv,
-  Instance,
-  startInstance,
-  startRedisServer,
-} from './cluster-support';
 
-const ROOT = join(__dirname, '..', '..');
 /** Far longer than a stream should take to end; the tests wait for the ending, not a delay. */
 const ENDING_DEADLINE_MS = 10_000;
 
-/** Runs the built admin CLI against the cluster's database and Redis. */
-function cli(
-  env: Record<string, string>,
-  args: string[],
-): Promise<{ code: number | null; stdout: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [join(ROOT, 'dist/cli.js'), ...args], {
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    let stdout = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.on('close', (code) => resolve({ code, stdout }));
-  });
-}
+const api = (instance: AppProcess, key: string) => new ApiClient(instance.url, key);
 
 async function seedConversation(
-  instance: Instance,
+  instance: AppProcess,
   key: string,
 ): Promise<{ agentId: string; conversationId: string }> {
   const client = api(instance, key);
@@ -53,7 +32,7 @@ async function seedConversation(
 }
 
 async function ticketFrom(
-  instance: Instance,
+  instance: AppProcess,
   key: string,
   agentId: string,
   conversationId: string,
@@ -66,7 +45,7 @@ async function ticketFrom(
 }
 
 function streamUrl(
-  instance: Instance,
+  instance: AppProcess,
   agentId: string,
   conversationId: string,
   query: string,
@@ -76,8 +55,8 @@ function streamUrl(
 
 describe('two instances on one PostgreSQL and one Redis', () => {
   let cluster: ClusterEnv;
-  let a: Instance;
-  let b: Instance;
+  let a: AppProcess;
+  let b: AppProcess;
 
   beforeAll(async () => {
     cluster = await clusterEnv({
@@ -85,7 +64,10 @@ describe('two instances on one PostgreSQL and one Redis', () => {
       STREAM_SLOT_LEASE_MS: '1500',
       RATE_LIMIT_MAX: '100000',
     });
-    [a, b] = await Promise.all([startInstance('A', cluster.env), startInstance('B', cluster.env)]);
+    [a, b] = await Promise.all([
+      startApp(cluster.env, { name: 'A' }),
+      startApp(cluster.env, { name: 'B' }),
+    ]);
   });
   afterAll(async () => {
     await Promise.all([a?.stop(), b?.stop()]);
@@ -136,9 +118,9 @@ describe('two instances on one PostgreSQL and one Redis', () => {
   });
 
   it('keeps one stream-slot budget across instances, and gives back the slots of a killed one', async () => {
-    const c = await startInstance('C', cluster.env);
+    const c = await startApp(cluster.env, { name: 'C' });
     const { agentId, conversationId } = await seedConversation(a, cluster.key);
-    const open = async (instance: Instance) =>
+    const open = async (instance: AppProcess) =>
       openStream(
         streamUrl(
           instance,
@@ -186,21 +168,10 @@ describe('two instances on one PostgreSQL and one Redis', () => {
   });
 
   it('refuses on B within 1 s a key revoked through the CLI', async () => {
-    const created = await cli(cluster.env, [
-      'keys',
-      'create',
-      '--team',
-      'default',
-      '--scopes',
-      'workflows:read',
-      '--json',
-    ]);
-    expect(created.code).toBe(0);
-    const { id, key } = JSON.parse(created.stdout) as { id: string; key: string };
+    const { id, key } = await createKeyWithCli(cluster.env, 'default', 'workflows:read');
     expect((await api(b, key).get('/workflows')).status).toBe(200);
     expect((await api(a, key).get('/workflows')).status).toBe(200);
-    const revoked = await cli(cluster.env, ['keys', 'revoke', id]);
-    expect(revoked.code).toBe(0);
+    await revokeKeyWithCli(cluster.env, id);
     const { value: status, elapsedMs } = await pollUntil(
       async () => (await api(b, key).get('/workflows')).status,
       (s) => s === 401,
@@ -214,23 +185,13 @@ describe('two instances on one PostgreSQL and one Redis', () => {
 
   it('ends on B a stream whose key was revoked through the CLI; nothing posted after reaches it', async () => {
     const { agentId, conversationId } = await seedConversation(a, cluster.key);
-    const created = await cli(cluster.env, [
-      'keys',
-      'create',
-      '--team',
-      'default',
-      '--scopes',
-      'conversations:read',
-      '--json',
-    ]);
-    expect(created.code).toBe(0);
-    const { id, key } = JSON.parse(created.stdout) as { id: string; key: string };
+    const { id, key } = await createKeyWithCli(cluster.env, 'default', 'conversations:read');
     const ticket = await ticketFrom(b, key, agentId, conversationId);
     const stream = await openStream(streamUrl(b, agentId, conversationId, `ticket=${ticket}`));
     expect(stream.status).toBe(200);
     await stream.waitFor((frames) => frames.length >= 1);
 
-    expect((await cli(cluster.env, ['keys', 'revoke', id])).code).toBe(0);
+    await revokeKeyWithCli(cluster.env, id);
     expect(await stream.closesWithin(ENDING_DEADLINE_MS)).toBe(true);
     const after = await api(a, cluster.key).post(
       `/agents/${agentId}/conversations/${conversationId}/messages`,
@@ -254,12 +215,15 @@ describe('two instances on one PostgreSQL and one Redis', () => {
 
 describe('one rate-limit budget across instances', () => {
   let cluster: ClusterEnv;
-  let a: Instance;
-  let b: Instance;
+  let a: AppProcess;
+  let b: AppProcess;
 
   beforeAll(async () => {
     cluster = await clusterEnv({ RATE_LIMIT_MAX: '6' });
-    [a, b] = await Promise.all([startInstance('A', cluster.env), startInstance('B', cluster.env)]);
+    [a, b] = await Promise.all([
+      startApp(cluster.env, { name: 'A' }),
+      startApp(cluster.env, { name: 'B' }),
+    ]);
   });
   afterAll(async () => {
     await Promise.all([a?.stop(), b?.stop()]);
@@ -271,13 +235,13 @@ describe('one rate-limit budget across instances', () => {
     for (let i = 0; i < 6; i++) {
       const res = await api(i % 2 ? a : b, cluster.key).get('/workflows');
       expect(res.status).toBe(200);
-      remaining.push(res.headers.get('x-ratelimit-remaining')!);
+      remaining.push(res.headers['x-ratelimit-remaining'] as string);
     }
     expect(remaining).toEqual(['5', '4', '3', '2', '1', '0']);
     const limitedA = await api(a, cluster.key).get('/workflows');
     const limitedB = await api(b, cluster.key).get('/workflows');
     expect([limitedA.status, limitedB.status]).toEqual([429, 429]);
-    expect(Number(limitedB.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(Number(limitedB.headers['retry-after'])).toBeGreaterThanOrEqual(1);
   });
 });
 
@@ -285,13 +249,13 @@ describe('pending replies across instances', () => {
   it('are produced by another instance when the one that took them dies', async () => {
     const llm = await startLlmStub();
     const cluster = await clusterEnv({ LLM_BASE_URL: llm.url, LLM_TIMEOUT_MS: '500' });
-    let a: Instance | undefined;
-    let b: Instance | undefined;
+    let a: AppProcess | undefined;
+    let b: AppProcess | undefined;
     try {
       llm.behaviour = 'hang';
       [a, b] = await Promise.all([
-        startInstance('A', cluster.env),
-        startInstance('B', cluster.env),
+        startApp(cluster.env, { name: 'A' }),
+        startApp(cluster.env, { name: 'B' }),
       ]);
       const client = api(a, cluster.key);
       const workflow = (await client.post('/workflows', { name: 'W' })).body.data;
@@ -338,13 +302,10 @@ describe('Redis faults', () => {
   it('refuses to start when Redis is unreachable', async () => {
     const cluster = await clusterEnv({ REDIS_URL: `redis://127.0.0.1:${await freePort()}` });
     try {
-      const child = spawn(process.execPath, [join(ROOT, 'dist/main.js')], {
-        env: { PATH: process.env.PATH, ...cluster.env, PORT: String(await freePort()) },
-        stdio: ['ignore', 'pipe', 'pipe'],
+      const { code, stderr } = await runToEnd('dist/main.js', [], {
+        ...cluster.env,
+        PORT: String(await freePort()),
       });
-      let stderr = '';
-      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-      const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
       expect(code).toBe(1);
       expect(stderr).toMatch(/Cannot reach Redis at REDIS_URL/);
     } finally {
@@ -355,9 +316,9 @@ describe('Redis faults', () => {
   it('answers 503 while Redis is down, and recovers by itself when it returns', async () => {
     const redis = await startRedisServer();
     const cluster = await clusterEnv({ REDIS_URL: redis.url });
-    let instance: Instance | undefined;
+    let instance: AppProcess | undefined;
     try {
-      instance = await startInstance('A', cluster.env);
+      instance = await startApp(cluster.env, { name: 'A' });
       const client = api(instance, cluster.key);
       expect((await client.get('/workflows')).status).toBe(200);
       const { agentId, conversationId } = await seedConversation(instance, cluster.key);

@@ -1,7 +1,8 @@
 import { API, startTestApp, TeamKey, TestApp } from '../factories/test-app';
 import { createAgent } from '../factories/agents';
 import { createWorkflow, FULL_WORKFLOW } from '../factories/workflows';
-import { bearer } from '../support/bearer';
+import { configureIntegration, createTool } from '../factories/integrations';
+import { createKnowledgeBase } from '../factories/knowledge-bases';
 
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const AGENT_FIELDS = [
@@ -42,9 +43,8 @@ describe('agents', () => {
     it('creates an agent in development with a test code, and returns its full workflow', async () => {
       const workflow = await createWorkflow(t, FULL_WORKFLOW);
       const res = await t
-        .http()
+        .api()
         .post(`${API}/agents`)
-        .set(bearer(t.key))
         .send({
           workflow_id: workflow.id,
           name: 'Ada',
@@ -112,9 +112,8 @@ describe('agents', () => {
         '//cdn.example/x.png',
       ]) {
         const res = await t
-          .http()
+          .api()
           .post(`${API}/agents`)
-          .set(bearer(t.key))
           .send({ ...body, logo })
           .expect(400);
         expect(res.body.message).toEqual(['logo: must be an http(s) URL']);
@@ -122,9 +121,8 @@ describe('agents', () => {
       const agent = await createAgent(t, { logo: 'http://cdn.example/logo.png' });
       expect(agent.logo).toBe('http://cdn.example/logo.png');
       const patched = await t
-        .http()
+        .api()
         .patch(`${API}/agents/${agent.id}`)
-        .set(bearer(t.key))
         .send({ logo: 'javascript:alert(document.cookie)' })
         .expect(400);
       expect(patched.body.message).toEqual(['logo: must be an http(s) URL']);
@@ -140,16 +138,14 @@ describe('agents', () => {
       const agent = await createAgent(t, { workflow_id: publicOne.id });
       expect(agent.workflow.is_owner).toBe(false);
       const res = await t
-        .http()
+        .api()
         .post(`${API}/agents`)
-        .set(bearer(t.key))
         .send({ workflow_id: privateOne.id, name: 'x', description: 'y' })
         .expect(404);
       expect(res.body.code).toBe('not_found');
       await t
-        .http()
+        .api()
         .post(`${API}/agents`)
-        .set(bearer(t.key))
         .send({ workflow_id: 'nope', name: 'x', description: 'y' })
         .expect(404);
     });
@@ -182,7 +178,7 @@ describe('agents', () => {
         ],
       ];
       for (const [body, message] of cases) {
-        const res = await t.http().post(`${API}/agents`).set(bearer(t.key)).send(body).expect(400);
+        const res = await t.api().post(`${API}/agents`).send(body).expect(400);
         expect(res.body.message).toContain(message);
       }
     });
@@ -196,9 +192,8 @@ describe('agents', () => {
         const responses = await Promise.all(
           Array.from({ length: 20 }, (_, i) =>
             small
-              .http()
+              .api()
               .post(`${API}/agents`)
-              .set(bearer(small.key))
               .send({ workflow_id: workflow.id, name: `A${i}`, description: 'd' }),
           ),
         );
@@ -207,11 +202,7 @@ describe('agents', () => {
         expect(statuses.filter((status) => status === 403)).toHaveLength(15);
         const refused = responses.find((res) => res.status === 403)!;
         expect(refused.body.code).toBe('agent_limit_reached');
-        const list = await small
-          .http()
-          .get(`${API}/agents?limit=100`)
-          .set(bearer(small.key))
-          .expect(200);
+        const list = await small.api().get(`${API}/agents?limit=100`).expect(200);
         expect(list.body.meta.total_count).toBe(5);
       } finally {
         await small.close();
@@ -222,19 +213,16 @@ describe('agents', () => {
   describe('reading, listing, changing', () => {
     it('retrieves the detail with knowledge bases, integrations and channels', async () => {
       const agent = await createAgent(t);
-      await t
-        .http()
-        .post(`${API}/agents/${agent.id}/knowledge_bases`)
-        .set(bearer(t.key))
-        .send({ type: 'text', name: 'FAQ', content: 'We open at 9.' })
-        .expect(201);
-      await t
-        .http()
-        .post(`${API}/agents/${agent.id}/integrations/bimpeai/configure`)
-        .set(bearer(t.key))
-        .send({ type: 'stripe', secret_key: 'sk_live_x' })
-        .expect(201);
-      const res = await t.http().get(`${API}/agents/${agent.id}`).set(bearer(t.key)).expect(200);
+      await createKnowledgeBase(t, agent.id, {
+        type: 'text',
+        name: 'FAQ',
+        content: 'We open at 9.',
+      });
+      await configureIntegration(t, agent.id, 'bimpeai', {
+        type: 'stripe',
+        secret_key: 'sk_live_x',
+      });
+      const res = await t.api().get(`${API}/agents/${agent.id}`).expect(200);
       const { knowledge_bases, integrations, channels, ...rest } = res.body.data;
       const { workflow: _workflow, ...created } = agent;
       expect(rest).toEqual(created);
@@ -266,7 +254,7 @@ describe('agents', () => {
           await createAgent(solo, { name, business_name: name === 'Bob' ? 'Bobs Burgers' : null });
         }
         const list = async (query: string) =>
-          (await solo.http().get(`${API}/agents?${query}`).set(bearer(solo.key)).expect(200)).body;
+          (await solo.api().get(`${API}/agents?${query}`).expect(200)).body;
         expect((await list('')).data.map((a: { name: string }) => a.name)).toEqual([
           'Bob',
           'amy',
@@ -282,12 +270,8 @@ describe('agents', () => {
         ]);
         expect((await list('status=live')).meta.total_count).toBe(0);
         expect((await list('status=development')).meta.total_count).toBe(3);
-        await solo
-          .http()
-          .get(`${API}/agents?sort=test_channel_code`)
-          .set(bearer(solo.key))
-          .expect(400);
-        await solo.http().get(`${API}/agents?status=gone`).set(bearer(solo.key)).expect(400);
+        await solo.api().get(`${API}/agents?sort=test_channel_code`).expect(400);
+        await solo.api().get(`${API}/agents?status=gone`).expect(400);
       } finally {
         await solo.close();
       }
@@ -296,9 +280,8 @@ describe('agents', () => {
     it('updates any subset of fields, and checks a new workflow', async () => {
       const agent = await createAgent(t);
       const res = await t
-        .http()
+        .api()
         .patch(`${API}/agents/${agent.id}`)
-        .set(bearer(t.key))
         .send({ name: 'Renamed', logo: null, persona: 'concise' })
         .expect(200);
       expect(res.body.data).toMatchObject({
@@ -309,25 +292,18 @@ describe('agents', () => {
       });
       const foreign = await createWorkflow(t, { name: 'Theirs' }, other.key);
       await t
-        .http()
+        .api()
         .patch(`${API}/agents/${agent.id}`)
-        .set(bearer(t.key))
         .send({ workflow_id: foreign.id })
         .expect(404);
       const mine = await createWorkflow(t, { name: 'Mine' });
       const moved = await t
-        .http()
+        .api()
         .patch(`${API}/agents/${agent.id}`)
-        .set(bearer(t.key))
         .send({ workflow_id: mine.id })
         .expect(200);
       expect(moved.body.data.workflow_id).toBe(mine.id);
-      const bad = await t
-        .http()
-        .patch(`${API}/agents/${agent.id}`)
-        .set(bearer(t.key))
-        .send({ name: null })
-        .expect(400);
+      const bad = await t.api().patch(`${API}/agents/${agent.id}`).send({ name: null }).expect(400);
       expect(bad.body.message).toContain('name: must be a string');
     });
   });
@@ -336,11 +312,7 @@ describe('agents', () => {
     it('follows the state machine and stores the reason', async () => {
       const agent = await createAgent(t);
       const move = (status: string, status_reason?: string) =>
-        t
-          .http()
-          .patch(`${API}/agents/${agent.id}/live-status`)
-          .set(bearer(t.key))
-          .send({ status, status_reason });
+        t.api().patch(`${API}/agents/${agent.id}/live-status`).send({ status, status_reason });
       const illegal = await move('paused').expect(409);
       expect(illegal.body.code).toBe('conflict');
       expect((await move('live', 'Launch').expect(200)).body.data).toEqual({
@@ -362,7 +334,7 @@ describe('agents', () => {
       expect((await move('development').expect(200)).body.data.status).toBe('development');
       await move('paused').expect(409);
       await move('archived').expect(400);
-      const read = await t.http().get(`${API}/agents/${agent.id}`).set(bearer(t.key)).expect(200);
+      const read = await t.api().get(`${API}/agents/${agent.id}`).expect(200);
       expect(read.body.data.status).toBe('development');
     });
   });
@@ -371,9 +343,8 @@ describe('agents', () => {
     it('builds the deployment object from the code and the configured test endpoints', async () => {
       const agent = await createAgent(t);
       const res = await t
-        .http()
+        .api()
         .get(`${API}/agents/${agent.id}/deployment/agent-test-code`)
-        .set(bearer(t.key))
         .expect(200);
       const start = `TEST-${agent.test_channel_code}`;
       expect(res.body.data).toEqual({
@@ -407,11 +378,7 @@ describe('agents', () => {
 
     it('lists one channel per type, web chat connected', async () => {
       const agent = await createAgent(t);
-      const res = await t
-        .http()
-        .get(`${API}/agents/${agent.id}/channels`)
-        .set(bearer(t.key))
-        .expect(200);
+      const res = await t.api().get(`${API}/agents/${agent.id}/channels`).expect(200);
       expect(res.body.meta).toBeUndefined();
       expect(res.body.data).toEqual([
         {
@@ -455,11 +422,7 @@ describe('agents', () => {
     it("returns the workflow's flows", async () => {
       const workflow = await createWorkflow(t, FULL_WORKFLOW);
       const agent = await createAgent(t, { workflow_id: workflow.id });
-      const res = await t
-        .http()
-        .get(`${API}/agents/${agent.id}/flows`)
-        .set(bearer(t.key))
-        .expect(200);
+      const res = await t.api().get(`${API}/agents/${agent.id}/flows`).expect(200);
       expect(res.body.data).toEqual(workflow.flows);
     });
   });
@@ -467,33 +430,20 @@ describe('agents', () => {
   describe('deleting', () => {
     it('removes the agent with everything under it', async () => {
       const agent = await createAgent(t);
-      await t
-        .http()
-        .post(`${API}/agents/${agent.id}/knowledge_bases`)
-        .set(bearer(t.key))
-        .send({ type: 'text', name: 'FAQ', content: 'Text.' })
-        .expect(201);
-      await t
-        .http()
-        .post(`${API}/agents/${agent.id}/integrations/bimpeai/configure`)
-        .set(bearer(t.key))
-        .send({ type: 'stripe', secret_key: 'sk' })
-        .expect(201);
-      const api = await t
-        .http()
-        .post(`${API}/agents/${agent.id}/integrations/custom_api/configure`)
-        .set(bearer(t.key))
-        .send({ name: 'Orders', base_url: 'https://api.example.com' })
-        .expect(201);
-      await t
-        .http()
-        .post(`${API}/agents/${agent.id}/integrations/custom_api/${api.body.data.id}/tools`)
-        .set(bearer(t.key))
-        .send({ name: 'Get order', http_method: 'GET', url_template: '/orders/{id}' })
-        .expect(201);
-      const res = await t.http().delete(`${API}/agents/${agent.id}`).set(bearer(t.key)).expect(200);
+      await createKnowledgeBase(t, agent.id, { type: 'text', name: 'FAQ', content: 'Text.' });
+      await configureIntegration(t, agent.id, 'bimpeai', { type: 'stripe', secret_key: 'sk' });
+      const api = await configureIntegration(t, agent.id, 'custom_api', {
+        name: 'Orders',
+        base_url: 'https://api.example.com',
+      });
+      await createTool(t, agent.id, api.id, {
+        name: 'Get order',
+        http_method: 'GET',
+        url_template: '/orders/{id}',
+      });
+      const res = await t.api().delete(`${API}/agents/${agent.id}`).expect(200);
       expect(res.body).toEqual({ message: 'Agent deleted successfully', data: null });
-      await t.http().get(`${API}/agents/${agent.id}`).set(bearer(t.key)).expect(404);
+      await t.api().get(`${API}/agents/${agent.id}`).expect(404);
       for (const table of [
         'agent_channels',
         'knowledge_bases',
@@ -515,14 +465,10 @@ describe('agents', () => {
     it('refuses to delete a workflow while agents use it (409), and allows it afterwards', async () => {
       const workflow = await createWorkflow(t);
       const agent = await createAgent(t, { workflow_id: workflow.id });
-      const res = await t
-        .http()
-        .delete(`${API}/workflows/${workflow.id}`)
-        .set(bearer(t.key))
-        .expect(409);
+      const res = await t.api().delete(`${API}/workflows/${workflow.id}`).expect(409);
       expect(res.body.code).toBe('conflict');
-      await t.http().delete(`${API}/agents/${agent.id}`).set(bearer(t.key)).expect(200);
-      await t.http().delete(`${API}/workflows/${workflow.id}`).set(bearer(t.key)).expect(200);
+      await t.api().delete(`${API}/agents/${agent.id}`).expect(200);
+      await t.api().delete(`${API}/workflows/${workflow.id}`).expect(200);
     });
   });
 });
@@ -535,13 +481,12 @@ describe('ids in bodies', () => {
   });
   afterAll(() => t.close());
 
-  const post = (path: string, body: object) =>
-    t.http().post(`${API}${path}`).set(bearer(t.key)).send(body);
+  const post = (path: string, body: object) => t.api().post(`${API}${path}`).send(body);
 
   it('reads workflow_id, source_workflow_id, conversation_id and action_ids whatever their case, as paths do', async () => {
     const workflow = await createWorkflow(t, { name: 'W' });
     const WORKFLOW_ID = workflow.id.toUpperCase();
-    await t.http().get(`${API}/workflows/${WORKFLOW_ID}`).set(bearer(t.key)).expect(200);
+    await t.api().get(`${API}/workflows/${WORKFLOW_ID}`).expect(200);
 
     const agent = (
       await post('/agents', { workflow_id: WORKFLOW_ID, name: 'A', description: 'd' }).expect(201)
@@ -549,9 +494,8 @@ describe('ids in bodies', () => {
     expect(agent.workflow_id).toBe(workflow.id);
     const other = await createWorkflow(t, { name: 'Other' });
     const patched = await t
-      .http()
+      .api()
       .patch(`${API}/agents/${agent.id}`)
-      .set(bearer(t.key))
       .send({ workflow_id: other.id.toUpperCase() })
       .expect(200);
     expect(patched.body.data.workflow_id).toBe(other.id);
@@ -578,8 +522,7 @@ describe('ids in bodies', () => {
     await post(`/agents/${agent.id}/integrations/bimpeai/configure`, {
       type: 'google_sheets',
     }).expect(201);
-    const actions = (await t.http().get(`${API}/agents/${agent.id}/actions`).set(bearer(t.key)))
-      .body.data;
+    const actions = (await t.api().get(`${API}/agents/${agent.id}/actions`)).body.data;
     const disabled = await post(`/agents/${agent.id}/actions/disable`, {
       action_ids: [actions[0].id.toUpperCase()],
     }).expect(200);

@@ -89,67 +89,51 @@ describe('authentication and scopes', () => {
 
   it('answers api_key_invalid for unknown keys and keys not of the sk_ form', async () => {
     for (const key of ['sk_' + 'z'.repeat(40), 'pk_' + 'z'.repeat(40), 'sk_short', 'nonsense']) {
-      await expectCode(
-        await t.http().get(`${API}/workflows`).set(bearer(key)),
-        401,
-        'api_key_invalid',
-      );
+      await expectCode(await t.api(key).get(`${API}/workflows`), 401, 'api_key_invalid');
     }
   });
 
   it('answers api_key_expired for a key past its expiry', async () => {
     const expired = await t.createKey('default', ['*'], new Date(Date.now() - 1000));
-    await expectCode(
-      await t.http().get(`${API}/workflows`).set(bearer(expired.key)),
-      401,
-      'api_key_expired',
-    );
+    await expectCode(await t.api(expired.key).get(`${API}/workflows`), 401, 'api_key_expired');
   });
 
   it('stops accepting a key that expires while it is cached', async () => {
     const soon = await t.createKey('default', ['*'], new Date(Date.now() + 600));
-    await t.http().get(`${API}/workflows`).set(bearer(soon.key)).expect(200);
+    await t.api(soon.key).get(`${API}/workflows`).expect(200);
     await new Promise((resolve) => setTimeout(resolve, 700));
-    await expectCode(
-      await t.http().get(`${API}/workflows`).set(bearer(soon.key)),
-      401,
-      'api_key_expired',
-    );
+    await expectCode(await t.api(soon.key).get(`${API}/workflows`), 401, 'api_key_expired');
   });
 
   it('refuses a revoked key within the cache lifetime', async () => {
     const victim = await t.createKey('default', ['*']);
-    await t.http().get(`${API}/workflows`).set(bearer(victim.key)).expect(200);
+    await t.api(victim.key).get(`${API}/workflows`).expect(200);
     expect(await t.app.get(ApiKeysService).revoke(victim.keyId)).toBe(true);
     const { value: status, elapsedMs } = await pollUntil(
-      async () => (await t.http().get(`${API}/workflows`).set(bearer(victim.key))).status,
+      async () => (await t.api(victim.key).get(`${API}/workflows`)).status,
       (code) => code !== 200,
       KEY_CACHE_TTL_MS + 2000,
       200,
     );
     expect(status).toBe(401);
     expect(elapsedMs).toBeLessThanOrEqual(KEY_CACHE_TTL_MS + 500);
-    await expectCode(
-      await t.http().get(`${API}/workflows`).set(bearer(victim.key)),
-      401,
-      'api_key_invalid',
-    );
+    await expectCode(await t.api(victim.key).get(`${API}/workflows`), 401, 'api_key_invalid');
   });
 
   it('answers insufficient_scope naming the scope needed', async () => {
     const reader = await t.createKey('default', ['workflows:read']);
-    await t.http().get(`${API}/workflows`).set(bearer(reader.key)).expect(200);
-    const res = await t.http().post(`${API}/workflows`).set(bearer(reader.key)).send({ name: 'x' });
+    await t.api(reader.key).get(`${API}/workflows`).expect(200);
+    const res = await t.api(reader.key).post(`${API}/workflows`).send({ name: 'x' });
     await expectCode(res, 403, 'insufficient_scope');
     expect(res.body.message).toContain('workflows:write');
-    const calls = await t.http().get(`${API}/calls`).set(bearer(reader.key));
+    const calls = await t.api(reader.key).get(`${API}/calls`);
     await expectCode(calls, 403, 'insufficient_scope');
     expect(calls.body.message).toContain('calls:read');
   });
 
   it('checks scope before validation', async () => {
     const reader = await t.createKey('default', ['workflows:read']);
-    const res = await t.http().post(`${API}/workflows`).set(bearer(reader.key)).send({ name: 42 });
+    const res = await t.api(reader.key).post(`${API}/workflows`).send({ name: 42 });
     await expectCode(res, 403, 'insufficient_scope');
   });
 
@@ -157,35 +141,27 @@ describe('authentication and scopes', () => {
     await expectCode(await t.http().post(`${API}/agents/x/calls`), 401, 'api_key_missing');
     const reader = await t.createKey('default', ['calls:read']);
     await expectCode(
-      await t.http().post(`${API}/agents/x/calls`).set(bearer(reader.key)),
+      await t.api(reader.key).post(`${API}/agents/x/calls`),
       403,
       'insufficient_scope',
     );
     for (const path of ['/calls', '/agents/x/calls', '/agents/x/calls/y']) {
-      await expectCode(
-        await t.http().get(`${API}${path}`).set(bearer(reader.key)),
-        501,
-        'not_implemented',
-      );
+      await expectCode(await t.api(reader.key).get(`${API}${path}`), 501, 'not_implemented');
     }
     const writer = await t.createKey('default', ['calls:write']);
-    await expectCode(
-      await t.http().post(`${API}/agents/x/calls`).set(bearer(writer.key)),
-      501,
-      'not_implemented',
-    );
+    await expectCode(await t.api(writer.key).post(`${API}/agents/x/calls`), 501, 'not_implemented');
   });
 
   it('records last use at most once a minute per key', async () => {
     const key = await t.createKey('default', ['*']);
     const keys = t.app.get(ApiKeysService);
-    await t.http().get(`${API}/workflows`).set(bearer(key.key)).expect(200);
+    await t.api(key.key).get(`${API}/workflows`).expect(200);
     const recordOf = async () =>
       (await keys.listForTeam(key.teamId)).find((k) => k.id === key.keyId)!;
     const first = (await pollUntil(recordOf, (record) => record.lastUsedAt !== null, 1000, 25))
       .value.lastUsedAt!;
     expect(first).toBeInstanceOf(Date);
-    await t.http().get(`${API}/workflows`).set(bearer(key.key)).expect(200);
+    await t.api(key.key).get(`${API}/workflows`).expect(200);
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect((await recordOf()).lastUsedAt!.getTime()).toBe(first.getTime());
   });
@@ -205,7 +181,7 @@ describe('the bootstrap key', () => {
     const first = await startTestApp();
     let second: TestApp | undefined;
     try {
-      await first.http().get(`${API}/workflows`).set(bearer(first.key)).expect(200);
+      await first.api().get(`${API}/workflows`).expect(200);
       const rows: Array<{ id: string; scopes: string }> = await first
         .dataSource()
         .query(
@@ -220,11 +196,7 @@ describe('the bootstrap key', () => {
         DATABASE_URL: first.env.DATABASE_URL,
         CONSOLE_BOOTSTRAP_KEY: first.key,
       });
-      await expectCode(
-        await second.http().get(`${API}/workflows`).set(bearer(first.key)),
-        401,
-        'api_key_invalid',
-      );
+      await expectCode(await second.api(first.key).get(`${API}/workflows`), 401, 'api_key_invalid');
       const warnings = second
         .logLines()
         .map((line) => JSON.parse(line) as { level: number; msg: string })

@@ -1,7 +1,9 @@
 import { API, startTestApp, TestApp } from '../factories/test-app';
-import { bearer } from '../support/bearer';
-import { runCli } from '../support/processes';
+import { runCli } from '../support/keys';
 import { pollUntil } from '../support/wait';
+
+/** The CLI from the sources, as `npm run cli` runs it (the e2e suite runs without a build). */
+const cli = (args: string[], env: Record<string, string>) => runCli(args, env, 'src/cli.ts');
 
 describe('admin CLI', () => {
   let t: TestApp;
@@ -14,16 +16,16 @@ describe('admin CLI', () => {
   afterAll(() => t.close());
 
   it('creates a team, and refuses a second team of the same name', async () => {
-    const created = await runCli(['teams', 'create', 'acme', '--json'], env);
+    const created = await cli(['teams', 'create', 'acme', '--json'], env);
     expect(created.code).toBe(0);
     expect(JSON.parse(created.stdout)).toEqual({ id: expect.any(String), name: 'acme' });
-    const again = await runCli(['teams', 'create', 'acme'], env);
+    const again = await cli(['teams', 'create', 'acme'], env);
     expect(again.code).toBe(1);
     expect(again.stderr).toMatch(/already exists/);
   });
 
   it('creates a key that works against the API with exactly its scopes, printed once', async () => {
-    const result = await runCli(
+    const result = await cli(
       ['keys', 'create', '--team', 'acme', '--scopes', 'workflows:read', '--json'],
       env,
     );
@@ -40,20 +42,15 @@ describe('admin CLI', () => {
       team_id: expect.any(String),
       scopes: ['workflows:read'],
     });
-    await t.http().get(`${API}/workflows`).set(bearer(created.key)).expect(200);
-    const write = await t
-      .http()
-      .post(`${API}/workflows`)
-      .set(bearer(created.key))
-      .send({ name: 'x' })
-      .expect(403);
+    await t.api(created.key).get(`${API}/workflows`).expect(200);
+    const write = await t.api(created.key).post(`${API}/workflows`).send({ name: 'x' }).expect(403);
     expect(write.body.code).toBe('insufficient_scope');
 
-    const listed = await runCli(['keys', 'list', '--team', 'acme'], env);
+    const listed = await cli(['keys', 'list', '--team', 'acme'], env);
     expect(listed.code).toBe(0);
     expect(listed.stdout).toContain(created.id);
     expect(listed.stdout).not.toContain(created.key);
-    const listedJson = await runCli(['keys', 'list', '--team', 'acme', '--json'], env);
+    const listedJson = await cli(['keys', 'list', '--team', 'acme', '--json'], env);
     const keys = JSON.parse(listedJson.stdout) as Array<Record<string, unknown>>;
     expect(keys).toEqual([
       expect.objectContaining({
@@ -67,7 +64,7 @@ describe('admin CLI', () => {
   });
 
   it('prints a readable key once without --json, and honours --expires-at', async () => {
-    const result = await runCli(
+    const result = await cli(
       ['keys', 'create', '--team', 'acme', '--scopes', '*', '--expires-at', '2099-01-01T00:00:00Z'],
       env,
     );
@@ -75,36 +72,36 @@ describe('admin CLI', () => {
     expect(result.stdout).toMatch(/shown only this once/);
     expect(result.stdout).toMatch(/2099-01-01T00:00:00.000Z/);
     const key = /(sk_[A-Za-z0-9_-]+)/.exec(result.stdout)![1];
-    await t.http().get(`${API}/workflows`).set(bearer(key)).expect(200);
+    await t.api(key).get(`${API}/workflows`).expect(200);
   });
 
   it('revokes a key, which the running server then refuses', async () => {
     const created = JSON.parse(
-      (await runCli(['keys', 'create', '--team', 'acme', '--scopes', '*', '--json'], env)).stdout,
+      (await cli(['keys', 'create', '--team', 'acme', '--scopes', '*', '--json'], env)).stdout,
     ) as { id: string; key: string };
-    await t.http().get(`${API}/workflows`).set(bearer(created.key)).expect(200);
-    const revoked = await runCli(['keys', 'revoke', created.id], env);
+    await t.api(created.key).get(`${API}/workflows`).expect(200);
+    const revoked = await cli(['keys', 'revoke', created.id], env);
     expect(revoked.code).toBe(0);
     expect(revoked.stdout).toMatch(/Revoked/);
     const { value: status } = await pollUntil(
-      async () => (await t.http().get(`${API}/workflows`).set(bearer(created.key))).status,
+      async () => (await t.api(created.key).get(`${API}/workflows`)).status,
       (code) => code !== 200,
       6000,
       250,
     );
     expect(status).toBe(401);
-    const twice = await runCli(['keys', 'revoke', created.id], env);
+    const twice = await cli(['keys', 'revoke', created.id], env);
     expect(twice.code).toBe(1);
   });
 
   it('refuses unknown scopes, unknown teams and bad dates with a message', async () => {
-    const badScope = await runCli(['keys', 'create', '--team', 'acme', '--scopes', 'root'], env);
+    const badScope = await cli(['keys', 'create', '--team', 'acme', '--scopes', 'root'], env);
     expect(badScope.code).toBe(1);
     expect(badScope.stderr).toMatch(/unknown scope root/);
-    const noTeam = await runCli(['keys', 'create', '--team', 'nobody', '--scopes', '*'], env);
+    const noTeam = await cli(['keys', 'create', '--team', 'nobody', '--scopes', '*'], env);
     expect(noTeam.code).toBe(1);
     expect(noTeam.stderr).toMatch(/no team named "nobody"/);
-    const badDate = await runCli(
+    const badDate = await cli(
       ['keys', 'create', '--team', 'acme', '--scopes', '*', '--expires-at', 'soon'],
       env,
     );

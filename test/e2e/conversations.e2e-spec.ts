@@ -7,7 +7,6 @@ import {
   sendTo,
 } from '../factories/conversations';
 import { API, startTestApp, TestApp } from '../factories/test-app';
-import { bearer } from '../support/bearer';
 
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const CONVERSATION_FIELDS = [
@@ -41,9 +40,8 @@ describe('conversations and messages', () => {
   describe('POST /conversations/messages', () => {
     it('creates the conversation on the first message and answers 201 with the message', async () => {
       const res = await t
-        .http()
+        .api()
         .post(`${base}/messages`)
-        .set(bearer(t.key))
         .send({
           message: 'Hello!',
           channel_type: 'whatsapp',
@@ -64,11 +62,7 @@ describe('conversations and messages', () => {
         },
       });
       const conversation = (
-        await t
-          .http()
-          .get(`${base}/${res.body.data.conversation_id}`)
-          .set(bearer(t.key))
-          .expect(200)
+        await t.api().get(`${base}/${res.body.data.conversation_id}`).expect(200)
       ).body.data;
       expect(Object.keys(conversation).sort()).toEqual(
         [...CONVERSATION_FIELDS, 'full_name', 'email', 'phone_number', 'profile_picture'].sort(),
@@ -92,9 +86,8 @@ describe('conversations and messages', () => {
       const test = await sendAs(t, agentId, 'same-user', 'three', { is_test_channel: true });
       expect(test.conversation_id).not.toBe(first.conversation_id);
       const byId = await t
-        .http()
+        .api()
         .post(`${base}/messages`)
-        .set(bearer(t.key))
         .send({ message: 'four', conversation_id: first.conversation_id })
         .expect(201);
       expect(byId.body.data.conversation_id).toBe(first.conversation_id);
@@ -104,16 +97,15 @@ describe('conversations and messages', () => {
       const responses = await Promise.all(
         Array.from({ length: 10 }, (_, i) =>
           t
-            .http()
+            .api()
             .post(`${base}/messages`)
-            .set(bearer(t.key))
             .send({ message: `m${i}`, channel_type: 'webchat', channel_user_id: 'racer' }),
         ),
       );
       expect(responses.map((res) => res.status)).toEqual(Array(10).fill(201));
       const ids = new Set(responses.map((res) => res.body.data.conversation_id));
       expect(ids.size).toBe(1);
-      const list = await t.http().get(`${base}?search=racer`).set(bearer(t.key)).expect(200);
+      const list = await t.api().get(`${base}?search=racer`).expect(200);
       expect(list.body.meta.total_count).toBe(1);
       await repliesSettled(t);
       const stored = await allMessages(t, agentId, [...ids][0]);
@@ -121,30 +113,22 @@ describe('conversations and messages', () => {
     });
 
     it('refuses a message with neither a conversation nor a channel user, and an unknown conversation', async () => {
-      const neither = await t
-        .http()
-        .post(`${base}/messages`)
-        .set(bearer(t.key))
-        .send({ message: 'x' })
-        .expect(400);
+      const neither = await t.api().post(`${base}/messages`).send({ message: 'x' }).expect(400);
       expect(neither.body.code).toBe('validation_error');
       expect(neither.body.message[0]).toMatch(/^conversation_id: /);
       await t
-        .http()
+        .api()
         .post(`${base}/messages`)
-        .set(bearer(t.key))
         .send({ message: 'x', channel_type: 'webchat' })
         .expect(400);
       await t
-        .http()
+        .api()
         .post(`${base}/messages`)
-        .set(bearer(t.key))
         .send({ message: 'x', conversation_id: '00000000-0000-7000-8000-000000000000' })
         .expect(404);
       await t
-        .http()
+        .api()
         .post(`${base}/messages`)
-        .set(bearer(t.key))
         .send({ message: 'x', conversation_id: 'nope' })
         .expect(404);
     });
@@ -170,12 +154,7 @@ describe('conversations and messages', () => {
         ],
       ];
       for (const [body, message] of cases) {
-        const res = await t
-          .http()
-          .post(`${base}/messages`)
-          .set(bearer(t.key))
-          .send(body)
-          .expect(400);
+        const res = await t.api().post(`${base}/messages`).send(body).expect(400);
         expect(res.body.message).toContain(message);
       }
     });
@@ -192,9 +171,8 @@ describe('conversations and messages', () => {
         `Operator here ${'x'.repeat(300)}`,
         'assistant',
       );
-      const conversation = (
-        await t.http().get(`${base}/${first.conversation_id}`).set(bearer(t.key)).expect(200)
-      ).body.data;
+      const conversation = (await t.api().get(`${base}/${first.conversation_id}`).expect(200)).body
+        .data;
       expect(conversation.last_message_at).toBe(operator.created_at);
       expect(conversation.updated_at).toBe(operator.created_at);
       expect(conversation.last_message_preview).toBe(
@@ -207,12 +185,7 @@ describe('conversations and messages', () => {
       const first = await sendAs(t, agentId, 'pause-user', 'hi');
       await repliesSettled(t);
       const path = `${base}/${first.conversation_id}/ai-status`;
-      const paused = await t
-        .http()
-        .patch(path)
-        .set(bearer(t.key))
-        .send({ is_ai_chat_paused: true })
-        .expect(200);
+      const paused = await t.api().patch(path).send({ is_ai_chat_paused: true }).expect(200);
       expect(paused.body).toEqual({
         message: 'AI status updated successfully',
         data: { is_ai_chat_paused: true },
@@ -221,7 +194,7 @@ describe('conversations and messages', () => {
       await repliesSettled(t);
       const whilePaused = await allMessages(t, agentId, first.conversation_id);
       expect(whilePaused.map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
-      await t.http().patch(path).set(bearer(t.key)).send({ is_ai_chat_paused: false }).expect(200);
+      await t.api().patch(path).send({ is_ai_chat_paused: false }).expect(200);
       await sendTo(t, agentId, first.conversation_id, 'hello again');
       await repliesSettled(t);
       expect((await allMessages(t, agentId, first.conversation_id)).map((m) => m.role)).toEqual([
@@ -231,7 +204,7 @@ describe('conversations and messages', () => {
         'user',
         'assistant',
       ]);
-      await t.http().patch(path).set(bearer(t.key)).send({ is_ai_chat_paused: 'yes' }).expect(400);
+      await t.api().patch(path).send({ is_ai_chat_paused: 'yes' }).expect(400);
     });
 
     it('sends no reply to a human operator, nor while the agent is paused', async () => {
@@ -247,15 +220,13 @@ describe('conversations and messages', () => {
 
       const paused = await createAgent(t);
       await t
-        .http()
+        .api()
         .patch(`${API}/agents/${paused.id}/live-status`)
-        .set(bearer(t.key))
         .send({ status: 'live' })
         .expect(200);
       await t
-        .http()
+        .api()
         .patch(`${API}/agents/${paused.id}/live-status`)
-        .set(bearer(t.key))
         .send({ status: 'paused' })
         .expect(200);
       const message = await sendAs(t, paused.id, 'someone', 'hello?');
@@ -289,9 +260,8 @@ describe('conversations and messages', () => {
     const list = async (query: string) =>
       (
         await solo
-          .http()
+          .api()
           .get(`${conversationsPath(soloAgent)}?${query}`)
-          .set(bearer(solo.key))
           .expect(200)
       ).body;
 
@@ -313,9 +283,8 @@ describe('conversations and messages', () => {
       expect((await list('is_ai_chat_paused=true')).meta.total_count).toBe(0);
       for (const bad of ['channel=sms', 'needs_attention=maybe', 'sort=channel_user_id']) {
         await solo
-          .http()
+          .api()
           .get(`${conversationsPath(soloAgent)}?${bad}`)
-          .set(bearer(solo.key))
           .expect(400);
       }
     });
@@ -341,8 +310,7 @@ describe('conversations and messages', () => {
     it('pages messages oldest first, searches them, and reads one', async () => {
       const conversation = (await list('search=alice')).data[0];
       const path = `${conversationsPath(soloAgent)}/${conversation.id}/messages`;
-      const page = (await solo.http().get(`${path}?limit=1`).set(bearer(solo.key)).expect(200))
-        .body;
+      const page = (await solo.api().get(`${path}?limit=1`).expect(200)).body;
       expect(page.data[0].message).toBe('I need a refund');
       expect(page.meta).toEqual({
         total_count: 2,
@@ -352,26 +320,16 @@ describe('conversations and messages', () => {
         has_next_page: true,
         has_previous_page: false,
       });
-      const newest = (
-        await solo.http().get(`${path}?sort=-created_at&limit=1`).set(bearer(solo.key)).expect(200)
-      ).body.data[0];
+      const newest = (await solo.api().get(`${path}?sort=-created_at&limit=1`).expect(200)).body
+        .data[0];
       expect(newest.role).toBe('assistant');
       expect(
-        (await solo.http().get(`${path}?search=REFUND`).set(bearer(solo.key)).expect(200)).body.meta
-          .total_count,
+        (await solo.api().get(`${path}?search=REFUND`).expect(200)).body.meta.total_count,
       ).toBe(1);
-      const one = await solo
-        .http()
-        .get(`${path}/${page.data[0].id}`)
-        .set(bearer(solo.key))
-        .expect(200);
+      const one = await solo.api().get(`${path}/${page.data[0].id}`).expect(200);
       expect(one.body.data).toEqual(page.data[0]);
-      await solo
-        .http()
-        .get(`${path}/00000000-0000-7000-8000-000000000000`)
-        .set(bearer(solo.key))
-        .expect(404);
-      await solo.http().get(`${path}?sort=role`).set(bearer(solo.key)).expect(400);
+      await solo.api().get(`${path}/00000000-0000-7000-8000-000000000000`).expect(404);
+      await solo.api().get(`${path}?sort=role`).expect(400);
     });
   });
 
@@ -395,31 +353,22 @@ describe('conversations and messages', () => {
     it('answers 404 for another team and for unknown ids', async () => {
       const intruder = await t.createKey('conversations-intruder', ['*']);
       const message = await sendAs(t, agentId, 'private-user', 'secret');
-      await t
-        .http()
-        .get(`${base}/${message.conversation_id}`)
-        .set(bearer(intruder.key))
-        .expect(404);
-      await t.http().get(`${base}`).set(bearer(intruder.key)).expect(404);
-      await t
-        .http()
-        .get(`${base}/00000000-0000-7000-8000-000000000000`)
-        .set(bearer(t.key))
-        .expect(404);
+      await t.api(intruder.key).get(`${base}/${message.conversation_id}`).expect(404);
+      await t.api(intruder.key).get(`${base}`).expect(404);
+      await t.api().get(`${base}/00000000-0000-7000-8000-000000000000`).expect(404);
     });
 
     it('requires the conversation scopes', async () => {
       const reader = await t.createKey('default', ['conversations:read']);
-      await t.http().get(base).set(bearer(reader.key)).expect(200);
+      await t.api(reader.key).get(base).expect(200);
       const refused = await t
-        .http()
+        .api(reader.key)
         .post(`${base}/messages`)
-        .set(bearer(reader.key))
         .send({ message: 'x', channel_type: 'webchat', channel_user_id: 'u' })
         .expect(403);
       expect(refused.body.message).toContain('conversations:write');
       const agentsOnly = await t.createKey('default', ['agents:read']);
-      await t.http().get(base).set(bearer(agentsOnly.key)).expect(403);
+      await t.api(agentsOnly.key).get(base).expect(403);
     });
   });
 });

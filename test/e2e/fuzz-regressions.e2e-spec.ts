@@ -1,7 +1,7 @@
 import { connect } from 'node:net';
 import { createAgent } from '../factories/agents';
 import { API, startTestApp, TestApp } from '../factories/test-app';
-import { bearer } from '../support/bearer';
+import { configureIntegration } from '../factories/integrations';
 
 /** Failures the contract fuzzer (test/fuzz, docs/fuzzing.md) found, kept as regression tests. */
 describe('contract fuzzing regressions', () => {
@@ -21,7 +21,7 @@ describe('contract fuzzing regressions', () => {
 
   it('answers a path id with malformed percent-encoding with 404 after authentication, rate limited', async () => {
     for (const id of ['%', '%ZZ', '%C0%AF']) {
-      const res = await t.http().get(`${API}/workflows/${id}`).set(bearer(t.key)).expect(404);
+      const res = await t.api().get(`${API}/workflows/${id}`).expect(404);
       expect(res.body).toMatchObject({
         code: 'not_found',
         request_id: res.headers['x-request-id'],
@@ -34,9 +34,8 @@ describe('contract fuzzing regressions', () => {
 
   it("answers headers over Node's size limit with 431 and the contract's error body", async () => {
     const res = await t
-      .http()
+      .api()
       .get(`${API}/workflows`)
-      .set(bearer(t.key))
       .set('X-Filler', 'a'.repeat(20_000))
       .expect(431);
     expect(res.body).toEqual({
@@ -74,18 +73,13 @@ describe('contract fuzzing regressions', () => {
   it("describes an unreachable MCP server without the runtime's error class names", async () => {
     const agentId = (await createAgent(t)).id;
     const base = `${API}/agents/${agentId}/integrations/mcp_server`;
-    const server = await t
-      .http()
-      .post(`${base}/configure`)
-      .set(bearer(t.key))
+    const server = await configureIntegration(t, agentId, 'mcp_server', {
+      name: 'Nowhere',
       // fetch refuses port 9 (discard) outright: the SDK reports it as a TypeError.
-      .send({ name: 'Nowhere', server_url: 'http://127.0.0.1:9/sse', transport: 'http_sse' })
-      .expect(201);
-    const res = await t
-      .http()
-      .post(`${base}/${server.body.data.id}/discover`)
-      .set(bearer(t.key))
-      .expect(502);
+      server_url: 'http://127.0.0.1:9/sse',
+      transport: 'http_sse',
+    });
+    const res = await t.api().post(`${base}/${server.id}/discover`).expect(502);
     expect(res.body.message).toMatch(/^MCP server "Nowhere" could not list its tools: .*bad port/);
     expect(res.body.message).not.toMatch(/TypeError|Error:/);
   });
@@ -99,9 +93,8 @@ describe('contract fuzzing regressions', () => {
     ['guide', { guide: [] }],
   ])('refuses an array where %s expects objects', async (field, fields) => {
     const res = await t
-      .http()
+      .api()
       .post(`${API}/workflows`)
-      .set(bearer(t.key))
       .send({ name: 'Nested arrays', ...fields })
       .expect(400);
     expect(res.body.code).toBe('validation_error');
@@ -111,21 +104,11 @@ describe('contract fuzzing regressions', () => {
   it('refuses a body holding an unpaired surrogate with 400 bad_request, never 500', async () => {
     const agentId = (await createAgent(t)).id;
     for (const body of [{ business_email: 'a\uD800@example.com' }, { name: '\uDFFF' }]) {
-      const res = await t
-        .http()
-        .patch(`${API}/agents/${agentId}`)
-        .set(bearer(t.key))
-        .send(body)
-        .expect(400);
+      const res = await t.api().patch(`${API}/agents/${agentId}`).send(body).expect(400);
       expect(res.body.code).toBe('bad_request');
     }
     // A well-formed pair is ordinary text.
-    await t
-      .http()
-      .patch(`${API}/agents/${agentId}`)
-      .set(bearer(t.key))
-      .send({ name: 'Ada \uD83D\uDE00' })
-      .expect(200);
+    await t.api().patch(`${API}/agents/${agentId}`).send({ name: 'Ada \uD83D\uDE00' }).expect(200);
   });
 
   it('documents Idempotency-Key and its 409 and 422 on every POST, PATCH and DELETE of the API', () => {
@@ -150,7 +133,9 @@ describe('contract fuzzing regressions', () => {
   });
 
   it('documents the body and header errors (400, 413, 415, 431) on every route that needs a key', () => {
-    for (const { operation } of operations().filter(({ operation }) => operation.security?.length)) {
+    for (const { operation } of operations().filter(
+      ({ operation }) => operation.security?.length,
+    )) {
       expect(Object.keys(operation.responses)).toEqual(
         expect.arrayContaining(['400', '401', '413', '415', '429', '431']),
       );

@@ -8,11 +8,12 @@ import { Database } from '@/database/database.service';
 import { WorkflowEntity } from '@/modules/workflows/entities/workflow.entity';
 import { createAgent } from '../factories/agents';
 import { sendAs } from '../factories/conversations';
-import { API, randomApiKey, startTestApp, TestApp } from '../factories/test-app';
+import { API, startTestApp, TestApp } from '../factories/test-app';
+import { randomApiKey } from '../support/keys';
 import { createTestDatabase } from '../factories/test-database';
 import { createWorkflow } from '../factories/workflows';
-import { bearer } from '../support/bearer';
 import { pollUntil, sleep } from '../support/wait';
+import { configureIntegration } from '../factories/integrations';
 
 const onPostgres = process.env.TEST_POSTGRES_URL ? it : it.skip;
 
@@ -26,9 +27,8 @@ describe('idempotency', () => {
 
   const postWithKey = (path: string, idempotencyKey: string, body: unknown, apiKey = t.key) =>
     t
-      .http()
+      .api(apiKey)
       .post(path)
-      .set(bearer(apiKey))
       .set('Idempotency-Key', idempotencyKey)
       .send(body as object);
 
@@ -51,9 +51,8 @@ describe('idempotency', () => {
       201,
     );
     const again = await t
-      .http()
+      .api()
       .post(`${API}/workflows`)
-      .set(bearer(t.key))
       .set('Idempotency-Key', 'order-1')
       .set('Content-Type', 'application/json')
       .send('{"category":"c","name":"Ordered"}')
@@ -155,9 +154,8 @@ describe('idempotency', () => {
       const second = await startTestApp(env);
       try {
         const res = await second
-          .http()
+          .api(caller.key)
           .post(`${API}/workflows`)
-          .set(bearer(caller.key))
           .set('Idempotency-Key', 'left')
           .send(body);
         // On PostgreSQL another instance may be running that request: only its lease decides.
@@ -251,12 +249,7 @@ describe('idempotency', () => {
   });
 
   it('stores nothing for a 5xx response', async () => {
-    const call = () =>
-      t
-        .http()
-        .post(`${API}/agents/a/calls`)
-        .set(bearer(t.key))
-        .set('Idempotency-Key', 'five-oh-one');
+    const call = () => t.api().post(`${API}/agents/a/calls`).set('Idempotency-Key', 'five-oh-one');
     await call().expect(501);
     const again = await call().expect(501);
     expect(again.headers['idempotent-replayed']).toBeUndefined();
@@ -266,26 +259,20 @@ describe('idempotency', () => {
     const workflow = await createWorkflow(t, { name: 'Patch me' });
     const patch = () =>
       t
-        .http()
+        .api()
         .patch(`${API}/workflows/${workflow.id}`)
-        .set(bearer(t.key))
         .set('Idempotency-Key', 'patch-1')
         .send({ name: 'Patched' });
     const first = await patch().expect(200);
     await t
-      .http()
+      .api()
       .patch(`${API}/workflows/${workflow.id}`)
-      .set(bearer(t.key))
       .send({ name: 'Changed since' })
       .expect(200);
     const replay = await patch().expect(200);
     expect(replay.text).toBe(first.text);
     const del = () =>
-      t
-        .http()
-        .delete(`${API}/workflows/${workflow.id}`)
-        .set(bearer(t.key))
-        .set('Idempotency-Key', 'delete-1');
+      t.api().delete(`${API}/workflows/${workflow.id}`).set('Idempotency-Key', 'delete-1');
     const deleted = await del().expect(200);
     const replayedDelete = await del().expect(200);
     expect(replayedDelete.text).toBe(deleted.text);
@@ -307,17 +294,10 @@ describe('idempotency', () => {
     try {
       const agentId = (await createAgent(app)).id;
       const base = `${API}/agents/${agentId}/integrations/mcp_server`;
-      const server = (
-        await app
-          .http()
-          .post(`${base}/configure`)
-          .set(bearer(app.key))
-          .send({
-            name: 'Silent',
-            server_url: `http://127.0.0.1:${(silent.address() as AddressInfo).port}/mcp`,
-          })
-          .expect(201)
-      ).body.data;
+      const server = await configureIntegration(app, agentId, 'mcp_server', {
+        name: 'Silent',
+        server_url: `http://127.0.0.1:${(silent.address() as AddressInfo).port}/mcp`,
+      });
       const bystander = await app.createKey('bystander', ['*']);
       const finished: string[] = [];
       const track = <T>(name: string, request: PromiseLike<T>) =>
@@ -329,11 +309,7 @@ describe('idempotency', () => {
       const hanging = Array.from({ length: discovers }, (_, i) =>
         track(
           'discover',
-          app
-            .http()
-            .post(`${base}/${server.id}/discover`)
-            .set(bearer(app.key))
-            .set('Idempotency-Key', `hanging-${i}`),
+          app.api().post(`${base}/${server.id}/discover`).set('Idempotency-Key', `hanging-${i}`),
         ),
       );
       const { value: reached } = await pollUntil(
@@ -346,13 +322,12 @@ describe('idempotency', () => {
       const written = track(
         'write',
         app
-          .http()
+          .api(bystander.key)
           .post(`${API}/workflows`)
-          .set(bearer(bystander.key))
           .set('Idempotency-Key', 'bystander-write')
           .send({ name: 'Bystander' }),
       );
-      const read = track('read', app.http().get(`${API}/workflows`).set(bearer(bystander.key)));
+      const read = track('read', app.api(bystander.key).get(`${API}/workflows`));
 
       expect((await written).status).toBe(201);
       expect((await read).status).toBe(200);
@@ -394,7 +369,7 @@ describe('idempotency', () => {
       server_url: 'https://mcp.example/mcp',
     });
     const listed = async (path: string) =>
-      (await t.http().get(path).set(bearer(t.key)).expect(200)).body.data as unknown[];
+      (await t.api().get(path).expect(200)).body.data as unknown[];
     expect(await listed(`${integrations}/custom_api`)).toHaveLength(1);
     expect(await listed(`${integrations}/custom_api/${api.id}/tools`)).toHaveLength(1);
     expect(await listed(`${integrations}/mcp_server`)).toHaveLength(1);
@@ -427,12 +402,7 @@ describe('idempotency', () => {
   });
 
   it('ignores the header on GET', async () => {
-    const res = await t
-      .http()
-      .get(`${API}/workflows`)
-      .set(bearer(t.key))
-      .set('Idempotency-Key', 'get')
-      .expect(200);
+    const res = await t.api().get(`${API}/workflows`).set('Idempotency-Key', 'get').expect(200);
     expect(res.headers['idempotent-replayed']).toBeUndefined();
   });
 
@@ -447,12 +417,7 @@ describe('idempotency', () => {
     const short = await startTestApp({ IDEMPOTENCY_TTL_S: '1' });
     try {
       const send = () =>
-        short
-          .http()
-          .post(`${API}/workflows`)
-          .set(bearer(short.key))
-          .set('Idempotency-Key', 'ttl')
-          .send({ name: 'TTL' });
+        short.api().post(`${API}/workflows`).set('Idempotency-Key', 'ttl').send({ name: 'TTL' });
       await send().expect(201);
       await new Promise((resolve) => setTimeout(resolve, 1100));
       const fresh = await send().expect(201);

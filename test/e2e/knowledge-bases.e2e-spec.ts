@@ -1,7 +1,6 @@
 import { KnowledgePassageEntity } from '@/modules/agents/knowledge-bases/entities/knowledge-base.entity';
 import { createAgent } from '../factories/agents';
 import { API, startTestApp, TestApp } from '../factories/test-app';
-import { bearer } from '../support/bearer';
 
 describe('knowledge bases', () => {
   let t: TestApp;
@@ -24,9 +23,8 @@ describe('knowledge bases', () => {
   it('creates a text item, keeps its text searchable as passages, and reads it back', async () => {
     const content = 'Our store opens at 9am.\n\nRefunds take five business days.';
     const res = await t
-      .http()
+      .api()
       .post(base)
-      .set(bearer(t.key))
       .send({ type: 'text', name: 'FAQ', description: 'Common questions', content })
       .expect(201);
     expect(res.body.message).toBe('Knowledge base created successfully');
@@ -44,15 +42,14 @@ describe('knowledge bases', () => {
       'Our store opens at 9am.',
       'Refunds take five business days.',
     ]);
-    const read = await t.http().get(`${base}/${res.body.data.id}`).set(bearer(t.key)).expect(200);
+    const read = await t.api().get(`${base}/${res.body.data.id}`).expect(200);
     expect(read.body.data).toEqual(res.body.data);
   });
 
   it('creates a URL item', async () => {
     const res = await t
-      .http()
+      .api()
       .post(base)
-      .set(bearer(t.key))
       .send({ type: 'url', name: 'Site', url: 'https://example.com/faq' })
       .expect(201);
     expect(res.body.data).toMatchObject({
@@ -86,7 +83,7 @@ describe('knowledge bases', () => {
       ],
     ];
     for (const [body, message] of cases) {
-      const res = await t.http().post(base).set(bearer(t.key)).send(body).expect(400);
+      const res = await t.api().post(base).send(body).expect(400);
       expect(res.body.message).toContain(message);
     }
   });
@@ -94,12 +91,7 @@ describe('knowledge bases', () => {
   it('accepts the largest allowed text and slices it into bounded passages', async () => {
     const sentence = 'Delivery within Lagos takes one day and costs two thousand naira. ';
     const content = sentence.repeat(Math.floor(200_000 / sentence.length));
-    const res = await t
-      .http()
-      .post(base)
-      .set(bearer(t.key))
-      .send({ type: 'text', name: 'Big', content })
-      .expect(201);
+    const res = await t.api().post(base).send({ type: 'text', name: 'Big', content }).expect(201);
     const passages = await passagesOf(res.body.data.id);
     expect(passages.length).toBeGreaterThan(200);
     expect(passages.every((p) => p.content.length <= 1200)).toBe(true);
@@ -107,17 +99,11 @@ describe('knowledge bases', () => {
 
   it('lists as a plain array, and updates with passages refreshed', async () => {
     const created = (
-      await t
-        .http()
-        .post(base)
-        .set(bearer(t.key))
-        .send({ type: 'text', name: 'Old', content: 'Old text.' })
-        .expect(201)
+      await t.api().post(base).send({ type: 'text', name: 'Old', content: 'Old text.' }).expect(201)
     ).body.data;
     const updated = await t
-      .http()
+      .api()
       .patch(`${base}/${created.id}`)
-      .set(bearer(t.key))
       .send({ name: 'New', content: 'New text.', description: null })
       .expect(200);
     expect(updated.body.data).toMatchObject({
@@ -127,58 +113,45 @@ describe('knowledge bases', () => {
       type: 'text',
     });
     expect((await passagesOf(created.id)).map((p) => p.content)).toEqual(['New text.']);
-    const list = await t.http().get(base).set(bearer(t.key)).expect(200);
+    const list = await t.api().get(base).expect(200);
     expect(list.body.meta).toBeUndefined();
     expect(list.body.data.map((kb: { id: string }) => kb.id)).toContain(created.id);
     const wrongField = await t
-      .http()
+      .api()
       .patch(`${base}/${created.id}`)
-      .set(bearer(t.key))
       .send({ url: 'https://e.com' })
       .expect(400);
     expect(wrongField.body.message).toEqual(['url: is only allowed when type is url']);
-    await t
-      .http()
-      .patch(`${base}/${created.id}`)
-      .set(bearer(t.key))
-      .send({ type: 'url' })
-      .expect(400);
+    await t.api().patch(`${base}/${created.id}`).send({ type: 'url' }).expect(400);
   });
 
   it('deletes an item with its passages', async () => {
     const created = (
       await t
-        .http()
+        .api()
         .post(base)
-        .set(bearer(t.key))
         .send({ type: 'text', name: 'Gone', content: 'Soon gone.' })
         .expect(201)
     ).body.data;
     expect(
       await t
-        .http()
+        .api()
         .delete(`${base}/${created.id}`)
-        .set(bearer(t.key))
         .expect(200)
         .then((r) => r.body),
     ).toEqual({
       message: 'Knowledge base deleted successfully',
       data: null,
     });
-    await t.http().get(`${base}/${created.id}`).set(bearer(t.key)).expect(404);
+    await t.api().get(`${base}/${created.id}`).expect(404);
     expect(await passagesOf(created.id)).toEqual([]);
   });
 
   it('answers 404 for an unknown agent or item', async () => {
     await t
-      .http()
+      .api()
       .get(`${API}/agents/00000000-0000-7000-8000-000000000000/knowledge_bases`)
-      .set(bearer(t.key))
       .expect(404);
-    await t
-      .http()
-      .get(`${base}/00000000-0000-7000-8000-000000000000`)
-      .set(bearer(t.key))
-      .expect(404);
+    await t.api().get(`${base}/00000000-0000-7000-8000-000000000000`).expect(404);
   });
 });

@@ -2,9 +2,9 @@ import { createServer } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { createAgent } from '../factories/agents';
 import { API, startTestApp, TestApp } from '../factories/test-app';
-import { bearer } from '../support/bearer';
 import { McpTestServer, startMcpTestServer } from '../support/mcp-test-server';
-import { freePort } from '../support/processes';
+import { freePort } from '../support/free-port';
+import { configureIntegration } from '../factories/integrations';
 
 describe('MCP servers', () => {
   let t: TestApp;
@@ -27,11 +27,11 @@ describe('MCP servers', () => {
     await t.close();
   });
 
-  const configure = async (body: Record<string, unknown>) =>
-    (await t.http().post(`${base}/configure`).set(bearer(t.key)).send(body).expect(201)).body.data;
-  const discover = (id: string) => t.http().post(`${base}/${id}/discover`).set(bearer(t.key));
+  const configure = (body: Record<string, unknown>) =>
+    configureIntegration(t, agentId, 'mcp_server', body);
+  const discover = (id: string) => t.api().post(`${base}/${id}/discover`);
   const tools = async (id: string) =>
-    (await t.http().get(`${base}/${id}/tools`).set(bearer(t.key)).expect(200)).body.data;
+    (await t.api().get(`${base}/${id}/tools`).expect(200)).body.data;
 
   it.each([
     ['streamable_http', '/mcp'],
@@ -125,8 +125,7 @@ describe('MCP servers', () => {
         (await tools(server.id)).every((tool: { is_enabled: boolean }) => tool.is_enabled),
       ).toBe(true);
 
-      const actions = (await t.http().get(`${API}/agents/${agentId}/actions`).set(bearer(t.key)))
-        .body.data;
+      const actions = (await t.api().get(`${API}/agents/${agentId}/actions`)).body.data;
       expect(
         actions.filter((a: { integration_id: string }) => a.integration_id === server.id),
       ).toHaveLength(4);
@@ -139,14 +138,13 @@ describe('MCP servers', () => {
 
   it('reports a successful test with the number of tools, and marks the server connected', async () => {
     const server = await configure({ name: 'Test me', server_url: `${mcp.url}/mcp` });
-    const res = await t.http().post(`${base}/${server.id}/test`).set(bearer(t.key)).expect(200);
+    const res = await t.api().post(`${base}/${server.id}/test`).expect(200);
     expect(res.body.data).toEqual({
       success: true,
       message: 'Connected to the MCP server',
       tools_count: mcp.tools.length,
     });
-    const summary = (await t.http().get(`${API}/agents/${agentId}`).set(bearer(t.key))).body.data
-      .integrations;
+    const summary = (await t.api().get(`${API}/agents/${agentId}`)).body.data.integrations;
     expect(summary).toContainEqual({
       id: server.id,
       type: 'mcp_server',
@@ -180,11 +178,7 @@ describe('MCP servers', () => {
     mcp.requiredToken = 'mcp-secret-token';
     try {
       const anonymous = await configure({ name: 'No auth', server_url: `${mcp.url}/mcp` });
-      const failed = await t
-        .http()
-        .post(`${base}/${anonymous.id}/test`)
-        .set(bearer(t.key))
-        .expect(200);
+      const failed = await t.api().post(`${base}/${anonymous.id}/test`).expect(200);
       expect(failed.body.data).toEqual({
         success: false,
         message: 'Could not connect to the MCP server',
@@ -196,10 +190,9 @@ describe('MCP servers', () => {
         auth_type: 'bearer',
         auth_config: { token: 'mcp-secret-token' },
       });
-      expect(
-        (await t.http().post(`${base}/${server.id}/test`).set(bearer(t.key)).expect(200)).body.data
-          .success,
-      ).toBe(true);
+      expect((await t.api().post(`${base}/${server.id}/test`).expect(200)).body.data.success).toBe(
+        true,
+      );
       expect(
         JSON.stringify(await t.dataSource().query('SELECT * FROM integrations')),
       ).not.toContain('mcp-secret-token');
@@ -242,7 +235,7 @@ describe('MCP servers', () => {
       ...auth,
     });
     mcp.receivedHeaders.length = 0;
-    const test = await t.http().post(`${base}/${server.id}/test`).set(bearer(t.key)).expect(200);
+    const test = await t.api().post(`${base}/${server.id}/test`).expect(200);
     expect(test.body.data.success).toBe(true);
     expect(mcp.receivedHeaders.length).toBeGreaterThan(0);
     for (const received of mcp.receivedHeaders) {
@@ -261,7 +254,7 @@ describe('MCP servers', () => {
     const port = (dead.address() as AddressInfo).port;
     await new Promise((resolve) => dead.close(resolve));
     const server = await configure({ name: 'Gone', server_url: `http://127.0.0.1:${port}/mcp` });
-    const test = await t.http().post(`${base}/${server.id}/test`).set(bearer(t.key)).expect(200);
+    const test = await t.api().post(`${base}/${server.id}/test`).expect(200);
     expect(test.body.data).toEqual({
       success: false,
       message: 'Could not connect to the MCP server',
@@ -274,8 +267,7 @@ describe('MCP servers', () => {
       message: expect.stringMatching(/^MCP server "Gone" could not list its tools: .*ECONNREFUSED/),
     });
     expect(refused.body.message).not.toMatch(/[A-Z]\w*Error\b/);
-    const summary = (await t.http().get(`${API}/agents/${agentId}`).set(bearer(t.key))).body.data
-      .integrations;
+    const summary = (await t.api().get(`${API}/agents/${agentId}`)).body.data.integrations;
     expect(summary).toContainEqual(
       expect.objectContaining({ id: server.id, status: 'error', is_connected: false }),
     );
@@ -309,7 +301,7 @@ describe('MCP servers', () => {
         name: 'Silent',
         server_url: `http://127.0.0.1:${(silent.address() as AddressInfo).port}/mcp`,
       });
-      const res = await t.http().post(`${base}/${server.id}/test`).set(bearer(t.key)).expect(200);
+      const res = await t.api().post(`${base}/${server.id}/test`).expect(200);
       expect(res.body.data).toMatchObject({
         success: false,
         error: expect.stringMatching(/in time|answer/),
@@ -356,7 +348,7 @@ describe('MCP servers', () => {
         name: 'Bloated',
         server_url: `http://127.0.0.1:${(bloated.address() as AddressInfo).port}/mcp`,
       });
-      const res = await t.http().post(`${base}/${server.id}/test`).set(bearer(t.key)).expect(200);
+      const res = await t.api().post(`${base}/${server.id}/test`).expect(200);
       expect(res.body.data).toMatchObject({
         success: false,
         error: expect.stringMatching(/larger than/),
@@ -370,10 +362,9 @@ describe('MCP servers', () => {
   it('deletes a server with its actions', async () => {
     const server = await configure({ name: 'Temporary', server_url: `${mcp.url}/mcp` });
     await discover(server.id).expect(200);
-    await t.http().delete(`${base}/${server.id}`).set(bearer(t.key)).expect(200);
-    await t.http().get(`${base}/${server.id}/tools`).set(bearer(t.key)).expect(404);
-    const actions = (await t.http().get(`${API}/agents/${agentId}/actions`).set(bearer(t.key))).body
-      .data;
+    await t.api().delete(`${base}/${server.id}`).expect(200);
+    await t.api().get(`${base}/${server.id}/tools`).expect(404);
+    const actions = (await t.api().get(`${API}/agents/${agentId}/actions`)).body.data;
     expect(actions.some((a: { integration_id: string }) => a.integration_id === server.id)).toBe(
       false,
     );
@@ -390,12 +381,7 @@ describe('MCP servers', () => {
       ],
     ];
     for (const [body, message] of cases) {
-      const res = await t
-        .http()
-        .post(`${base}/configure`)
-        .set(bearer(t.key))
-        .send(body)
-        .expect(400);
+      const res = await t.api().post(`${base}/configure`).send(body).expect(400);
       expect(res.body.message).toContain(message);
     }
   });

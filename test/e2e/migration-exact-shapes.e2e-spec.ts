@@ -7,7 +7,6 @@ import { migrate } from '@/database/migrate';
 import { migrations } from '@/database/migrations';
 import { API, startTestApp, TestApp } from '../factories/test-app';
 import { createTestDatabase, TestDatabase } from '../factories/test-database';
-import { bearer } from '../support/bearer';
 import { recordSecret } from '../support/log-capture';
 import { McpTestServer, startMcpTestServer } from '../support/mcp-test-server';
 
@@ -233,8 +232,7 @@ describe.each(targets)('the migration to exact shapes, on %s', (_name, postgresU
     await database?.drop();
   });
 
-  const get = async (path: string) =>
-    (await t.http().get(`${API}${path}`).set(bearer(key)).expect(200)).body.data;
+  const get = async (path: string) => (await t.api(key).get(`${API}${path}`).expect(200)).body.data;
 
   it('turns text setup times into whole minutes, and what reads as none into null', async () => {
     const expected: Record<string, number | null> = {
@@ -248,9 +246,8 @@ describe.each(targets)('the migration to exact shapes, on %s', (_name, postgresU
       expect((await get(`/workflows/${ID[name]}`)).setup_time).toBe(minutes);
     }
     const created = await t
-      .http()
+      .api(key)
       .post(`${API}/workflows`)
-      .set(bearer(key))
       .send({ name: 'New', setup_time: 45 })
       .expect(201);
     expect((await get(`/workflows/${created.body.data.id}`)).setup_time).toBe(45);
@@ -278,7 +275,7 @@ describe.each(targets)('the migration to exact shapes, on %s', (_name, postgresU
     ];
     for (const [name, headers] of expected) {
       mcp.receivedHeaders.length = 0;
-      const test = await t.http().post(`${base}/${ID[name]}/test`).set(bearer(key)).expect(200);
+      const test = await t.api(key).post(`${base}/${ID[name]}/test`).expect(200);
       expect(test.body.data.success).toBe(true);
       expect(mcp.receivedHeaders[0]).toMatchObject(headers);
     }

@@ -1,7 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import { ERROR_CODES } from '@/common/http/api-error';
 import { API, startTestApp, TestApp } from '../factories/test-app';
-import { bearer } from '../support/bearer';
 import { OpenApiDocument, Operation, operationsOf, resolve, Schema } from '../support/openapi';
 import { swaggerParserVerdict } from '../support/openapi-validator';
 
@@ -113,7 +112,7 @@ describe('the OpenAPI document', () => {
     const probe = await t.http().get('/healthz').expect(200);
     expect(probe.headers['x-request-id']).toBeDefined();
     expect(probe.headers['x-ratelimit-limit']).toBeUndefined();
-    const counted = await t.http().get(`${API}/workflows`).set(bearer(t.key)).expect(200);
+    const counted = await t.api().get(`${API}/workflows`).expect(200);
     expect(counted.headers['x-ratelimit-limit']).toBeDefined();
 
     const responses = operations.flatMap(responsesOf);
@@ -226,17 +225,8 @@ describe('the OpenAPI document', () => {
         type: 'object',
       });
     }
-    const created = await t
-      .http()
-      .post(`${API}/workflows`)
-      .set(bearer(t.key))
-      .send({ name: 'to delete' })
-      .expect(201);
-    const deleted = await t
-      .http()
-      .delete(`${API}/workflows/${created.body.data.id}`)
-      .set(bearer(t.key))
-      .expect(200);
+    const created = await t.api().post(`${API}/workflows`).send({ name: 'to delete' }).expect(201);
+    const deleted = await t.api().delete(`${API}/workflows/${created.body.data.id}`).expect(200);
     expect(deleted.body.data).toBeNull();
   });
 });

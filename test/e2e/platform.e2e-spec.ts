@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import Redis from 'ioredis';
 import { API, startTestApp, TestApp } from '../factories/test-app';
-import { bearer } from '../support/bearer';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -40,26 +39,14 @@ describe('request path', () => {
 
   describe('X-Request-Id', () => {
     it('echoes a well-formed request id', async () => {
-      const res = await t
-        .http()
-        .get(`${API}/workflows`)
-        .set(bearer(t.key))
-        .set('X-Request-Id', 'abc-123');
+      const res = await t.api().get(`${API}/workflows`).set('X-Request-Id', 'abc-123');
       expect(res.headers['x-request-id']).toBe('abc-123');
     });
 
     it('replaces an over-long or non-visible request id with a UUID', async () => {
-      const long = await t
-        .http()
-        .get(`${API}/workflows`)
-        .set(bearer(t.key))
-        .set('X-Request-Id', 'x'.repeat(129));
+      const long = await t.api().get(`${API}/workflows`).set('X-Request-Id', 'x'.repeat(129));
       expect(long.headers['x-request-id']).toMatch(UUID);
-      const spaced = await t
-        .http()
-        .get(`${API}/workflows`)
-        .set(bearer(t.key))
-        .set('X-Request-Id', 'a b');
+      const spaced = await t.api().get(`${API}/workflows`).set('X-Request-Id', 'a b');
       expect(spaced.headers['x-request-id']).toMatch(UUID);
     });
 
@@ -72,7 +59,7 @@ describe('request path', () => {
 
   describe('headers on every kind of response', () => {
     it('on success', async () => {
-      const res = await t.http().get(`${API}/workflows`).set(bearer(t.key)).expect(200);
+      const res = await t.api().get(`${API}/workflows`).expect(200);
       expectRateLimitHeaders(res.headers);
       expect(res.headers['x-request-id']).toBeDefined();
     });
@@ -83,7 +70,7 @@ describe('request path', () => {
     });
 
     it('on 404 for an unknown route, with or without a key', async () => {
-      const withKey = await t.http().get(`${API}/no-such-thing`).set(bearer(t.key)).expect(404);
+      const withKey = await t.api().get(`${API}/no-such-thing`).expect(404);
       expectRateLimitHeaders(withKey.headers);
       expectErrorBody(withKey.body, 404, 'not_found', withKey.headers['x-request-id']);
       const withoutKey = await t.http().delete(`${API}/no/such/thing`).expect(404);
@@ -92,13 +79,13 @@ describe('request path', () => {
     });
 
     it('on 404 for a known path with an unsupported method', async () => {
-      const res = await t.http().put(`${API}/workflows`).set(bearer(t.key)).send({}).expect(404);
+      const res = await t.api().put(`${API}/workflows`).send({}).expect(404);
       expect(res.body.code).toBe('not_found');
       expectRateLimitHeaders(res.headers);
     });
 
     it('on 501 for the call endpoints', async () => {
-      const res = await t.http().get(`${API}/calls`).set(bearer(t.key)).expect(501);
+      const res = await t.api().get(`${API}/calls`).expect(501);
       expectRateLimitHeaders(res.headers);
       expectErrorBody(res.body, 501, 'not_implemented', res.headers['x-request-id']);
     });
@@ -107,9 +94,8 @@ describe('request path', () => {
   describe('bodies', () => {
     it('refuses malformed JSON with 400 bad_request', async () => {
       const res = await t
-        .http()
+        .api()
         .post(`${API}/workflows`)
-        .set(bearer(t.key))
         .set('Content-Type', 'application/json')
         .send('{"name": ')
         .expect(400);
@@ -119,9 +105,8 @@ describe('request path', () => {
 
     it('refuses a non-JSON content type with 415 bad_request', async () => {
       const res = await t
-        .http()
+        .api()
         .post(`${API}/workflows`)
-        .set(bearer(t.key))
         .set('Content-Type', 'text/plain')
         .send('name=x')
         .expect(415);
@@ -130,9 +115,8 @@ describe('request path', () => {
 
     it('refuses a body over the size limit with 413 bad_request', async () => {
       const res = await t
-        .http()
+        .api()
         .post(`${API}/workflows`)
-        .set(bearer(t.key))
         .send({ name: 'big', system_prompt: 'x'.repeat(1024 * 1024 + 10) })
         .expect(413);
       expectErrorBody(res.body, 413, 'bad_request', res.headers['x-request-id']);
@@ -142,9 +126,8 @@ describe('request path', () => {
     it('refuses JSON nested too deeply', async () => {
       const deep = '{"a":'.repeat(200) + '1' + '}'.repeat(200);
       const res = await t
-        .http()
+        .api()
         .post(`${API}/workflows`)
-        .set(bearer(t.key))
         .set('Content-Type', 'application/json')
         .send(`{"name":"n","prompt_config":${deep}}`)
         .expect(400);
@@ -153,17 +136,15 @@ describe('request path', () => {
 
     it('refuses a JSON array or scalar where an object is expected', async () => {
       const array = await t
-        .http()
+        .api()
         .post(`${API}/workflows`)
-        .set(bearer(t.key))
         .send([{ name: 'x' }])
         .expect(400);
       expect(array.body.code).toBe('validation_error');
       expect(array.body.message).toEqual(['body: must be a JSON object']);
       const scalar = await t
-        .http()
+        .api()
         .post(`${API}/workflows`)
-        .set(bearer(t.key))
         .set('Content-Type', 'application/json')
         .send('"name"')
         .expect(400);
@@ -171,25 +152,15 @@ describe('request path', () => {
     });
 
     it('refuses NUL characters in bodies and URLs, which PostgreSQL cannot store', async () => {
-      const body = await t
-        .http()
-        .post(`${API}/workflows`)
-        .set(bearer(t.key))
-        .send({ name: 'a\u0000b' })
-        .expect(400);
+      const body = await t.api().post(`${API}/workflows`).send({ name: 'a\u0000b' }).expect(400);
       expect(body.body.code).toBe('bad_request');
       const key = await t
-        .http()
+        .api()
         .post(`${API}/workflows`)
-        .set(bearer(t.key))
         .send({ name: 'n', prompt_config: { 'k\u0000': 1 } })
         .expect(400);
       expect(key.body.code).toBe('bad_request');
-      const query = await t
-        .http()
-        .get(`${API}/workflows?search=a%00b`)
-        .set(bearer(t.key))
-        .expect(400);
+      const query = await t.api().get(`${API}/workflows?search=a%00b`).expect(400);
       expect(query.body.code).toBe('bad_request');
     });
 
@@ -207,9 +178,8 @@ describe('request path', () => {
   describe('validation messages', () => {
     it('lists "<field path>: <problem>" for nested fields, unknown fields and types', async () => {
       const res = await t
-        .http()
+        .api()
         .post(`${API}/workflows`)
-        .set(bearer(t.key))
         .send({
           name: '',
           rules: [{ enabled: 'yes' }],
@@ -245,9 +215,8 @@ describe('request path', () => {
       ],
     ])('refuses %s like any unknown field, naming it', async (body, path) => {
       const res = await t
-        .http()
+        .api()
         .post(`${API}/workflows`)
-        .set(bearer(t.key))
         .set('Content-Type', 'application/json')
         .send(body)
         .expect(400);
@@ -265,7 +234,7 @@ describe('request path', () => {
         'page=abc',
         'limit=1.5',
       ]) {
-        const res = await t.http().get(`${API}/workflows?${query}`).set(bearer(t.key)).expect(400);
+        const res = await t.api().get(`${API}/workflows?${query}`).expect(400);
         expect(res.body.code).toBe('validation_error');
         expect(res.body.message[0]).toMatch(/^(sort|limit|page): /);
       }
@@ -278,7 +247,7 @@ describe('request path', () => {
       try {
         const cascade = other.dataSource().options.type === 'postgres' ? ' CASCADE' : '';
         await other.dataSource().query(`DROP TABLE workflows${cascade}`);
-        const res = await other.http().get(`${API}/workflows`).set(bearer(other.key)).expect(500);
+        const res = await other.api().get(`${API}/workflows`).expect(500);
         expectErrorBody(res.body, 500, 'internal_error', res.headers['x-request-id']);
         expect(res.body.message).toBe('Internal server error');
         expect(JSON.stringify(res.body)).not.toMatch(/SELECT|workflows|sqlite|at \w+ \(/i);
@@ -330,12 +299,12 @@ describe('rate limiting', () => {
   it('keeps one budget per key across routes and answers 429 with Retry-After', async () => {
     const remaining: number[] = [];
     for (const path of ['/workflows', '/calls', '/workflows', '/no-route', '/workflows']) {
-      const res = await t.http().get(`${API}${path}`).set(bearer(t.key));
+      const res = await t.api().get(`${API}${path}`);
       expect(res.headers['x-ratelimit-limit']).toBe('5');
       remaining.push(Number(res.headers['x-ratelimit-remaining']));
     }
     expect(remaining).toEqual([4, 3, 2, 1, 0]);
-    const limited = await t.http().get(`${API}/workflows`).set(bearer(t.key)).expect(429);
+    const limited = await t.api().get(`${API}/workflows`).expect(429);
     expectErrorBody(limited.body, 429, 'too_many_requests', limited.headers['x-request-id']);
     expect(Number(limited.headers['retry-after'])).toBeGreaterThanOrEqual(1);
     expect(limited.headers['x-ratelimit-remaining']).toBe('0');
@@ -344,21 +313,14 @@ describe('rate limiting', () => {
 
   it('counts another key separately', async () => {
     const other = await t.createKey('default', ['workflows:read']);
-    const res = await t.http().get(`${API}/workflows`).set(bearer(other.key)).expect(200);
+    const res = await t.api(other.key).get(`${API}/workflows`).expect(200);
     expect(res.headers['x-ratelimit-remaining']).toBe('4');
   });
 
   it('counts callers without a valid key by IP', async () => {
     const statuses: number[] = [];
     for (let i = 0; i < 6; i++) {
-      statuses.push(
-        (
-          await t
-            .http()
-            .get(`${API}/workflows`)
-            .set(bearer('sk_invalid_' + 'x'.repeat(32)))
-        ).status,
-      );
+      statuses.push((await t.api('sk_invalid_' + 'x'.repeat(32)).get(`${API}/workflows`)).status);
     }
     expect(statuses).toEqual([401, 401, 401, 401, 401, 429]);
   });
@@ -374,9 +336,8 @@ describe('rate limiting behind one proxy (TRUST_PROXY=1)', () => {
 
   const invalidKeyFrom = (forwardedFor: string) =>
     t
-      .http()
+      .api('sk_invalid_' + 'x'.repeat(32))
       .get(`${API}/workflows`)
-      .set(bearer('sk_invalid_' + 'x'.repeat(32)))
       .set('X-Forwarded-For', forwardedFor);
 
   it('refuses a forged X-Forwarded-For: the client the proxy saw is rate-limited whatever it puts leftmost', async () => {
@@ -418,12 +379,7 @@ describe('rate limiting in a shared Redis', () => {
   });
 
   const invalidKeyStatus = async (t: TestApp) =>
-    (
-      await t
-        .http()
-        .get(`${API}/workflows`)
-        .set(bearer('sk_invalid_' + 'x'.repeat(32)))
-    ).status;
+    (await t.api('sk_invalid_' + 'x'.repeat(32)).get(`${API}/workflows`)).status;
 
   it('keeps separate budgets for deployments with different REDIS_KEY_PREFIX, and one for the same', async () => {
     const first = await start(prefixes[0]);

@@ -3,28 +3,18 @@ import { AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Sqlite from 'better-sqlite3';
-import { API, randomApiKey } from '../factories/test-app';
+import { API, ApiClient } from '../support/api-client';
+import { runToEnd, startApp } from '../support/app-process';
+import { randomApiKey } from '../support/keys';
 import { startLlmStub } from '../support/llm-stub';
-import { runServerExpectingFailure, startServer } from '../support/processes';
 import { openStream } from '../support/sse-client';
 import { pollUntil, sleep } from '../support/wait';
 
-async function postJson(
-  url: string,
-  path: string,
-  body: unknown,
-  headers: Record<string, string>,
-): Promise<Record<string, any>> {
-  const res = await fetch(`${url}${API}${path}`, {
-    method: 'POST',
-    headers,
-    body: JSON.stringify(body),
-  });
-  if (res.status !== 201) {
-    throw new Error(`POST ${path} answered ${res.status}: ${await res.text()}`);
-  }
-  return ((await res.json()) as { data: Record<string, any> }).data;
-}
+/** The server from the sources, as the e2e suite runs without a build. */
+const startServer = (env: Record<string, string>) => startApp(env, { entry: 'src/main.ts' });
+
+/** Starts the server expecting it to refuse to start; resolves with what it printed. */
+const runServerExpectingFailure = (env: Record<string, string>) => runToEnd('src/main.ts', [], env);
 
 interface LogLine {
   level: number;
@@ -233,19 +223,18 @@ describe('the server process', () => {
     try {
       llm.behaviour = 'hang';
       const first = await startServer(env);
-      const headers = { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' };
-      const workflow = await postJson(first.url, '/workflows', { name: 'W' }, headers);
-      const agent = await postJson(
-        first.url,
-        '/agents',
-        { workflow_id: workflow.id, name: 'A', description: 'd' },
-        headers,
-      );
-      const message = await postJson(
-        first.url,
+      const onFirst = new ApiClient(first.url, key);
+      const workflow = await onFirst.data('POST', '/workflows', 201, { name: 'W' });
+      const agent = await onFirst.data('POST', '/agents', 201, {
+        workflow_id: workflow.id,
+        name: 'A',
+        description: 'd',
+      });
+      const message = await onFirst.data(
+        'POST',
         `/agents/${agent.id}/conversations/messages`,
+        201,
         { message: 'Is anyone there?', channel_type: 'webchat', channel_user_id: 'crash-user' },
-        headers,
       );
       await pollUntil(
         async () => llm.requests.length,
@@ -258,13 +247,10 @@ describe('the server process', () => {
       llm.answer = 'Yes, I am here.';
       const second = await startServer(env);
       try {
-        const messagesUrl = `${second.url}${API}/agents/${agent.id}/conversations/${message.conversation_id}/messages`;
-        const listMessages = async () =>
-          (
-            (await (await fetch(messagesUrl, { headers })).json()) as {
-              data: Array<{ role: string; message: string }>;
-            }
-          ).data;
+        const onSecond = new ApiClient(second.url, key);
+        const messagesPath = `/agents/${agent.id}/conversations/${message.conversation_id}/messages`;
+        const listMessages = async (): Promise<Array<{ role: string; message: string }>> =>
+          onSecond.data('GET', messagesPath, 200);
         await pollUntil(listMessages, (list) => list.length >= 2, 15_000);
         await sleep(500);
         const final = await listMessages();
@@ -287,24 +273,23 @@ describe('the server process', () => {
       CONSOLE_BOOTSTRAP_KEY: key,
       LOG_LEVEL: 'silent',
     });
-    const headers = { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' };
-    const workflow = await postJson(server.url, '/workflows', { name: 'W' }, headers);
-    const agent = await postJson(
-      server.url,
-      '/agents',
-      { workflow_id: workflow.id, name: 'A', description: 'd' },
-      headers,
-    );
-    const message = await postJson(
-      server.url,
-      `/agents/${agent.id}/conversations/messages`,
-      { message: 'hi', role: 'assistant', channel_type: 'webchat', channel_user_id: 'u' },
-      headers,
-    );
+    const client = new ApiClient(server.url, key);
+    const workflow = await client.data('POST', '/workflows', 201, { name: 'W' });
+    const agent = await client.data('POST', '/agents', 201, {
+      workflow_id: workflow.id,
+      name: 'A',
+      description: 'd',
+    });
+    const message = await client.data('POST', `/agents/${agent.id}/conversations/messages`, 201, {
+      message: 'hi',
+      role: 'assistant',
+      channel_type: 'webchat',
+      channel_user_id: 'u',
+    });
     const base = `/agents/${agent.id}/conversations/${message.conversation_id}`;
     const streams = [];
     for (let i = 0; i < 5; i++) {
-      const { ticket } = await postJson(server.url, `${base}/stream-ticket`, {}, headers);
+      const { ticket } = await client.data('POST', `${base}/stream-ticket`, 201, {});
       const stream = await openStream(
         `${server.url}${API}${base}/messages/stream?ticket=${ticket}`,
       );

@@ -6,6 +6,7 @@ import { createWorkflow } from '../factories/workflows';
 import { bearer } from '../support/bearer';
 import { burst, BurstRequest, BurstResponse, errorBody, tally } from '../support/burst';
 import { report } from '../support/report';
+import { configureIntegration } from '../factories/integrations';
 
 /** Records created under an agent, one kind per path. */
 const AGENT_CHILDREN: Array<[string, object]> = [
@@ -216,21 +217,22 @@ describe('races between dependent writes', () => {
     const base = `${API}/agents/${agent.id}/integrations/custom_api`;
     const outcomes: string[] = [];
     for (let round = 0; round < 4; round++) {
-      const api = await t
-        .http()
-        .post(`${base}/configure`)
-        .set(bearer(team.key))
-        .send({ name: 'API', base_url: 'http://127.0.0.1:9' })
-        .expect(201);
+      const api = await configureIntegration(
+        t,
+        agent.id,
+        'custom_api',
+        { name: 'API', base_url: 'http://127.0.0.1:9' },
+        team.key,
+      );
       const creates: BurstRequest[] = Array.from({ length: 20 }, (_, i) => ({
         method: 'POST',
-        path: `${base}/${api.body.data.id}/tools`,
+        path: `${base}/${api.id}/tools`,
         headers: bearer(team.key),
         body: { name: `Tool ${i}`, http_method: 'GET', url_template: '/items' },
       }));
       const { requests, split } = withDeletionAt(
         creates,
-        { method: 'DELETE', path: `${base}/${api.body.data.id}`, headers: bearer(team.key) },
+        { method: 'DELETE', path: `${base}/${api.id}`, headers: bearer(team.key) },
         round * 5,
       );
       const { deleted, others } = split(await burst(t.url, requests));
@@ -241,11 +243,7 @@ describe('races between dependent writes', () => {
         expect(res.body).toEqual(errorBody(res, 404, 'not_found'));
       }
     }
-    const actions = await t
-      .http()
-      .get(`${API}/agents/${agent.id}/actions`)
-      .set(bearer(team.key))
-      .expect(200);
+    const actions = await t.api(team.key).get(`${API}/agents/${agent.id}/actions`).expect(200);
     expect(actions.body.data).toEqual([]);
     report('race', '4 integration deletions vs 80 tool creates', tally(outcomes));
   });

@@ -27,9 +27,8 @@ describe('races over real HTTP', () => {
     const agent = await createAgent(t, {}, team.key);
     // An operator's message gets no reply.
     const message = await t
-      .http()
+      .api(team.key)
       .post(`${conversationsPath(agent.id)}/messages`)
-      .set(bearer(team.key))
       .send({ message: 'Hi', role: 'assistant', channel_type: 'webchat', channel_user_id: 'u' })
       .expect(201);
     return {
@@ -226,11 +225,7 @@ describe('races over real HTTP', () => {
     for (const res of responses) {
       expect(bodies).toContainEqual(fieldsOf(res.body.data));
     }
-    const final = await t
-      .http()
-      .get(`${API}/workflows/${workflow.id}`)
-      .set(bearer(team.key))
-      .expect(200);
+    const final = await t.api(team.key).get(`${API}/workflows/${workflow.id}`).expect(200);
     const winner = bodies.find((body) => body.name === final.body.data.name)!;
     expect(fieldsOf(final.body.data)).toEqual(winner);
     const stored = await t

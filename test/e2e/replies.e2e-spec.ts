@@ -8,8 +8,8 @@ import {
 } from '../factories/conversations';
 import { API, startTestApp, TestApp } from '../factories/test-app';
 import { createWorkflow } from '../factories/workflows';
-import { bearer } from '../support/bearer';
 import { LlmStub, startLlmStub } from '../support/llm-stub';
+import { createKnowledgeBase } from '../factories/knowledge-bases';
 
 const HANDOFF =
   /^Thanks for your message\. Someone from the .+ team will get back to you shortly\.$/;
@@ -89,19 +89,14 @@ describe('replies from the built-in engine', () => {
     agentId = (
       await createAgent(t, { workflow_id: workflow.id, name: 'Ada', business_name: 'Ada Foods' })
     ).id;
-    await t
-      .http()
-      .post(`${API}/agents/${agentId}/knowledge_bases`)
-      .set(bearer(t.key))
-      .send({
-        type: 'text',
-        name: 'Store facts',
-        content:
-          'Our shop opens at 9am and closes at 6pm from Monday to Saturday.\n\n' +
-          'We accept payment by card, bank transfer and cash on collection.\n\n' +
-          'Fresh bread is baked every morning and sold out by noon.',
-      })
-      .expect(201);
+    await createKnowledgeBase(t, agentId, {
+      type: 'text',
+      name: 'Store facts',
+      content:
+        'Our shop opens at 9am and closes at 6pm from Monday to Saturday.\n\n' +
+        'We accept payment by card, bank transfer and cash on collection.\n\n' +
+        'Fresh bread is baked every morning and sold out by noon.',
+    });
   });
   afterAll(() => t.close());
 
@@ -110,12 +105,8 @@ describe('replies from the built-in engine', () => {
     const sent = await sendAs(t, agent, `u-${Math.random()}`, text);
     await repliesSettled(t);
     const messages = await allMessages(t, agent, sent.conversation_id);
-    const conversation = (
-      await t
-        .http()
-        .get(`${conversationsPath(agent)}/${sent.conversation_id}`)
-        .set(bearer(t.key))
-    ).body.data;
+    const conversation = (await t.api().get(`${conversationsPath(agent)}/${sent.conversation_id}`))
+      .body.data;
     return { reply: messages.at(-1)!, conversation, conversationId: sent.conversation_id };
   }
 
@@ -152,9 +143,8 @@ describe('replies from the built-in engine', () => {
     expect(await replyTo('ürünler iadesi, cafés')).toMatch(HANDOFF);
 
     await t
-      .http()
+      .api()
       .patch(`${API}/workflows/${workflow.id}`)
-      .set(bearer(t.key))
       .send({ rules: [{ name: 'New', trigger: 'café', response: 'New rules' }] })
       .expect(200);
     expect(await replyTo('un café crème')).toBe('New rules');
@@ -209,16 +199,11 @@ describe('replies from the built-in engine', () => {
 
   it('uses knowledge added after the first question', async () => {
     expect((await ask('Do you sell gift cards?')).reply.message).toMatch(HANDOFF);
-    await t
-      .http()
-      .post(`${API}/agents/${agentId}/knowledge_bases`)
-      .set(bearer(t.key))
-      .send({
-        type: 'text',
-        name: 'Gifts',
-        content: 'Gift cards are sold in the shop in any amount.',
-      })
-      .expect(201);
+    await createKnowledgeBase(t, agentId, {
+      type: 'text',
+      name: 'Gifts',
+      content: 'Gift cards are sold in the shop in any amount.',
+    });
     expect((await ask('Do you sell gift cards?')).reply.message).toBe(
       'Gift cards are sold in the shop in any amount.',
     );
@@ -233,12 +218,8 @@ describe('replies from the built-in engine', () => {
   it('clears needs_attention when a person answers', async () => {
     const { conversationId } = await ask('Quantum chromodynamics again?');
     await sendTo(t, agentId, conversationId, 'I can help with that.', 'assistant');
-    const conversation = (
-      await t
-        .http()
-        .get(`${conversationsPath(agentId)}/${conversationId}`)
-        .set(bearer(t.key))
-    ).body.data;
+    const conversation = (await t.api().get(`${conversationsPath(agentId)}/${conversationId}`)).body
+      .data;
     expect(conversation.needs_attention).toBe(false);
   });
 });
@@ -260,16 +241,11 @@ describe('replies from an OpenAI-compatible model', () => {
     agentId = (
       await createAgent(t, { workflow_id: workflow.id, name: 'Ada', business_name: 'Ada Foods' })
     ).id;
-    await t
-      .http()
-      .post(`${API}/agents/${agentId}/knowledge_bases`)
-      .set(bearer(t.key))
-      .send({
-        type: 'text',
-        name: 'Facts',
-        content: 'Deliveries in Lagos take one day.\n\nWe are closed on Sundays.',
-      })
-      .expect(201);
+    await createKnowledgeBase(t, agentId, {
+      type: 'text',
+      name: 'Facts',
+      content: 'Deliveries in Lagos take one day.\n\nWe are closed on Sundays.',
+    });
   });
   afterAll(async () => {
     await t.close();
@@ -311,10 +287,7 @@ describe('replies from an OpenAI-compatible model', () => {
       const messages = await allMessages(t, agentId, sent.conversation_id);
       expect(messages.at(-1)!.message).toMatch(HANDOFF);
       const conversation = (
-        await t
-          .http()
-          .get(`${conversationsPath(agentId)}/${sent.conversation_id}`)
-          .set(bearer(t.key))
+        await t.api().get(`${conversationsPath(agentId)}/${sent.conversation_id}`)
       ).body.data;
       expect(conversation.needs_attention).toBe(true);
     },

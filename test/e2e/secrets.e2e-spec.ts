@@ -5,8 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createAgent } from '../factories/agents';
 import { conversationsPath, issueTicket, sendAs } from '../factories/conversations';
-import { API, randomApiKey, startTestApp, TestApp } from '../factories/test-app';
+import { API, startTestApp, TestApp } from '../factories/test-app';
 import { bearer } from '../support/bearer';
+import { randomApiKey } from '../support/keys';
 import {
   CAPTURE_DIR_VARIABLE,
   recordErrorBody,
@@ -16,6 +17,7 @@ import {
 import { scanCapture } from '../support/log-capture-scan';
 import { openStream } from '../support/sse-client';
 import { pollUntil } from '../support/wait';
+import { configureIntegration } from '../factories/integrations';
 
 interface LogLine {
   msg: string;
@@ -115,7 +117,7 @@ describe('secrets in logs and error bodies', () => {
     };
     const base = `${API}/agents/${agentId}/integrations`;
     const post = (path: string, body: Record<string, unknown>) =>
-      t.http().post(`${base}${path}`).set(bearer(t.key)).send(body);
+      t.api().post(`${base}${path}`).send(body);
     const responses = [
       await post('/bimpeai/configure', { type: 'stripe', secret_key: secrets.stripe }).expect(201),
       // Configuring a connector again updates it.
@@ -157,9 +159,9 @@ describe('secrets in logs and error bodies', () => {
       }).expect(400),
     );
     for (const path of ['', '/bimpeai', '/custom_api', '/mcp_server']) {
-      responses.push(await t.http().get(`${base}${path}`).set(bearer(t.key)).expect(200));
+      responses.push(await t.api().get(`${base}${path}`).expect(200));
     }
-    responses.push(await t.http().get(`${API}/agents/${agentId}/actions`).set(bearer(t.key)));
+    responses.push(await t.api().get(`${API}/agents/${agentId}/actions`));
     for (const res of responses) {
       for (const secret of Object.values(secrets)) {
         expect(res.text).not.toContain(secret);
@@ -176,38 +178,24 @@ describe('secrets in logs and error bodies', () => {
     try {
       const base = `${API}/agents/${agentId}/integrations/mcp_server`;
       const configured = await Promise.all([
-        t
-          .http()
-          .post(`${base}/configure`)
-          .set(bearer(t.key))
-          .send({
-            name: 'Echo bearer',
-            server_url: echoing.url,
-            auth_type: 'bearer',
-            auth_config: { token },
-          })
-          .expect(201),
-        t
-          .http()
-          .post(`${base}/configure`)
-          .set(bearer(t.key))
-          .send({
-            name: 'Echo custom',
-            server_url: echoing.url,
-            auth_type: 'custom',
-            auth_config: { header_name: 'X-Secret', token: headerValue },
-          })
-          .expect(201),
+        configureIntegration(t, agentId, 'mcp_server', {
+          name: 'Echo bearer',
+          server_url: echoing.url,
+          auth_type: 'bearer',
+          auth_config: { token },
+        }),
+        configureIntegration(t, agentId, 'mcp_server', {
+          name: 'Echo custom',
+          server_url: echoing.url,
+          auth_type: 'custom',
+          auth_config: { header_name: 'X-Secret', token: headerValue },
+        }),
       ]);
       for (const server of configured) {
-        const id = server.body.data.id as string;
-        const tested = await t.http().post(`${base}/${id}/test`).set(bearer(t.key)).expect(200);
+        const id = server.id as string;
+        const tested = await t.api().post(`${base}/${id}/test`).expect(200);
         expect(tested.body.data).toMatchObject({ success: false, error: expect.any(String) });
-        const discovered = await t
-          .http()
-          .post(`${base}/${id}/discover`)
-          .set(bearer(t.key))
-          .expect(502);
+        const discovered = await t.api().post(`${base}/${id}/discover`).expect(502);
         for (const res of [tested, discovered]) {
           expect(res.text).not.toContain(token);
           expect(res.text).not.toContain(headerValue);
@@ -224,7 +212,7 @@ describe('secrets in logs and error bodies', () => {
     const broken = await startTestApp();
     try {
       await broken.dataSource().query('ALTER TABLE workflows RENAME TO workflows_gone');
-      const res = await broken.http().get(`${API}/workflows`).set(bearer(broken.key)).expect(500);
+      const res = await broken.api().get(`${API}/workflows`).expect(500);
       expect(res.body).toEqual({
         message: 'Internal server error',
         error: 'Internal Server Error',

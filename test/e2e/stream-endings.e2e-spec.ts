@@ -9,7 +9,6 @@ import {
   sendTo,
 } from '../factories/conversations';
 import { API, startTestApp, TestApp } from '../factories/test-app';
-import { bearer } from '../support/bearer';
 import { openStream, SseConnection, SseFrame } from '../support/sse-client';
 import { pollUntil } from '../support/wait';
 
@@ -115,7 +114,7 @@ describe('how a message stream ends', () => {
     );
     expect(refused.status).toBe(429);
 
-    await t.http().delete(`${API}/agents/${doomed}`).set(bearer(t.key)).expect(200);
+    await t.api().delete(`${API}/agents/${doomed}`).expect(200);
     expect(
       await Promise.all(streams.map((stream) => stream.closesWithin(ENDING_DEADLINE_MS))),
     ).toEqual(streams.map(() => true));

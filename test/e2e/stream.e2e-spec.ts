@@ -19,7 +19,6 @@ import {
   sendTo,
 } from '../factories/conversations';
 import { startTestApp, TestApp } from '../factories/test-app';
-import { bearer } from '../support/bearer';
 import { openStream, SseConnection, SseFrame } from '../support/sse-client';
 import { pollUntil, sleep } from '../support/wait';
 
@@ -68,20 +67,12 @@ describe('the message stream', () => {
   describe('tickets', () => {
     it('issues a single-use ticket with its lifetime', async () => {
       const conversation = await quietConversation('ticket-user');
-      const res = await t
-        .http()
-        .post(`${base}/${conversation}/stream-ticket`)
-        .set(bearer(t.key))
-        .expect(201);
+      const res = await t.api().post(`${base}/${conversation}/stream-ticket`).expect(201);
       expect(res.body).toEqual({
         message: 'Stream ticket issued successfully',
         data: { ticket: expect.stringMatching(/^st_[A-Za-z0-9_-]{40,}$/), expires_in: 60 },
       });
-      await t
-        .http()
-        .post(`${base}/00000000-0000-7000-8000-000000000000/stream-ticket`)
-        .set(bearer(t.key))
-        .expect(404);
+      await t.api().post(`${base}/00000000-0000-7000-8000-000000000000/stream-ticket`).expect(404);
     });
 
     it('stores tickets only by hash', async () => {

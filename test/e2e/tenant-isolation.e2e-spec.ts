@@ -82,7 +82,7 @@ async function call(t: TestApp, method: string, path: string, headers: object, b
   return answer;
 }
 
-/** 404 `not_found` with the contract's error body (API.md §1). */
+/** 404 `not_found` with the contract's error body (docs/api.md §1). */
 function isContractNotFound(res: Answer): boolean {
   const body = res.body ?? {};
   return (
@@ -113,7 +113,7 @@ describe('tenant isolation, swept over the OpenAPI document', () => {
   });
   afterAll(() => t.close());
 
-  /** Call endpoints answer 501 to everyone (API.md §6): there is nothing of a team's to hide. */
+  /** Call endpoints answer 501 to everyone (docs/api.md §6): there is nothing of a team's to hide. */
   const answersEveryone = (operation: Operation) => operation.responses.includes('501');
 
   function bodyFor(operation: Operation): unknown {
@@ -214,11 +214,7 @@ describe('tenant isolation, swept over the OpenAPI document', () => {
   });
 
   it("keeps another team's agents out of its list", async () => {
-    const list = await t
-      .http()
-      .get(`${API}/agents?limit=100`)
-      .set(bearer(intruder.key))
-      .expect(200);
+    const list = await t.api(intruder.key).get(`${API}/agents?limit=100`).expect(200);
     const ids = list.body.data.map((agent: { id: string }) => agent.id);
     expect(ids).toContain(own.agents);
     expect(ids).not.toContain(victim.agents);

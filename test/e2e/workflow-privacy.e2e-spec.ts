@@ -2,7 +2,6 @@ import { createAgent } from '../factories/agents';
 import { allMessages, repliesSettled, sendAs, sendTo } from '../factories/conversations';
 import { API, startTestApp, TeamKey, TestApp } from '../factories/test-app';
 import { createWorkflow } from '../factories/workflows';
-import { bearer } from '../support/bearer';
 import { errorBody } from '../support/burst';
 
 const SHARED = {
@@ -47,10 +46,10 @@ describe("a public workflow its owner makes private or deletes, while another te
   afterAll(() => t.close());
 
   const get = async (key: string, path: string, status = 200) =>
-    (await t.http().get(`${API}${path}`).set(bearer(key)).expect(status)).body;
+    (await t.api(key).get(`${API}${path}`).expect(status)).body;
 
   const patchWorkflow = (id: string, body: object) =>
-    t.http().patch(`${API}/workflows/${id}`).set(bearer(owner.key)).send(body).expect(200);
+    t.api(owner.key).patch(`${API}/workflows/${id}`).send(body).expect(200);
 
   /** The last message of the conversation once the reply to `text` is stored. */
   async function replyTo(agentId: string, conversationId: string, text: string) {
@@ -118,7 +117,7 @@ describe("a public workflow its owner makes private or deletes, while another te
     const shared = await createWorkflow(t, SHARED, owner.key);
     const agent = await createAgent(t, { workflow_id: shared.id }, user.key);
 
-    await t.http().delete(`${API}/workflows/${shared.id}`).set(bearer(owner.key)).expect(200);
+    await t.api(owner.key).delete(`${API}/workflows/${shared.id}`).expect(200);
 
     await get(owner.key, `/workflows/${shared.id}`, 404);
     await expectCopyOf(shared, agent.id);
@@ -133,17 +132,13 @@ describe("a public workflow its owner makes private or deletes, while another te
     const own = await createAgent(t, { workflow_id: shared.id }, owner.key);
     const theirs = await createAgent(t, { workflow_id: shared.id }, user.key);
 
-    const refused = await t
-      .http()
-      .delete(`${API}/workflows/${shared.id}`)
-      .set(bearer(owner.key))
-      .expect(409);
+    const refused = await t.api(owner.key).delete(`${API}/workflows/${shared.id}`).expect(409);
     expect(refused.body).toEqual({ ...errorBody(refused, 409, 'conflict'), message: IN_USE });
     expect((await get(user.key, `/agents/${theirs.id}`)).data.workflow_id).toBe(shared.id);
     expect((await get(user.key, `/workflows/${shared.id}`)).data.visibility).toBe('public');
 
-    await t.http().delete(`${API}/agents/${own.id}`).set(bearer(owner.key)).expect(200);
-    await t.http().delete(`${API}/workflows/${shared.id}`).set(bearer(owner.key)).expect(200);
+    await t.api(owner.key).delete(`${API}/agents/${own.id}`).expect(200);
+    await t.api(owner.key).delete(`${API}/workflows/${shared.id}`).expect(200);
     await expectCopyOf(shared, theirs.id);
   });
 });

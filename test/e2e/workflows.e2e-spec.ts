@@ -1,6 +1,5 @@
 import { API, startTestApp, TeamKey, TestApp } from '../factories/test-app';
 import { createWorkflow, FULL_WORKFLOW } from '../factories/workflows';
-import { bearer } from '../support/bearer';
 
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const WORKFLOW_FIELDS = [
@@ -39,12 +38,7 @@ describe('workflows', () => {
 
   describe('POST /workflows', () => {
     it('creates a workflow with every field stored and returned', async () => {
-      const res = await t
-        .http()
-        .post(`${API}/workflows`)
-        .set(bearer(t.key))
-        .send(FULL_WORKFLOW)
-        .expect(201);
+      const res = await t.api().post(`${API}/workflows`).send(FULL_WORKFLOW).expect(201);
       expect(res.body.message).toBe('Workflow created successfully');
       const data = res.body.data;
       expect(Object.keys(data).sort()).toEqual(WORKFLOW_FIELDS);
@@ -108,7 +102,7 @@ describe('workflows', () => {
           ],
         },
       ]);
-      const read = await t.http().get(`${API}/workflows/${data.id}`).set(bearer(t.key)).expect(200);
+      const read = await t.api().get(`${API}/workflows/${data.id}`).expect(200);
       expect(read.body).toEqual({ message: 'Workflow retrieved successfully', data });
     });
 
@@ -155,7 +149,7 @@ describe('workflows', () => {
       });
       expect(data.flows).toEqual([{ ...flows[0] }, { ...flows[1], conversation_steps: [] }]);
       expect(data.guide).toEqual({ steps: ['One'] });
-      const read = await t.http().get(`${API}/workflows/${data.id}`).set(bearer(t.key)).expect(200);
+      const read = await t.api().get(`${API}/workflows/${data.id}`).expect(200);
       expect(read.body.data.flows).toEqual(data.flows);
       expect(read.body.data.guide).toEqual(data.guide);
     });
@@ -164,9 +158,8 @@ describe('workflows', () => {
       const data = await createWorkflow(t, { name: 'Timed', setup_time: 15 });
       expect(data.setup_time).toBe(15);
       const cleared = await t
-        .http()
+        .api()
         .patch(`${API}/workflows/${data.id}`)
-        .set(bearer(t.key))
         .send({ setup_time: null })
         .expect(200);
       expect(cleared.body.data.setup_time).toBeNull();
@@ -178,9 +171,8 @@ describe('workflows', () => {
       ];
       for (const [setup_time, message] of cases) {
         const res = await t
-          .http()
+          .api()
           .post(`${API}/workflows`)
-          .set(bearer(t.key))
           .send({ name: 'n', setup_time })
           .expect(400);
         expect(res.body.message).toContain(message);
@@ -202,18 +194,16 @@ describe('workflows', () => {
       ];
       for (const [fields, message] of cases) {
         const res = await t
-          .http()
+          .api()
           .post(`${API}/workflows`)
-          .set(bearer(t.key))
           .send({ name: 'n', ...fields })
           .expect(400);
         expect(res.body.message).toEqual([message]);
       }
       const { id } = await createWorkflow(t, { name: 'Linked' });
       const patched = await t
-        .http()
+        .api()
         .patch(`${API}/workflows/${id}`)
-        .set(bearer(t.key))
         .send({ video_url: 'JavaScript:alert(document.cookie)' })
         .expect(400);
       expect(patched.body.message).toEqual(['video_url: must be an http(s) URL']);
@@ -256,12 +246,7 @@ describe('workflows', () => {
         [{ name: 'n', faq: [{ question: 'q' }] }, 'faq.0.answer: must be a string'],
       ];
       for (const [body, message] of cases) {
-        const res = await t
-          .http()
-          .post(`${API}/workflows`)
-          .set(bearer(t.key))
-          .send(body)
-          .expect(400);
+        const res = await t.api().post(`${API}/workflows`).send(body).expect(400);
         expect(res.body.code).toBe('validation_error');
         expect(res.body.message).toContain(message);
       }
@@ -313,9 +298,8 @@ describe('workflows', () => {
     it('refuses a workflow over 2,000 trigger phrases or keywords, 50,000 characters of them, or a phrase over 255 characters, on create', async () => {
       for (const [fields, message] of overTheLimits) {
         const res = await t
-          .http()
+          .api()
           .post(`${API}/workflows`)
-          .set(bearer(t.key))
           .send({ name: 'Too many', ...fields })
           .expect(400);
         expect(res.body).toMatchObject({ code: 'validation_error', statusCode: 400 });
@@ -335,20 +319,11 @@ describe('workflows', () => {
     it('refuses the same on PATCH and keeps the workflow as it was', async () => {
       const created = await createWorkflow(t, FULL_WORKFLOW);
       for (const [fields, message] of overTheLimits) {
-        const res = await t
-          .http()
-          .patch(`${API}/workflows/${created.id}`)
-          .set(bearer(t.key))
-          .send(fields)
-          .expect(400);
+        const res = await t.api().patch(`${API}/workflows/${created.id}`).send(fields).expect(400);
         expect(res.body).toMatchObject({ code: 'validation_error', statusCode: 400 });
         expect(res.body.message).toEqual([message]);
       }
-      const stored = await t
-        .http()
-        .get(`${API}/workflows/${created.id}`)
-        .set(bearer(t.key))
-        .expect(200);
+      const stored = await t.api().get(`${API}/workflows/${created.id}`).expect(200);
       expect(stored.body.data).toMatchObject({
         rules: created.rules,
         flows: created.flows,
@@ -367,43 +342,30 @@ describe('workflows', () => {
     });
 
     it("hides another team's private workflow everywhere (404, never 403)", async () => {
-      const as = bearer(other.key);
-      await t.http().get(`${API}/workflows/${privateOne.id}`).set(as).expect(404);
-      await t
-        .http()
-        .patch(`${API}/workflows/${privateOne.id}`)
-        .set(as)
-        .send({ name: 'x' })
-        .expect(404);
-      await t.http().delete(`${API}/workflows/${privateOne.id}`).set(as).expect(404);
-      await t
-        .http()
+      const otherTeam = t.api(other.key);
+      await otherTeam.get(`${API}/workflows/${privateOne.id}`).expect(404);
+      await otherTeam.patch(`${API}/workflows/${privateOne.id}`).send({ name: 'x' }).expect(404);
+      await otherTeam.delete(`${API}/workflows/${privateOne.id}`).expect(404);
+      await otherTeam
         .post(`${API}/workflows/clone`)
-        .set(as)
         .send({ source_workflow_id: privateOne.id })
         .expect(404);
-      const list = await t.http().get(`${API}/workflows?limit=100`).set(as).expect(200);
+      const list = await otherTeam.get(`${API}/workflows?limit=100`).expect(200);
       expect(list.body.data.map((w: { id: string }) => w.id)).not.toContain(privateOne.id);
     });
 
     it('lets another team read a public workflow but not change it', async () => {
-      const as = bearer(other.key);
-      const read = await t.http().get(`${API}/workflows/${publicOne.id}`).set(as).expect(200);
+      const otherTeam = t.api(other.key);
+      const read = await otherTeam.get(`${API}/workflows/${publicOne.id}`).expect(200);
       expect(read.body.data.is_owner).toBe(false);
-      const patch = await t
-        .http()
+      const patch = await otherTeam
         .patch(`${API}/workflows/${publicOne.id}`)
-        .set(as)
         .send({ name: 'taken' })
         .expect(403);
       expect(patch.body.code).toBe('forbidden');
-      const del = await t.http().delete(`${API}/workflows/${publicOne.id}`).set(as).expect(403);
+      const del = await otherTeam.delete(`${API}/workflows/${publicOne.id}`).expect(403);
       expect(del.body.code).toBe('forbidden');
-      const still = await t
-        .http()
-        .get(`${API}/workflows/${publicOne.id}`)
-        .set(bearer(t.key))
-        .expect(200);
+      const still = await t.api().get(`${API}/workflows/${publicOne.id}`).expect(200);
       expect(still.body.data.name).toBe('Team A public');
     });
 
@@ -411,11 +373,7 @@ describe('workflows', () => {
       const theirs = await createWorkflow(t, { name: 'Team B own' }, other.key);
       const ids = async (scope?: string) => {
         const query = scope ? `?scope=${scope}&limit=100` : '?limit=100';
-        const res = await t
-          .http()
-          .get(`${API}/workflows${query}`)
-          .set(bearer(other.key))
-          .expect(200);
+        const res = await t.api(other.key).get(`${API}/workflows${query}`).expect(200);
         return res.body.data.map((w: { id: string }) => w.id) as string[];
       };
       expect(await ids('owned')).toEqual([theirs.id]);
@@ -426,15 +384,14 @@ describe('workflows', () => {
       expect(accessible).toEqual(expect.arrayContaining([theirs.id, publicOne.id]));
       expect(accessible).not.toContain(privateOne.id);
       expect(await ids('accessible')).toEqual(accessible);
-      await t.http().get(`${API}/workflows?scope=everything`).set(bearer(other.key)).expect(400);
+      await t.api(other.key).get(`${API}/workflows?scope=everything`).expect(400);
     });
 
     it('answers 404 for a malformed or unknown id', async () => {
       for (const id of ['not-an-id', '00000000-0000-7000-8000-000000000000', "1' OR '1'='1"]) {
         const res = await t
-          .http()
+          .api()
           .get(`${API}/workflows/${encodeURIComponent(id)}`)
-          .set(bearer(t.key))
           .expect(404);
         expect(res.body.code).toBe('not_found');
       }
@@ -446,9 +403,8 @@ describe('workflows', () => {
       const created = await createWorkflow(t, FULL_WORKFLOW);
       await new Promise((resolve) => setTimeout(resolve, 5));
       const res = await t
-        .http()
+        .api()
         .patch(`${API}/workflows/${created.id}`)
-        .set(bearer(t.key))
         .send({
           name: 'Renamed',
           description: null,
@@ -483,9 +439,8 @@ describe('workflows', () => {
     it('refuses null for a required field and unknown fields', async () => {
       const created = await createWorkflow(t);
       const res = await t
-        .http()
+        .api()
         .patch(`${API}/workflows/${created.id}`)
-        .set(bearer(t.key))
         .send({ name: null, id: 'x' })
         .expect(400);
       expect(res.body.message).toEqual(
@@ -501,16 +456,10 @@ describe('workflows', () => {
       ];
       await Promise.all(
         bodies.map((body) =>
-          t
-            .http()
-            .patch(`${API}/workflows/${created.id}`)
-            .set(bearer(t.key))
-            .send(body)
-            .expect(200),
+          t.api().patch(`${API}/workflows/${created.id}`).send(body).expect(200),
         ),
       );
-      const final = (await t.http().get(`${API}/workflows/${created.id}`).set(bearer(t.key))).body
-        .data;
+      const final = (await t.api().get(`${API}/workflows/${created.id}`)).body.data;
       expect(bodies).toContainEqual({
         name: final.name,
         description: final.description,
@@ -523,9 +472,8 @@ describe('workflows', () => {
     it("copies an own or public workflow into a private one of the caller's team", async () => {
       const source = await createWorkflow(t, { ...FULL_WORKFLOW, visibility: 'public' });
       const res = await t
-        .http()
+        .api(other.key)
         .post(`${API}/workflows/clone`)
-        .set(bearer(other.key))
         .send({ source_workflow_id: source.id })
         .expect(201);
       const copy = res.body.data;
@@ -556,9 +504,8 @@ describe('workflows', () => {
       } = source;
       expect(rest).toEqual(sourceRest);
       await t
-        .http()
+        .api(other.key)
         .patch(`${API}/workflows/${copy.id}`)
-        .set(bearer(other.key))
         .send({ name: 'Mine' })
         .expect(200);
     });
@@ -566,9 +513,8 @@ describe('workflows', () => {
     it('keeps a long name within 255 characters', async () => {
       const source = await createWorkflow(t, { name: 'n'.repeat(255) });
       const res = await t
-        .http()
+        .api()
         .post(`${API}/workflows/clone`)
-        .set(bearer(t.key))
         .send({ source_workflow_id: source.id })
         .expect(201);
       expect(res.body.data.name).toHaveLength(255);
@@ -576,11 +522,10 @@ describe('workflows', () => {
     });
 
     it('validates the body and answers 404 for an unknown source', async () => {
-      await t.http().post(`${API}/workflows/clone`).set(bearer(t.key)).send({}).expect(400);
+      await t.api().post(`${API}/workflows/clone`).send({}).expect(400);
       await t
-        .http()
+        .api()
         .post(`${API}/workflows/clone`)
-        .set(bearer(t.key))
         .send({ source_workflow_id: '00000000-0000-7000-8000-000000000000' })
         .expect(404);
     });
@@ -589,14 +534,10 @@ describe('workflows', () => {
   describe('DELETE /workflows/{id}', () => {
     it('answers 200 with data null, then the workflow is gone', async () => {
       const created = await createWorkflow(t);
-      const res = await t
-        .http()
-        .delete(`${API}/workflows/${created.id}`)
-        .set(bearer(t.key))
-        .expect(200);
+      const res = await t.api().delete(`${API}/workflows/${created.id}`).expect(200);
       expect(res.body).toEqual({ message: 'Workflow deleted successfully', data: null });
-      await t.http().get(`${API}/workflows/${created.id}`).set(bearer(t.key)).expect(404);
-      await t.http().delete(`${API}/workflows/${created.id}`).set(bearer(t.key)).expect(404);
+      await t.api().get(`${API}/workflows/${created.id}`).expect(404);
+      await t.api().delete(`${API}/workflows/${created.id}`).expect(404);
     });
   });
 });
@@ -619,7 +560,7 @@ describe('workflow lists', () => {
   afterAll(() => t.close());
 
   const list = async (query: string) =>
-    (await t.http().get(`${API}/workflows?${query}`).set(bearer(t.key)).expect(200)).body;
+    (await t.api().get(`${API}/workflows?${query}`).expect(200)).body;
 
   it('pages with exact meta, newest first by default', async () => {
     const first = await list('limit=3');
@@ -702,12 +643,7 @@ describe('workflow search beyond ASCII and JSON', () => {
 
   const found = async (search: string) =>
     (
-      await t
-        .http()
-        .get(`${API}/workflows`)
-        .query({ search, sort: 'name' })
-        .set(bearer(t.key))
-        .expect(200)
+      await t.api().get(`${API}/workflows`).query({ search, sort: 'name' }).expect(200)
     ).body.data.map((w: { name: string }) => w.name);
 
   it('matches letters beyond ASCII in any case', async () => {

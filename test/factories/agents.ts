@@ -1,4 +1,3 @@
-import { bearer } from '../support/bearer';
 import { API, TestApp } from './test-app';
 import { createWorkflow } from './workflows';
 
@@ -10,9 +9,8 @@ export async function createAgent(
   const workflowId =
     fields.workflow_id ?? (await createWorkflow(t, { name: 'Agent workflow' }, key)).id;
   const res = await t
-    .http()
+    .api(key)
     .post(`${API}/agents`)
-    .set(bearer(key))
     .send({ name: 'Ada', description: 'Answers questions', ...fields, workflow_id: workflowId })
     .expect(201);
   return res.body.data;

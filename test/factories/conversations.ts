@@ -1,5 +1,4 @@
 import { PendingReplyEntity } from '@/modules/conversations/entities/message.entity';
-import { bearer } from '../support/bearer';
 import { pollUntil } from '../support/wait';
 import { API, TestApp } from './test-app';
 
@@ -25,9 +24,8 @@ export async function sendAs(
   key = t.key,
 ): Promise<PostedMessage> {
   const res = await t
-    .http()
+    .api(key)
     .post(`${conversationsPath(agentId)}/messages`)
-    .set(bearer(key))
     .send({ message, channel_type: 'webchat', channel_user_id: channelUserId, ...extra })
     .expect(201);
   return res.body.data;
@@ -42,9 +40,8 @@ export async function sendTo(
   key = t.key,
 ): Promise<PostedMessage> {
   const res = await t
-    .http()
+    .api(key)
     .post(`${conversationsPath(agentId)}/${conversationId}/messages`)
-    .set(bearer(key))
     .send({ message, ...(role ? { role } : {}) })
     .expect(201);
   return res.body.data;
@@ -59,9 +56,8 @@ export async function allMessages(
   const messages: PostedMessage[] = [];
   for (let page = 1; ; page++) {
     const res = await t
-      .http()
+      .api(key)
       .get(`${conversationsPath(agentId)}/${conversationId}/messages?limit=100&page=${page}`)
-      .set(bearer(key))
       .expect(200);
     messages.push(...res.body.data);
     if (!res.body.meta.has_next_page) {
@@ -77,9 +73,8 @@ export async function issueTicket(
   key = t.key,
 ): Promise<string> {
   const res = await t
-    .http()
+    .api(key)
     .post(`${conversationsPath(agentId)}/${conversationId}/stream-ticket`)
-    .set(bearer(key))
     .expect(201);
   return res.body.data.ticket;
 }
@@ -90,7 +85,12 @@ export async function issueTicket(
  */
 export async function repliesSettled(t: TestApp): Promise<void> {
   const pending = t.dataSource().getRepository(PendingReplyEntity);
-  const { value } = await pollUntil(() => pending.count(), (count) => count === 0, 20_000, 10);
+  const { value } = await pollUntil(
+    () => pending.count(),
+    (count) => count === 0,
+    20_000,
+    10,
+  );
   if (value > 0) {
     throw new Error(`${value} replies still pending after 20 s`);
   }

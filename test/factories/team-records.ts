@@ -1,6 +1,8 @@
-import { bearer } from '../support/bearer';
 import { createAgent } from './agents';
-import { API, TestApp } from './test-app';
+import { sendAs } from './conversations';
+import { configureIntegration, createTool, IntegrationFamily } from './integrations';
+import { createKnowledgeBase } from './knowledge-bases';
+import { TestApp } from './test-app';
 import { createWorkflow } from './workflows';
 
 /** One record of every kind a path can name, all of one team. */
@@ -21,39 +23,20 @@ export interface TeamRecords {
 export async function seedTeam(t: TestApp, key: string): Promise<TeamRecords> {
   const workflow = await createWorkflow(t, { name: 'Private workflow' }, key);
   const agent = await createAgent(t, { workflow_id: workflow.id }, key);
-  const post = async (path: string, body: object) =>
-    (
-      await t
-        .http()
-        .post(`${API}/agents/${agent.id}${path}`)
-        .set(bearer(key))
-        .send(body)
-        .expect(201)
-    ).body.data;
-  const kb = await post('/knowledge_bases', { type: 'text', name: 'Secret', content: 'Secret' });
-  const stripe = await post('/integrations/bimpeai/configure', {
-    type: 'stripe',
-    secret_key: 'sk_secret',
-  });
-  const api = await post('/integrations/custom_api/configure', {
-    name: 'API',
-    base_url: 'http://127.0.0.1:9',
-  });
-  const tool = await post(`/integrations/custom_api/${api.id}/tools`, {
-    name: 'Tool',
-    http_method: 'GET',
-    url_template: '/t',
-  });
-  const mcp = await post('/integrations/mcp_server/configure', {
-    name: 'MCP',
-    server_url: 'http://127.0.0.1:9/mcp',
-  });
-  const pipedream = await post('/integrations/pipedream/configure', { app_slug: 'slack' });
-  const message = await post('/conversations/messages', {
-    message: 'Secret',
-    channel_type: 'webchat',
-    channel_user_id: 'victim',
-  });
+  const kb = await createKnowledgeBase(
+    t,
+    agent.id,
+    { type: 'text', name: 'Secret', content: 'Secret' },
+    key,
+  );
+  const configure = (family: IntegrationFamily, body: Record<string, unknown>) =>
+    configureIntegration(t, agent.id, family, body, key);
+  const stripe = await configure('bimpeai', { type: 'stripe', secret_key: 'sk_secret' });
+  const api = await configure('custom_api', { name: 'API', base_url: 'http://127.0.0.1:9' });
+  const tool = await createTool(t, agent.id, api.id, undefined, key);
+  const mcp = await configure('mcp_server', { name: 'MCP', server_url: 'http://127.0.0.1:9/mcp' });
+  const pipedream = await configure('pipedream', { app_slug: 'slack' });
+  const message = await sendAs(t, agent.id, 'victim', 'Secret', {}, key);
   return {
     workflows: workflow.id,
     agents: agent.id,

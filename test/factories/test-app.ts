@@ -3,7 +3,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { AddressInfo } from 'node:net';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
-import request from 'supertest';
+import request, { Test } from 'supertest';
 import { DataSource } from 'typeorm';
 import { AppModule } from '@/app.module';
 import { configureApp } from '@/app.setup';
@@ -11,6 +11,8 @@ import { loadAppConfig } from '@/config/app-config';
 import { ApiKeysService } from '@/modules/auth/api-keys.service';
 import { Scope } from '@/modules/auth/scopes';
 import { TeamsService } from '@/modules/auth/teams.service';
+import { API } from '../support/api-client';
+import { randomApiKey } from '../support/keys';
 import {
   appLogFile,
   recordHttpExchanges,
@@ -19,12 +21,22 @@ import {
 } from '../support/log-capture';
 import { createTestDatabase, TestDatabase } from './test-database';
 
-export const API = '/api/v1/console';
+export { API };
 
 export interface TeamKey {
   teamId: string;
   keyId: string;
   key: string;
+}
+
+/** Supertest requests that carry `Authorization: Bearer <key>`; everything else is supertest's. */
+export interface AuthenticatedRequests {
+  get(path: string): Test;
+  post(path: string): Test;
+  put(path: string): Test;
+  patch(path: string): Test;
+  delete(path: string): Test;
+  head(path: string): Test;
 }
 
 export interface TestApp {
@@ -34,6 +46,8 @@ export interface TestApp {
   key: string;
   env: Record<string, string>;
   http(): ReturnType<typeof request>;
+  /** Requests authenticated with `key` (the bootstrap key by default). */
+  api(key?: string): AuthenticatedRequests;
   /** A new key, in `team` (created when missing). */
   createKey(team: string, scopes: Scope[], expiresAt?: Date | null): Promise<TeamKey>;
   dataSource(): DataSource;
@@ -45,8 +59,17 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export function randomApiKey(): string {
-  return `sk_test_${randomBytes(24).toString('base64url')}`;
+function authenticated(url: string, key: string): AuthenticatedRequests {
+  const http = request(url);
+  const withKey = (test: Test) => test.set('Authorization', `Bearer ${key}`);
+  return {
+    get: (path) => withKey(http.get(path)),
+    post: (path) => withKey(http.post(path)),
+    put: (path) => withKey(http.put(path)),
+    patch: (path) => withKey(http.patch(path)),
+    delete: (path) => withKey(http.delete(path)),
+    head: (path) => withKey(http.head(path)),
+  };
 }
 
 /** The application as shipped (same module, same setup), on a fresh database, over real HTTP. */
@@ -83,6 +106,7 @@ export async function startTestApp(overrides: Record<string, string> = {}): Prom
     key: env.CONSOLE_BOOTSTRAP_KEY,
     env,
     http: () => request(url),
+    api: (key = env.CONSOLE_BOOTSTRAP_KEY) => authenticated(url, key),
     async createKey(team, scopes, expiresAt = null) {
       const teamRecord = await app.get(TeamsService).ensure(team);
       const { record, key } = await app

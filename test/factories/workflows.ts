@@ -1,5 +1,4 @@
 import { API, TestApp } from './test-app';
-import { bearer } from '../support/bearer';
 
 export const FULL_WORKFLOW = {
   name: 'Support desk',
@@ -61,6 +60,6 @@ export async function createWorkflow(
   body: Record<string, unknown> = { name: 'Workflow' },
   key = t.key,
 ): Promise<Record<string, any>> {
-  const res = await t.http().post(`${API}/workflows`).set(bearer(key)).send(body).expect(201);
+  const res = await t.api(key).post(`${API}/workflows`).send(body).expect(201);
   return res.body.data;
 }

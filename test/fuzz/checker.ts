@@ -10,7 +10,7 @@ export interface Observed {
   text: string;
 }
 
-/** The codes API.md allows for each error status. */
+/** The codes docs/api.md §1 allows for each error status. */
 const CODES_BY_STATUS: Record<number, string[]> = {
   400: ['validation_error', 'bad_request'],
   401: ['api_key_missing', 'unauthorized', 'api_key_invalid', 'api_key_expired'],
@@ -31,7 +31,7 @@ const LEAKS =
 const FIELD_ERROR = /^[^:]+: .+/s;
 const RATE_LIMIT_HEADERS = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'];
 
-/** Checks responses against the served document and the error contract of API.md. */
+/** Checks responses against the served document and the error contract of docs/api.md §1. */
 export class ContractChecker {
   private readonly ajv: Ajv;
   private readonly validators = new Map<string, ValidateFunction>();
@@ -161,7 +161,7 @@ function errorBodyProblems(
     problems.push(`error ${JSON.stringify(body?.error)} is not the reason phrase`);
   }
   const isStreamLimit = status === 429 && operation.path.endsWith('stream');
-  // A replay is the first response byte for byte (API.md, Idempotency): its first request's id.
+  // A replay is the first response byte for byte (docs/api.md §1, idempotency): its first request's id.
   if (!isStreamLimit && !replayed && body?.request_id !== requestId) {
     problems.push('request_id differs from X-Request-Id');
   }

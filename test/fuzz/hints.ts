@@ -1,5 +1,6 @@
 import fc from 'fast-check';
-import { API, Resources } from './resources';
+import { API } from '../support/api-client';
+import { Resources } from './resources';
 import { Hints } from './schema-arbitrary';
 
 /** Stands for a real stream ticket, issued just before the request is sent. */

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
+import { API } from '../support/api-client';
 
-export const API = '/api/v1/console';
 export const AGENT = `${API}/agents/{agentId}`;
 export const INTEGRATIONS = `${AGENT}/integrations`;
 export const CONVERSATION = `${AGENT}/conversations/{conversationId}`;

@@ -1,14 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { createTestDatabase } from '../factories/test-database';
-import { AppProcess, killStartedApps, newApiKey, startApp } from './app-process';
+import { AppProcess, startApp } from '../support/app-process';
+import { randomApiKey } from '../support/keys';
+import { killStartedProcesses } from '../support/managed-process';
 import { ContractChecker, Observed } from './checker';
 import { OpenApiDocument, operationsOf } from '../support/openapi';
 import { parseOptions } from './options';
 import { FuzzReport } from './report';
 import { hintsFor } from './hints';
 import { FuzzRequest, requestArbitrary } from './requests';
-import { API, learnCreated } from './resources';
+import { API } from '../support/api-client';
+import { learnCreated } from './resources';
 import { createKeys, Seeder } from './seed';
 import { Sender, TransportError } from './send';
 
@@ -33,12 +36,10 @@ async function fuzz(
   env: Record<string, string>,
   options: ReturnType<typeof parseOptions>,
 ) {
-  const document = (await (
-    await fetch(`${app.origin}${API}/openapi.json`)
-  ).json()) as OpenApiDocument;
+  const document = (await (await fetch(`${app.url}${API}/openapi.json`)).json()) as OpenApiDocument;
   const operations = operationsOf(document);
   const keys = await createKeys(env, env.CONSOLE_BOOTSTRAP_KEY);
-  const seeder = new Seeder(app.origin, keys);
+  const seeder = new Seeder(app.url, keys);
   const resources = seeder.resources;
   await seeder.replenish();
   const context = { document, resources, keys, hints: hintsFor(resources) };
@@ -48,7 +49,7 @@ async function fuzz(
   );
   const checker = new ContractChecker(document);
   const report = new FuzzReport();
-  const sender = new Sender(app.origin, options.concurrency, keys.own);
+  const sender = new Sender(app.url, options.concurrency, keys.own);
   log(
     `fuzz: ${operations.length} operations, ${options.requests} requests, ${options.concurrency} at a time`,
   );
@@ -101,7 +102,8 @@ async function main(): Promise<number> {
   const database = await createTestDatabase(options.postgresUrl ?? '');
   const env = {
     DATABASE_URL: database.url,
-    CONSOLE_BOOTSTRAP_KEY: newApiKey(),
+    NODE_ENV: 'production',
+    CONSOLE_BOOTSTRAP_KEY: randomApiKey(),
     CONSOLE_SECRET_KEY: randomBytes(32).toString('hex'),
     LOG_LEVEL: 'error',
     // The limiter still counts every request, but the run must not be throttled into 429s.
@@ -114,7 +116,7 @@ async function main(): Promise<number> {
   };
   let app: AppProcess | undefined;
   try {
-    app = await startApp(env);
+    app = await startApp(env, { name: 'fuzz', readyTimeoutMs: 60_000 });
     const { report, operations } = await fuzz(app, env, options);
     report.print(log);
     const problems: string[] = [];
@@ -122,11 +124,11 @@ async function main(): Promise<number> {
     if (missing.length > 0) {
       problems.push(`operations never reached: ${missing.join(', ')}`);
     }
-    if (app.errorLines.length > 0) {
-      problems.push(`the server logged errors:\n${app.errorLines.join('\n')}`);
+    if (app.loggedErrors().length > 0) {
+      problems.push(`the server logged errors:\n${app.loggedErrors().join('\n')}`);
     }
-    if (app.exited()) {
-      problems.push(`the server exited:\n${app.output()}`);
+    if (!app.isRunning()) {
+      problems.push(`the server exited:\n${app.tail()}`);
     }
     problems.forEach((problem) => log(`✗ ${problem}`));
     const failures = report.failureCount + problems.length;
@@ -149,7 +151,7 @@ async function main(): Promise<number> {
 }
 
 // An unexpected crash of the fuzzer must not leave the server running.
-process.on('exit', killStartedApps);
+process.on('exit', killStartedProcesses);
 
 main().then(
   (code) => process.exit(code),

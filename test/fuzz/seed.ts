@@ -1,5 +1,6 @@
-import { adminCli } from './app-process';
-import { AGENT, API, CONVERSATION, INTEGRATIONS, Owner, Resources } from './resources';
+import { API, ApiClient } from '../support/api-client';
+import { createKeyWithCli, createTeamWithCli, revokeKeyWithCli } from '../support/keys';
+import { AGENT, CONVERSATION, INTEGRATIONS, Owner, Resources } from './resources';
 
 /** The keys the fuzzer authenticates with, each a different path through authentication. */
 export interface Keys {
@@ -10,47 +11,21 @@ export interface Keys {
   revoked: string;
 }
 
-class Client {
-  constructor(
-    private readonly origin: string,
-    private readonly key: string,
-  ) {}
-
-  async call(method: string, path: string, body?: unknown): Promise<any> {
-    const res = await fetch(`${this.origin}${API}${path}`, {
-      method,
-      headers: { 'X-Api-Key': this.key, 'Content-Type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await res.text();
-    if (res.status >= 300) {
-      throw new Error(`seeding: ${method} ${path} answered ${res.status} ${text}`);
-    }
-    return JSON.parse(text).data;
-  }
-}
-
 /** Creates the second team and the odd keys with the admin CLI, as an operator would. */
 export async function createKeys(env: Record<string, string>, ownKey: string): Promise<Keys> {
-  const create = async (team: string, scopes: string, extra: string[] = []) =>
-    JSON.parse(
-      await adminCli(env, [
-        'keys',
-        'create',
-        '--team',
-        team,
-        '--scopes',
-        scopes,
-        '--json',
-        ...extra,
-      ]),
-    );
-  await adminCli(env, ['teams', 'create', 'fuzz-other', '--json']);
-  const other = await create('fuzz-other', '*');
-  const readOnly = await create('default', 'workflows:read,agents:read,conversations:read');
-  const expired = await create('default', '*', ['--expires-at', '2020-01-01T00:00:00Z']);
-  const revoked = await create('default', '*');
-  await adminCli(env, ['keys', 'revoke', revoked.id]);
+  await createTeamWithCli(env, 'fuzz-other');
+  const other = await createKeyWithCli(env, 'fuzz-other', '*');
+  const readOnly = await createKeyWithCli(
+    env,
+    'default',
+    'workflows:read,agents:read,conversations:read',
+  );
+  const expired = await createKeyWithCli(env, 'default', '*', [
+    '--expires-at',
+    '2020-01-01T00:00:00Z',
+  ]);
+  const revoked = await createKeyWithCli(env, 'default', '*');
+  await revokeKeyWithCli(env, revoked.id);
   return {
     own: ownKey,
     other: other.key,
@@ -63,8 +38,8 @@ export async function createKeys(env: Record<string, string>, ownKey: string): P
 type Created = Array<[slot: string, values: Record<string, string>]>;
 
 /** An agent with knowledge bases, one integration of each family, a tool and conversations. */
-async function seedAgent(api: Client, workflowId: string, n: number): Promise<Created> {
-  const agent = await api.call('POST', '/agents', {
+async function seedAgent(api: ApiClient, workflowId: string, n: number): Promise<Created> {
+  const agent = await api.data('POST', '/agents', 201, {
     workflow_id: workflowId,
     name: `Fuzz agent ${n}`,
     description: 'Seeded for the contract fuzzer',
@@ -77,7 +52,7 @@ async function seedAgent(api: Client, workflowId: string, n: number): Promise<Cr
     { type: 'url', name: 'Site', url: 'http://127.0.0.1:9/faq' },
   ];
   for (const body of kbs) {
-    const kb = await api.call('POST', `${under}/knowledge_bases`, body);
+    const kb = await api.data('POST', `${under}/knowledge_bases`, 201, body);
     created.push([`${AGENT}/knowledge_bases/{kbId}`, { agentId, kbId: String(kb.id) }]);
   }
   const integrations: Array<[string, Record<string, unknown>]> = [
@@ -87,13 +62,19 @@ async function seedAgent(api: Client, workflowId: string, n: number): Promise<Cr
     ['pipedream', { app_slug: 'google_drive' }],
   ];
   for (const [family, body] of integrations) {
-    const integration = await api.call('POST', `${under}/integrations/${family}/configure`, body);
+    const integration = await api.data(
+      'POST',
+      `${under}/integrations/${family}/configure`,
+      201,
+      body,
+    );
     const integrationId = String(integration.id);
     created.push([`${INTEGRATIONS}/${family}/{integrationId}`, { agentId, integrationId }]);
     if (family === 'custom_api') {
-      const tool = await api.call(
+      const tool = await api.data(
         'POST',
         `${under}/integrations/custom_api/${integrationId}/tools`,
+        201,
         {
           name: 'Get order',
           http_method: 'GET',
@@ -104,11 +85,11 @@ async function seedAgent(api: Client, workflowId: string, n: number): Promise<Cr
       created.push([`${INTEGRATIONS}/custom_api/{integrationId}/tools/{toolId}`, values]);
     }
   }
-  for (const action of await api.call('GET', `${under}/actions`)) {
+  for (const action of await api.data('GET', `${under}/actions`, 200)) {
     created.push(['actions', { actionId: String(action.id) }]);
   }
   for (let i = 0; i < 2; i++) {
-    const message = await api.call('POST', `${under}/conversations/messages`, {
+    const message = await api.data('POST', `${under}/conversations/messages`, 201, {
       message: 'Hello, where is my order?',
       channel_type: 'webchat',
       channel_user_id: `fuzz-visitor-${n}-${i}`,
@@ -131,12 +112,15 @@ const AGENTS_PER_TEAM: Record<Owner, number> = { own: 3, other: 1 };
  */
 export class Seeder {
   readonly resources = new Resources();
-  private readonly clients: Record<Owner, Client>;
+  private readonly clients: Record<Owner, ApiClient>;
   private topping?: Promise<void>;
   private agentsSeeded = 0;
 
   constructor(origin: string, keys: Keys) {
-    this.clients = { own: new Client(origin, keys.own), other: new Client(origin, keys.other) };
+    this.clients = {
+      own: new ApiClient(origin, keys.own),
+      other: new ApiClient(origin, keys.other),
+    };
   }
 
   /** Adds agents (each on a workflow of its own) until each team has its share again. */
@@ -149,7 +133,7 @@ export class Seeder {
     for (const owner of ['own', 'other'] as const) {
       while (this.resources.count(AGENT, owner) < AGENTS_PER_TEAM[owner]) {
         const n = this.agentsSeeded++;
-        const workflow = await this.clients[owner].call('POST', '/workflows', {
+        const workflow = await this.clients[owner].data('POST', '/workflows', 201, {
           name: `Fuzz workflow ${n}`,
           visibility: n % 2 === 0 ? 'private' : 'public',
           rules: [{ name: 'Greeting', trigger: 'hello', response: 'Hello!' }],

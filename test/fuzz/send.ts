@@ -2,7 +2,7 @@ import { Pool } from 'undici';
 import { Observed } from './checker';
 import { FRESH_TICKET } from './hints';
 import { FuzzRequest } from './requests';
-import { API } from './resources';
+import { API } from '../support/api-client';
 
 const TIMEOUT_MS = 30_000;
 

@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { Instance, POSTGRES_URL, startInstance } from '../cluster/cluster-support';
-import { randomApiKey } from '../factories/test-app';
+import { AppProcess, startApp } from '../support/app-process';
+import { POSTGRES_URL } from '../support/cluster-env';
+import { randomApiKey } from '../support/keys';
 import { createTestDatabase, TestDatabase } from '../factories/test-database';
 import { LlmStub, startLlmStub } from '../support/llm-stub';
 import { pollUntil, sleep } from '../support/wait';
-import { ApiClient, expectStatus, Outcome } from './support/http-client';
+import { ApiClient, expectStatus, Outcome } from '../support/api-client';
 import { report } from '../support/report';
 
 const TOTAL = 1000;
@@ -65,7 +66,7 @@ describe.each([
 ])('a SIGKILL in the middle of 1,000 idempotent creates, on %s', (_label, postgresUrl) => {
   let llm: LlmStub;
   let database: TestDatabase;
-  let server: Instance | undefined;
+  let server: AppProcess | undefined;
   let env: Record<string, string>;
   let key: string;
 
@@ -92,7 +93,7 @@ describe.each([
 
   it('keeps every acknowledged record, creates no duplicate when all 1,000 keys are retried, and delivers pending replies after the restart', async () => {
     llm.behaviour = 'hang';
-    server = await startInstance('before the crash', env);
+    server = await startApp(env, { name: 'before the crash' });
     let client = new ApiClient(server.url, key);
     const workflow = (
       await expectStatus(client.call('POST', '/workflows', { name: 'Replies' }), 201)
@@ -161,7 +162,7 @@ describe.each([
 
     llm.behaviour = 'answer';
     llm.answer = ANSWER;
-    server = await startInstance('after the restart', env);
+    server = await startApp(env, { name: 'after the restart' });
     client = new ApiClient(server.url, key);
 
     // The replies that were pending at the kill are produced after the restart, once each.

@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { Instance, RedisServer, startInstance, startRedisServer } from '../cluster/cluster-support';
-import { randomApiKey } from '../factories/test-app';
+import { AppProcess, startApp } from '../support/app-process';
+import { RedisServer, startRedisServer } from '../support/redis-server';
+import { randomApiKey } from '../support/keys';
 import { pollUntil, sleep } from '../support/wait';
-import { ApiClient, Outcome } from './support/http-client';
+import { ApiClient, Outcome } from '../support/api-client';
 import { PostgresServer, startPostgresServer } from './support/postgres-server';
 import { report } from '../support/report';
 
@@ -120,7 +121,7 @@ function startLoad(clients: ApiClient[], label: string) {
 }
 
 /** Polls /readyz of an instance until it answers `status`; returns when, from `since`. */
-async function readyzReaches(instance: Instance, status: number, since: number): Promise<number> {
+async function readyzReaches(instance: AppProcess, status: number, since: number): Promise<number> {
   const { value } = await pollUntil(
     () =>
       fetch(`${instance.url}/readyz`).then(
@@ -146,7 +147,7 @@ async function readyzReaches(instance: Instance, status: number, since: number):
 describe('dependency faults in cluster mode: two instances on a PostgreSQL and a Redis of their own', () => {
   let postgres: PostgresServer;
   let redis: RedisServer;
-  let instances: Instance[] = [];
+  let instances: AppProcess[] = [];
   let clients: ApiClient[] = [];
 
   beforeAll(async () => {
@@ -160,7 +161,7 @@ describe('dependency faults in cluster mode: two instances on a PostgreSQL and a
       LOG_LEVEL: 'warn',
       RATE_LIMIT_MAX: '1000000',
     };
-    instances = await Promise.all([startInstance('A', env), startInstance('B', env)]);
+    instances = await Promise.all([startApp(env, { name: 'A' }), startApp(env, { name: 'B' })]);
     clients = instances.map((instance) => new ApiClient(instance.url, env.CONSOLE_BOOTSTRAP_KEY));
   }, 60_000);
   afterAll(async () => {

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { Instance, startInstance } from '../cluster/cluster-support';
-import { API, randomApiKey } from '../factories/test-app';
+import { AppProcess, startApp } from '../support/app-process';
+import { API, ApiClient, expectStatus, Outcome } from '../support/api-client';
+import { randomApiKey } from '../support/keys';
 import { createTestDatabase, TestDatabase } from '../factories/test-database';
 import { openStream, SseConnection } from '../support/sse-client';
 import { pollUntil, sleep } from '../support/wait';
-import { ApiClient, expectStatus, Outcome } from './support/http-client';
 import { report } from '../support/report';
 
 const STREAMS = 500;
@@ -27,7 +27,7 @@ interface Sent {
 
 describe('graceful shutdown', () => {
   let database: TestDatabase;
-  let server: Instance | undefined;
+  let server: AppProcess | undefined;
 
   beforeAll(async () => {
     database = await createTestDatabase('');
@@ -47,8 +47,8 @@ describe('graceful shutdown', () => {
       RATE_LIMIT_MAX: '1000000',
       STREAM_MAX_PER_SUBJECT: '2000',
     };
-    server = await startInstance('before SIGTERM', env);
-    const client = new ApiClient(server.url, key, 64);
+    server = await startApp(env, { name: 'before SIGTERM' });
+    const client = new ApiClient(server.url, key, { maxSockets: 64 });
     const workflow = (
       await expectStatus(client.call('POST', '/workflows', { name: 'Shutdown' }), 201)
     ).body.data;
@@ -173,7 +173,7 @@ describe('graceful shutdown', () => {
     expect(statuses.filter((status) => status >= 500 && status !== 503)).toEqual([]);
 
     // After a restart: every acknowledged write is there, and no write that got no answer was done.
-    server = await startInstance('after SIGTERM', env);
+    server = await startApp(env, { name: 'after SIGTERM' });
     const after = new ApiClient(server.url, key);
     const writes = sent.filter((r) => r.key !== undefined);
     const acknowledged = writes.filter(

@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { ClientRequest, IncomingMessage, request } from 'node:http';
-import { Instance, startInstance } from '../cluster/cluster-support';
-import { API, randomApiKey } from '../factories/test-app';
+import { AppProcess, startApp } from '../support/app-process';
+import { API, ApiClient, expectStatus } from '../support/api-client';
+import { randomApiKey } from '../support/keys';
 import { createTestDatabase, TestDatabase } from '../factories/test-database';
 import { report } from '../support/report';
 import { pollUntil, sleep } from '../support/wait';
-import { ApiClient, expectStatus } from './support/http-client';
 
 const MESSAGES = 2_000;
 const MESSAGE = 'm'.repeat(10_000);
@@ -65,7 +65,7 @@ function openWithoutReading(url: string): Promise<StalledStream> {
 
 describe('memory under streams that do not read', () => {
   let database: TestDatabase;
-  let server: Instance | undefined;
+  let server: AppProcess | undefined;
 
   beforeAll(async () => {
     database = await createTestDatabase('');
@@ -77,13 +77,16 @@ describe('memory under streams that do not read', () => {
 
   it(`keeps the server's growth bounded under ${STREAMS} replay streams of a ${MESSAGES}-message conversation that never read`, async () => {
     const key = randomApiKey();
-    server = await startInstance('stream memory', {
-      DATABASE_URL: database.url,
-      CONSOLE_BOOTSTRAP_KEY: key,
-      CONSOLE_SECRET_KEY: randomBytes(32).toString('hex'),
-      LOG_LEVEL: 'warn',
-      RATE_LIMIT_MAX: '1000000',
-    });
+    server = await startApp(
+      {
+        DATABASE_URL: database.url,
+        CONSOLE_BOOTSTRAP_KEY: key,
+        CONSOLE_SECRET_KEY: randomBytes(32).toString('hex'),
+        LOG_LEVEL: 'warn',
+        RATE_LIMIT_MAX: '1000000',
+      },
+      { name: 'stream memory' },
+    );
     const client = new ApiClient(server.url, key);
     const workflow = (
       await expectStatus(client.call('POST', '/workflows', { name: 'Memory' }), 201)

@@ -45,7 +45,7 @@ export async function burst(origin: string, requests: BurstRequest[]): Promise<B
   }
 }
 
-/** The contract's error body (API.md §1) for `status` and `code`. */
+/** The contract's error body (docs/api.md §1) for `status` and `code`. */
 export function errorBody(res: { headers: Record<string, unknown> }, status: number, code: string) {
   return {
     message: expect.any(String),

@@ -37,7 +37,7 @@ const SECRET_SETTINGS: Record<string, SecretKind> = {
   LLM_API_KEY: 'service secret',
 };
 
-/** Request body fields that carry an integration credential (API.md: stored encrypted). */
+/** Request body fields that carry an integration credential (docs/api.md §1: stored encrypted). */
 const SECRET_FIELDS = new Set(['token', 'password', 'key', 'secret_key']);
 const API_KEY_TEXT = /sk_[A-Za-z0-9_-]{32,}/g;
 const MAX_CAPTURED_BODY = 64 * 1024;

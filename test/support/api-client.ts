@@ -1,5 +1,6 @@
 import { Agent, IncomingHttpHeaders, request } from 'node:http';
-import { API } from '../../factories/test-app';
+
+export const API = '/api/v1/console';
 
 /**
  * What became of one request, as a client sees it: a complete response, or none. `partial` marks
@@ -18,20 +19,32 @@ export type Outcome =
     }
   | { kind: 'no-response'; code: string; reusedSocket: boolean; partial: boolean; at: number };
 
-const REQUEST_TIMEOUT_MS = 20_000;
+export type ApiResponse = Extract<Outcome, { kind: 'response' }>;
 
-/** A JSON client over node:http with its own keep-alive pool, reporting failures precisely. */
+export interface ApiClientOptions {
+  /** Connections kept alive to the server at most. */
+  maxSockets?: number;
+  timeoutMs?: number;
+}
+
+/**
+ * The Console API of a server process as a client program calls it: JSON over node:http with its
+ * own keep-alive pool, authenticated with one key, reporting failures precisely.
+ */
 export class ApiClient {
   private readonly agent: Agent;
+  private readonly timeoutMs: number;
 
   constructor(
     readonly baseUrl: string,
-    private readonly key: string,
-    maxSockets = 32,
+    readonly key: string,
+    { maxSockets = 32, timeoutMs = 20_000 }: ApiClientOptions = {},
   ) {
     this.agent = new Agent({ keepAlive: true, maxSockets });
+    this.timeoutMs = timeoutMs;
   }
 
+  /** Sends one request to `API + path`; never rejects: a missing response is an outcome too. */
   call(
     method: string,
     path: string,
@@ -61,59 +74,74 @@ export class ApiClient {
           ...headers,
         },
       });
-      req.setTimeout(REQUEST_TIMEOUT_MS, () =>
+      req.setTimeout(this.timeoutMs, () =>
         req.destroy(Object.assign(new Error('timeout'), { code: 'TIMEOUT' })),
       );
-      req.on('error', (error: NodeJS.ErrnoException) =>
+      const noResponse = (code: string, partial: boolean) =>
         settle({
           kind: 'no-response',
-          code: error.code ?? error.message,
+          code,
           reusedSocket: req.reusedSocket,
-          partial: false,
+          partial,
           at: Date.now(),
-        }),
+        });
+      req.on('error', (error: NodeJS.ErrnoException) =>
+        noResponse(error.code ?? error.message, false),
       );
       req.on('response', (res) => {
         let text = '';
         res.setEncoding('utf8');
         res.on('data', (chunk: string) => (text += chunk));
-        res.on('aborted', () =>
-          settle({
-            kind: 'no-response',
-            code: 'ABORTED',
-            reusedSocket: req.reusedSocket,
-            partial: true,
-            at: Date.now(),
-          }),
-        );
-        res.on('error', () =>
-          settle({
-            kind: 'no-response',
-            code: 'RESPONSE_ERROR',
-            reusedSocket: req.reusedSocket,
-            partial: true,
-            at: Date.now(),
-          }),
-        );
-        res.on('end', () => {
-          let parsed: unknown = undefined;
-          try {
-            parsed = text ? JSON.parse(text) : undefined;
-          } catch {
-            parsed = undefined;
-          }
+        res.on('aborted', () => noResponse('ABORTED', true));
+        res.on('error', () => noResponse('RESPONSE_ERROR', true));
+        res.on('end', () =>
           settle({
             kind: 'response',
             status: res.statusCode ?? 0,
             headers: res.headers,
             text,
-            body: parsed,
+            body: parseJson(text),
             at: Date.now(),
-          });
-        });
+          }),
+        );
       });
       req.end(payload);
     });
+  }
+
+  /** Like `call`, but a request that got no response fails. */
+  async request(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers?: Record<string, string>,
+  ): Promise<ApiResponse> {
+    const outcome = await this.call(method, path, body, headers);
+    if (outcome.kind !== 'response') {
+      throw new Error(`${method} ${path}: no response (${outcome.code})`);
+    }
+    return outcome;
+  }
+
+  get(path: string, headers?: Record<string, string>): Promise<ApiResponse> {
+    return this.request('GET', path, undefined, headers);
+  }
+
+  post(path: string, body: unknown = {}, headers?: Record<string, string>): Promise<ApiResponse> {
+    return this.request('POST', path, body, headers);
+  }
+
+  patch(path: string, body: unknown, headers?: Record<string, string>): Promise<ApiResponse> {
+    return this.request('PATCH', path, body, headers);
+  }
+
+  delete(path: string, headers?: Record<string, string>): Promise<ApiResponse> {
+    return this.request('DELETE', path, undefined, headers);
+  }
+
+  /** The envelope's `data`, failing unless the status is `expected`. */
+  async data(method: string, path: string, expected: number, body?: unknown): Promise<any> {
+    return (await expectStatus(this.call(method, path, body), expected)).body.data;
   }
 
   /** Every page of a top-level list. */
@@ -132,8 +160,17 @@ export class ApiClient {
     }
   }
 
+  /** Closes the kept-alive connections. */
   close(): void {
     this.agent.destroy();
+  }
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return text ? JSON.parse(text) : undefined;
+  } catch {
+    return undefined;
   }
 }
 
@@ -141,7 +178,7 @@ export class ApiClient {
 export async function expectStatus(
   outcome: Promise<Outcome>,
   status: number,
-): Promise<Extract<Outcome, { kind: 'response' }>> {
+): Promise<ApiResponse> {
   const res = await outcome;
   if (res.kind !== 'response' || res.status !== status) {
     throw new Error(`expected ${status}, got ${JSON.stringify(res)}`);
