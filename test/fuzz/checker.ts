@@ -23,6 +23,7 @@ const CODES_BY_STATUS: Record<number, string[]> = {
   422: ['conflict'],
   429: ['too_many_requests'],
   501: ['not_implemented'],
+  502: ['internal_error'],
   503: ['internal_error'],
 };
 

@@ -46,6 +46,17 @@ function fileDestination(path: string): DestinationStream {
   return stream;
 }
 
+/**
+ * A 502 is another service failing (an MCP server, a customer's API): worth a warning, not an
+ * error of this one. 501 is the contract's answer for calls.
+ */
+function accessLogLevel(status: number, error: Error | undefined): 'error' | 'warn' | 'info' {
+  if (error || (status >= 500 && status !== 501 && status !== 502)) {
+    return 'error';
+  }
+  return status === 502 ? 'warn' : 'info';
+}
+
 @Module({
   imports: [
     LoggerModule.forRootAsync({
@@ -63,8 +74,7 @@ function fileDestination(path: string): DestinationStream {
           },
           // 'silent' when the line would be dropped anyway: pino-http then skips building it.
           customLogLevel: (req, res, error) => {
-            const level =
-              error || (res.statusCode >= 500 && res.statusCode !== 501) ? 'error' : 'info';
+            const level = accessLogLevel(res.statusCode, error);
             return req.log.isLevelEnabled(level) ? level : 'silent';
           },
           customSuccessObject: (req, _res, line: Record<string, unknown>) => withKeyId(req, line),
