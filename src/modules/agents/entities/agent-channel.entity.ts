@@ -1,4 +1,5 @@
 import { Column, Entity } from 'typeorm';
+import { IdColumn } from '@/database/columns';
 import { TeamScopedEntity } from '@/database/team-scoped.entity';
 
 export const CHANNEL_TYPES = [
@@ -13,7 +14,7 @@ export type ChannelStatus = 'active' | 'inactive';
 
 @Entity('agent_channels')
 export class AgentChannelEntity extends TeamScopedEntity {
-  @Column({ name: 'agent_id', type: 'varchar', length: 36 })
+  @IdColumn('agent_id')
   agentId: string;
 
   @Column({ type: 'varchar', length: 32 })

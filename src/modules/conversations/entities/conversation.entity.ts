@@ -1,4 +1,5 @@
 import { Column, Entity } from 'typeorm';
+import { IdColumn, TimeColumn } from '@/database/columns';
 import { TeamScopedEntity } from '@/database/team-scoped.entity';
 import { CHANNEL_TYPES, ChannelType } from '@/modules/agents/entities/agent-channel.entity';
 
@@ -14,7 +15,7 @@ export interface FlowState {
 
 @Entity('conversations')
 export class ConversationEntity extends TeamScopedEntity {
-  @Column({ name: 'agent_id', type: 'varchar', length: 36 })
+  @IdColumn('agent_id')
   agentId: string;
 
   @Column({ name: 'channel_type', type: 'varchar', length: 32 })
@@ -38,10 +39,10 @@ export class ConversationEntity extends TeamScopedEntity {
   @Column({ name: 'needs_attention', type: 'boolean' })
   needsAttention: boolean;
 
-  @Column({ name: 'last_message_at', type: Date, nullable: true })
+  @TimeColumn('last_message_at', { nullable: true })
   lastMessageAt: Date | null;
 
-  @Column({ name: 'last_seen', type: Date, nullable: true })
+  @TimeColumn('last_seen', { nullable: true })
   lastSeen: Date | null;
 
   @Column({ name: 'last_message_preview', type: 'varchar', length: 255, nullable: true })

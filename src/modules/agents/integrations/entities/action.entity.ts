@@ -1,13 +1,14 @@
 import { Column, Entity } from 'typeorm';
+import { IdColumn } from '@/database/columns';
 import { TeamScopedEntity } from '@/database/team-scoped.entity';
 
 /** Something the agent can do through one of its integrations (a connector action or a tool). */
 @Entity('actions')
 export class ActionEntity extends TeamScopedEntity {
-  @Column({ name: 'agent_id', type: 'varchar', length: 36 })
+  @IdColumn('agent_id')
   agentId: string;
 
-  @Column({ name: 'integration_id', type: 'varchar', length: 36 })
+  @IdColumn('integration_id')
   integrationId: string;
 
   @Column({ name: 'action_name', type: 'varchar', length: 128 })

@@ -1,4 +1,5 @@
 import { Column, Entity } from 'typeorm';
+import { IdColumn } from '@/database/columns';
 import { TeamScopedEntity } from '@/database/team-scoped.entity';
 
 export const INTEGRATION_FAMILIES = ['bimpeai', 'custom_api', 'mcp_server', 'pipedream'] as const;
@@ -7,7 +8,7 @@ export type IntegrationStatus = 'connected' | 'pending' | 'error';
 
 @Entity('integrations')
 export class IntegrationEntity extends TeamScopedEntity {
-  @Column({ name: 'agent_id', type: 'varchar', length: 36 })
+  @IdColumn('agent_id')
   agentId: string;
 
   @Column({ type: 'varchar', length: 32 })
