@@ -6,7 +6,7 @@ const ALLOWED: Record<AgentStatus, readonly AgentStatus[]> = {
   paused: ['live', 'development'],
 };
 
-/** The live-status state machine of API.md §4 (staying in the same state is always allowed). */
+/** The live-status state machine of docs/api.md §4 (staying in the same state is always allowed). */
 export function canTransition(from: AgentStatus, to: AgentStatus): boolean {
   return from === to || ALLOWED[from].includes(to);
 }
