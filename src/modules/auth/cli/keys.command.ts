@@ -1,8 +1,10 @@
+import { Injectable } from '@nestjs/common';
 import { InvalidArgumentError } from 'commander';
 import { Command, CommandRunner, Option, SubCommand } from 'nest-commander';
 import { isId } from '@/common/ids';
 import { ApiKeysService } from '../api-keys.service';
 import { ApiKeyEntity } from '../entities/api-key.entity';
+import { TeamEntity } from '../entities/team.entity';
 import { isScope, Scope, SCOPES } from '../scopes';
 import { TeamsService } from '../teams.service';
 import { cliOutput } from './cli-output';
@@ -32,19 +34,31 @@ function describeKey(key: ApiKeyEntity) {
   };
 }
 
-@SubCommand({ name: 'create', description: 'Create an API key; the key is printed once' })
-export class KeysCreateCommand extends CommandRunner {
+/** A subcommand about one team's keys, which it finds by name first. */
+@Injectable()
+abstract class TeamKeysCommand extends CommandRunner {
   constructor(
     private readonly teams: TeamsService,
-    private readonly apiKeys: ApiKeysService,
+    protected readonly apiKeys: ApiKeysService,
   ) {
     super();
   }
 
-  async run(_: string[], options: KeysCreateOptions): Promise<void> {
-    const team = await this.teams.findByName(options.team);
+  /** The team called `name`; null, once the failure is reported, when there is none. */
+  protected async teamNamed(name: string): Promise<TeamEntity | null> {
+    const team = await this.teams.findByName(name);
     if (!team) {
-      cliOutput.fail(`no team named "${options.team}"`);
+      cliOutput.fail(`no team named "${name}"`);
+    }
+    return team;
+  }
+}
+
+@SubCommand({ name: 'create', description: 'Create an API key; the key is printed once' })
+export class KeysCreateCommand extends TeamKeysCommand {
+  async run(_: string[], options: KeysCreateOptions): Promise<void> {
+    const team = await this.teamNamed(options.team);
+    if (!team) {
       return;
     }
     const { record, key } = await this.apiKeys.create(
@@ -109,18 +123,10 @@ export class KeysCreateCommand extends CommandRunner {
 }
 
 @SubCommand({ name: 'list', description: "List a team's keys (never the keys themselves)" })
-export class KeysListCommand extends CommandRunner {
-  constructor(
-    private readonly teams: TeamsService,
-    private readonly apiKeys: ApiKeysService,
-  ) {
-    super();
-  }
-
+export class KeysListCommand extends TeamKeysCommand {
   async run(_: string[], options: KeysListOptions): Promise<void> {
-    const team = await this.teams.findByName(options.team);
+    const team = await this.teamNamed(options.team);
     if (!team) {
-      cliOutput.fail(`no team named "${options.team}"`);
       return;
     }
     const keys = (await this.apiKeys.listForTeam(team.id)).map(describeKey);
