@@ -34,9 +34,9 @@ function describeKey(key: ApiKeyEntity) {
   };
 }
 
-/** A subcommand about one team's keys, which it finds by name first. */
+/** A subcommand about one team's keys: it runs once the team named by `--team` is found. */
 @Injectable()
-abstract class TeamKeysCommand extends CommandRunner {
+abstract class TeamKeysCommand<O extends { team: string }> extends CommandRunner {
   constructor(
     private readonly teams: TeamsService,
     protected readonly apiKeys: ApiKeysService,
@@ -44,23 +44,21 @@ abstract class TeamKeysCommand extends CommandRunner {
     super();
   }
 
-  /** The team called `name`; null, once the failure is reported, when there is none. */
-  protected async teamNamed(name: string): Promise<TeamEntity | null> {
-    const team = await this.teams.findByName(name);
+  async run(_: string[], options: O): Promise<void> {
+    const team = await this.teams.findByName(options.team);
     if (!team) {
-      cliOutput.fail(`no team named "${name}"`);
+      cliOutput.fail(`no team named "${options.team}"`);
+      return;
     }
-    return team;
+    await this.runFor(team, options);
   }
+
+  protected abstract runFor(team: TeamEntity, options: O): Promise<void>;
 }
 
 @SubCommand({ name: 'create', description: 'Create an API key; the key is printed once' })
-export class KeysCreateCommand extends TeamKeysCommand {
-  async run(_: string[], options: KeysCreateOptions): Promise<void> {
-    const team = await this.teamNamed(options.team);
-    if (!team) {
-      return;
-    }
+export class KeysCreateCommand extends TeamKeysCommand<KeysCreateOptions> {
+  protected async runFor(team: TeamEntity, options: KeysCreateOptions): Promise<void> {
     const { record, key } = await this.apiKeys.create(
       team.id,
       options.scopes,
@@ -123,12 +121,8 @@ export class KeysCreateCommand extends TeamKeysCommand {
 }
 
 @SubCommand({ name: 'list', description: "List a team's keys (never the keys themselves)" })
-export class KeysListCommand extends TeamKeysCommand {
-  async run(_: string[], options: KeysListOptions): Promise<void> {
-    const team = await this.teamNamed(options.team);
-    if (!team) {
-      return;
-    }
+export class KeysListCommand extends TeamKeysCommand<KeysListOptions> {
+  protected async runFor(team: TeamEntity, options: KeysListOptions): Promise<void> {
     const keys = (await this.apiKeys.listForTeam(team.id)).map(describeKey);
     if (options.json) {
       cliOutput.json(keys);
