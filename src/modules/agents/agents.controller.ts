@@ -101,9 +101,8 @@ export class AgentsController {
     message: 'Agent deleted successfully',
     response: null,
   })
-  async deleteAgent(@TeamId() teamId: string, @AgentId() agentId: string): Promise<null> {
-    await this.agents.delete(teamId, agentId);
-    return null;
+  deleteAgent(@TeamId() teamId: string, @AgentId() agentId: string): Promise<void> {
+    return this.agents.delete(teamId, agentId);
   }
 
   @Patch(':agentId/live-status')

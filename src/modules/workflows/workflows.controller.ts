@@ -103,8 +103,7 @@ export class WorkflowsController {
     response: null,
     errors: [400, 403, 404, 409, 422],
   })
-  async deleteWorkflow(@TeamId() teamId: string, @IdParam('id') id: string): Promise<null> {
-    await this.workflows.delete(teamId, id);
-    return null;
+  deleteWorkflow(@TeamId() teamId: string, @IdParam('id') id: string): Promise<void> {
+    return this.workflows.delete(teamId, id);
   }
 }

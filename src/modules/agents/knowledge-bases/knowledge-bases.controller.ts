@@ -86,12 +86,11 @@ export class KnowledgeBasesController {
     message: 'Knowledge base deleted successfully',
     response: null,
   })
-  async deleteKnowledgeBase(
+  deleteKnowledgeBase(
     @TeamId() teamId: string,
     @AgentId() agentId: string,
     @IdParam('kbId') kbId: string,
-  ): Promise<null> {
-    await this.knowledgeBases.delete(teamId, agentId, kbId);
-    return null;
+  ): Promise<void> {
+    return this.knowledgeBases.delete(teamId, agentId, kbId);
   }
 }

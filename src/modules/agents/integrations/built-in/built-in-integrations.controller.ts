@@ -51,12 +51,11 @@ export class BuiltInIntegrationsController {
     message: 'Integration disconnected successfully',
     response: null,
   })
-  async disconnectBuiltInIntegration(
+  disconnectBuiltInIntegration(
     @TeamId() teamId: string,
     @AgentId() agentId: string,
     @IdParam('integrationId') integrationId: string,
-  ): Promise<null> {
-    await this.builtIn.disconnect(teamId, agentId, integrationId);
-    return null;
+  ): Promise<void> {
+    return this.builtIn.disconnect(teamId, agentId, integrationId);
   }
 }

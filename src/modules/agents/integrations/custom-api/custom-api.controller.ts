@@ -54,13 +54,12 @@ export class CustomApiController {
     message: 'Custom API deleted successfully',
     response: null,
   })
-  async deleteCustomApi(
+  deleteCustomApi(
     @TeamId() teamId: string,
     @AgentId() agentId: string,
     @IdParam('integrationId') integrationId: string,
-  ): Promise<null> {
-    await this.customApis.delete(teamId, agentId, integrationId);
-    return null;
+  ): Promise<void> {
+    return this.customApis.delete(teamId, agentId, integrationId);
   }
 
   @Get(':integrationId/tools')
@@ -104,13 +103,12 @@ export class CustomApiController {
     message: 'Tool deleted successfully',
     response: null,
   })
-  async deleteCustomApiTool(
+  deleteCustomApiTool(
     @TeamId() teamId: string,
     @AgentId() agentId: string,
     @IdParam('integrationId') integrationId: string,
     @IdParam('toolId') toolId: string,
-  ): Promise<null> {
-    await this.customApis.deleteTool(teamId, agentId, integrationId, toolId);
-    return null;
+  ): Promise<void> {
+    return this.customApis.deleteTool(teamId, agentId, integrationId, toolId);
   }
 }

@@ -57,13 +57,12 @@ export class McpServersController {
     message: 'MCP server deleted successfully',
     response: null,
   })
-  async deleteMcpServer(
+  deleteMcpServer(
     @TeamId() teamId: string,
     @AgentId() agentId: string,
     @IdParam('integrationId') integrationId: string,
-  ): Promise<null> {
-    await this.servers.delete(teamId, agentId, integrationId);
-    return null;
+  ): Promise<void> {
+    return this.servers.delete(teamId, agentId, integrationId);
   }
 
   @Post(':integrationId/discover')

@@ -51,12 +51,11 @@ export class PipedreamController {
     message: 'Pipedream app disconnected successfully',
     response: null,
   })
-  async disconnectPipedreamIntegration(
+  disconnectPipedreamIntegration(
     @TeamId() teamId: string,
     @AgentId() agentId: string,
     @IdParam('integrationId') integrationId: string,
-  ): Promise<null> {
-    await this.pipedream.disconnect(teamId, agentId, integrationId);
-    return null;
+  ): Promise<void> {
+    return this.pipedream.disconnect(teamId, agentId, integrationId);
   }
 }
