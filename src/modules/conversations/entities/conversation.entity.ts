@@ -1,6 +1,6 @@
 import { Column, Entity } from 'typeorm';
-import { IdColumn, TimeColumn } from '@/database/columns';
-import { TeamScopedEntity } from '@/database/team-scoped.entity';
+import { TimeColumn } from '@/database/columns';
+import { AgentScopedEntity } from '@/modules/agents/entities/agent-scoped.entity';
 import { CHANNEL_TYPES, ChannelType } from '@/modules/agents/entities/agent-channel.entity';
 
 /** A conversation happens on one of the agent's channels. */
@@ -14,10 +14,7 @@ export interface FlowState {
 }
 
 @Entity('conversations')
-export class ConversationEntity extends TeamScopedEntity {
-  @IdColumn('agent_id')
-  agentId: string;
-
+export class ConversationEntity extends AgentScopedEntity {
   @Column({ name: 'channel_type', type: 'varchar', length: 32 })
   channelType: ConversationChannel;
 

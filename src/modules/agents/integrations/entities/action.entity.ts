@@ -1,13 +1,10 @@
 import { Column, Entity } from 'typeorm';
 import { IdColumn } from '@/database/columns';
-import { TeamScopedEntity } from '@/database/team-scoped.entity';
+import { AgentScopedEntity } from '@/modules/agents/entities/agent-scoped.entity';
 
 /** Something the agent can do through one of its integrations (a connector action or a tool). */
 @Entity('actions')
-export class ActionEntity extends TeamScopedEntity {
-  @IdColumn('agent_id')
-  agentId: string;
-
+export class ActionEntity extends AgentScopedEntity {
   @IdColumn('integration_id')
   integrationId: string;
 

@@ -1,14 +1,11 @@
 import { Column, Entity } from 'typeorm';
 import { IdColumn, PrimaryIdColumn } from '@/database/columns';
-import { TeamScopedEntity } from '@/database/team-scoped.entity';
+import { AgentScopedEntity } from '@/modules/agents/entities/agent-scoped.entity';
 
 export type KnowledgeBaseType = 'text' | 'url';
 
 @Entity('knowledge_bases')
-export class KnowledgeBaseEntity extends TeamScopedEntity {
-  @IdColumn('agent_id')
-  agentId: string;
-
+export class KnowledgeBaseEntity extends AgentScopedEntity {
   @Column({ type: 'varchar', length: 16 })
   type: KnowledgeBaseType;
 
