@@ -27,7 +27,7 @@ import { HealthModule } from './modules/health/health.module';
 import { WorkflowsModule } from './modules/workflows/workflows.module';
 
 /**
- * The request path of docs/architecture.md: guards in the order rate limit → API key → scope → body,
+ * The request path (docs/architecture.md): guards in the order rate limit → API key → scope → body,
  * then idempotency (outer) and envelope (inner) interceptors, the validation pipe, and one filter.
  */
 @Module({})

@@ -5,17 +5,22 @@ interface DriverError {
   message?: string;
 }
 
-/** A unique-constraint violation, as SQLite and PostgreSQL each report it. */
-export function isUniqueViolation(error: unknown): boolean {
+/** A constraint violation: PostgreSQL's SQLSTATE `sqlState`, or SQLite's naming `sqliteKind`. */
+function isConstraintViolation(error: unknown, sqlState: string, sqliteKind: RegExp): boolean {
   if (!(error instanceof QueryFailedError)) {
     return false;
   }
   const driverError = error.driverError as DriverError;
   return (
-    driverError.code === '23505' ||
+    driverError.code === sqlState ||
     (String(driverError.code).startsWith('SQLITE_CONSTRAINT') &&
-      /UNIQUE|PRIMARY KEY/.test(driverError.message ?? ''))
+      sqliteKind.test(driverError.message ?? ''))
   );
+}
+
+/** A unique-constraint violation, as SQLite and PostgreSQL each report it. */
+export function isUniqueViolation(error: unknown): boolean {
+  return isConstraintViolation(error, '23505', /UNIQUE|PRIMARY KEY/);
 }
 
 /** PostgreSQL aborted the transaction to break a deadlock (SQLSTATE 40P01). */
@@ -25,15 +30,7 @@ export function isDeadlock(error: unknown): boolean {
 
 /** A foreign-key violation: the row is still referenced (or references nothing). */
 export function isForeignKeyViolation(error: unknown): boolean {
-  if (!(error instanceof QueryFailedError)) {
-    return false;
-  }
-  const driverError = error.driverError as DriverError;
-  return (
-    driverError.code === '23503' ||
-    (String(driverError.code).startsWith('SQLITE_CONSTRAINT') &&
-      /FOREIGN KEY/.test(driverError.message ?? ''))
-  );
+  return isConstraintViolation(error, '23503', /FOREIGN KEY/);
 }
 
 /**

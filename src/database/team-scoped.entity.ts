@@ -1,16 +1,19 @@
-import { Column, PrimaryColumn } from 'typeorm';
+import { IdColumn, PrimaryIdColumn, TimeColumn } from './columns';
 
-/** The columns every record a team owns has: its id, its team and its two timestamps. */
-export abstract class TeamScopedEntity {
-  @PrimaryColumn({ type: 'varchar', length: 36 })
+/** The columns every record a team owns has: its id, its team and when it was created. */
+export abstract class TeamRecordEntity {
+  @PrimaryIdColumn()
   id: string;
 
-  @Column({ name: 'team_id', type: 'varchar', length: 36 })
+  @IdColumn('team_id')
   teamId: string;
 
-  @Column({ name: 'created_at', type: Date })
+  @TimeColumn('created_at')
   createdAt: Date;
+}
 
-  @Column({ name: 'updated_at', type: Date })
+/** A team's record that changes after it is created. */
+export abstract class TeamScopedEntity extends TeamRecordEntity {
+  @TimeColumn('updated_at')
   updatedAt: Date;
 }

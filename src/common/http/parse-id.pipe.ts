@@ -1,4 +1,4 @@
-import { Injectable, PipeTransform } from '@nestjs/common';
+import { Injectable, Param, PipeTransform } from '@nestjs/common';
 import { canonicalId, isId } from '../ids';
 import { Errors } from './api-error';
 
@@ -12,3 +12,6 @@ export class ParseIdPipe implements PipeTransform<string, string> {
     return canonicalId(value);
   }
 }
+
+/** A path parameter that holds an id, checked and made canonical by ParseIdPipe. */
+export const IdParam = (name: string): ParameterDecorator => Param(name, ParseIdPipe);

@@ -1,15 +1,11 @@
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Column, Entity } from 'typeorm';
+import { TimeColumn } from '@/database/columns';
+import { TeamRecordEntity } from '@/database/team-scoped.entity';
 
 export type IdempotencyState = 'in_progress' | 'done';
 
 @Entity('idempotency_keys')
-export class IdempotencyRecordEntity {
-  @PrimaryColumn({ type: 'varchar', length: 36 })
-  id: string;
-
-  @Column({ name: 'team_id', type: 'varchar', length: 36 })
-  teamId: string;
-
+export class IdempotencyRecordEntity extends TeamRecordEntity {
   @Column({ name: 'idempotency_key', type: 'varchar', length: 255 })
   key: string;
 
@@ -26,12 +22,9 @@ export class IdempotencyRecordEntity {
   @Column({ name: 'response_body', type: 'text', nullable: true })
   responseBody: string | null;
 
-  @Column({ name: 'locked_at', type: Date })
+  @TimeColumn('locked_at')
   lockedAt: Date;
 
-  @Column({ name: 'expires_at', type: Date })
+  @TimeColumn('expires_at')
   expiresAt: Date;
-
-  @Column({ name: 'created_at', type: Date })
-  createdAt: Date;
 }

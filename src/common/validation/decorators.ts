@@ -8,6 +8,11 @@ const MAX_JSON_ITEM_STRING = 2000;
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   value !== null && typeof value === 'object' && !Array.isArray(value);
 
+/** The OpenAPI schema of what IsStringOrObject accepts. */
+export const STRING_OR_OBJECT_SCHEMA = {
+  oneOf: [{ type: 'string' }, { type: 'object', additionalProperties: true }],
+};
+
 /** A string (of at most `maxLength` characters) or a JSON object, e.g. a free-form list element. */
 export const IsStringOrObject = (options?: ValidationOptions, maxLength = MAX_JSON_ITEM_STRING) =>
   ValidateBy(

@@ -1,12 +1,11 @@
-import { Body, Controller, Delete, Get, Param, Patch, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Patch, Post, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { ParseIdPipe } from '@/common/http/parse-id.pipe';
-import { Principal } from '@/common/http/principal';
 import { Page } from '@/common/pagination/page';
-import { CurrentPrincipal } from '@/modules/auth/current-principal.decorator';
+import { TeamId } from '@/modules/auth/current-principal.decorator';
 import { Endpoint } from '@/modules/auth/endpoint.decorator';
 import { FlowDto } from '@/modules/workflows/dto/workflow-parts.dto';
 import { WorkflowResponseDto } from '@/modules/workflows/dto/workflow-response.dto';
+import { AgentId } from './agent-id.decorator';
 import { AgentProfileService } from './agent-profile.service';
 import { AgentsService } from './agents.service';
 import { AgentTestCodeService } from './deployment/agent-test-code.service';
@@ -46,10 +45,10 @@ export class AgentsController {
     errors: [400],
   })
   async listAgents(
-    @CurrentPrincipal() caller: Principal,
+    @TeamId() teamId: string,
     @Query() query: AgentListQueryDto,
   ): Promise<Page<AgentResponseDto>> {
-    return (await this.agents.list(caller.teamId, query)).map(toAgentResponse);
+    return (await this.agents.list(teamId, query)).map(toAgentResponse);
   }
 
   @Post()
@@ -62,10 +61,10 @@ export class AgentsController {
     errors: [400, 403, 404, 409, 422],
   })
   async createAgent(
-    @CurrentPrincipal() caller: Principal,
+    @TeamId() teamId: string,
     @Body() body: AgentCreateDto,
   ): Promise<AgentWithWorkflowResponseDto> {
-    const { agent, workflow } = await this.agents.create(caller.teamId, body);
+    const { agent, workflow } = await this.agents.create(teamId, body);
     return { ...toAgentResponse(agent), workflow };
   }
 
@@ -76,11 +75,8 @@ export class AgentsController {
     message: 'Agent retrieved successfully',
     response: AgentDetailResponseDto,
   })
-  getAgent(
-    @CurrentPrincipal() caller: Principal,
-    @Param('agentId', ParseIdPipe) agentId: string,
-  ): Promise<AgentDetailResponseDto> {
-    return this.profiles.detail(caller.teamId, agentId);
+  getAgent(@TeamId() teamId: string, @AgentId() agentId: string): Promise<AgentDetailResponseDto> {
+    return this.profiles.detail(teamId, agentId);
   }
 
   @Patch(':agentId')
@@ -91,11 +87,11 @@ export class AgentsController {
     response: AgentResponseDto,
   })
   async updateAgent(
-    @CurrentPrincipal() caller: Principal,
-    @Param('agentId', ParseIdPipe) agentId: string,
+    @TeamId() teamId: string,
+    @AgentId() agentId: string,
     @Body() body: AgentUpdateDto,
   ): Promise<AgentResponseDto> {
-    return toAgentResponse(await this.agents.update(caller.teamId, agentId, body));
+    return toAgentResponse(await this.agents.update(teamId, agentId, body));
   }
 
   @Delete(':agentId')
@@ -105,12 +101,8 @@ export class AgentsController {
     message: 'Agent deleted successfully',
     response: null,
   })
-  async deleteAgent(
-    @CurrentPrincipal() caller: Principal,
-    @Param('agentId', ParseIdPipe) agentId: string,
-  ): Promise<null> {
-    await this.agents.delete(caller.teamId, agentId);
-    return null;
+  deleteAgent(@TeamId() teamId: string, @AgentId() agentId: string): Promise<void> {
+    return this.agents.delete(teamId, agentId);
   }
 
   @Patch(':agentId/live-status')
@@ -121,11 +113,11 @@ export class AgentsController {
     response: AgentLiveStatusResponseDto,
   })
   async setAgentLiveStatus(
-    @CurrentPrincipal() caller: Principal,
-    @Param('agentId', ParseIdPipe) agentId: string,
+    @TeamId() teamId: string,
+    @AgentId() agentId: string,
     @Body() body: AgentLiveStatusDto,
   ): Promise<AgentLiveStatusResponseDto> {
-    return toAgentLiveStatusResponse(await this.agents.setLiveStatus(caller.teamId, agentId, body));
+    return toAgentLiveStatusResponse(await this.agents.setLiveStatus(teamId, agentId, body));
   }
 
   @Get(':agentId/deployment/agent-test-code')
@@ -136,10 +128,10 @@ export class AgentsController {
     response: AgentTestCodeResponseDto,
   })
   async getAgentTestCode(
-    @CurrentPrincipal() caller: Principal,
-    @Param('agentId', ParseIdPipe) agentId: string,
+    @TeamId() teamId: string,
+    @AgentId() agentId: string,
   ): Promise<AgentTestCodeResponseDto> {
-    const agent = await this.agents.requireOwned(caller.teamId, agentId);
+    const agent = await this.agents.requireOwned(teamId, agentId);
     return this.testCodes.describe(agent.testChannelCode);
   }
 
@@ -152,10 +144,10 @@ export class AgentsController {
     shape: 'array',
   })
   async listAgentChannels(
-    @CurrentPrincipal() caller: Principal,
-    @Param('agentId', ParseIdPipe) agentId: string,
+    @TeamId() teamId: string,
+    @AgentId() agentId: string,
   ): Promise<ChannelResponseDto[]> {
-    return (await this.agents.channelsOf(caller.teamId, agentId)).map(toChannelResponse);
+    return (await this.agents.channelsOf(teamId, agentId)).map(toChannelResponse);
   }
 
   @Get(':agentId/flows')
@@ -167,9 +159,9 @@ export class AgentsController {
     shape: 'array',
   })
   listAgentFlows(
-    @CurrentPrincipal() caller: Principal,
-    @Param('agentId', ParseIdPipe) agentId: string,
+    @TeamId() teamId: string,
+    @AgentId() agentId: string,
   ): Promise<WorkflowResponseDto['flows']> {
-    return this.agents.flowsOf(caller.teamId, agentId);
+    return this.agents.flowsOf(teamId, agentId);
   }
 }

@@ -3,6 +3,7 @@ import { Errors } from '@/common/http/api-error';
 import { newId } from '@/common/ids';
 import { Page } from '@/common/pagination/page';
 import { CLUSTER_EVENTS, ClusterEvents } from '@/common/state/ports';
+import { definedFields } from '@/common/validation/defined-fields';
 import { AppConfig } from '@/config/app-config';
 import { Database } from '@/database/database.service';
 import { isUniqueViolation } from '@/database/errors';
@@ -36,25 +37,20 @@ export interface CreatedAgent {
 }
 
 function agentChanges(input: AgentInput): Partial<AgentEntity> {
-  const changes: Partial<AgentEntity> = {};
-  const set = <K extends keyof AgentEntity>(key: K, value: AgentEntity[K] | undefined) => {
-    if (value !== undefined) {
-      changes[key] = value;
-    }
-  };
-  set('workflowId', input.workflow_id);
-  set('name', input.name);
-  set('description', input.description);
-  set('language', input.language);
-  set('persona', input.persona);
-  set('timezone', input.timezone);
-  set('logo', input.logo);
-  set('businessName', input.business_name);
-  set('businessAddress', input.business_address);
-  set('businessEmail', input.business_email);
-  set('businessDescription', input.business_description);
-  set('escalationEmail', input.escalation_email);
-  return changes;
+  return definedFields<AgentEntity>({
+    workflowId: input.workflow_id,
+    name: input.name,
+    description: input.description,
+    language: input.language,
+    persona: input.persona,
+    timezone: input.timezone,
+    logo: input.logo,
+    businessName: input.business_name,
+    businessAddress: input.business_address,
+    businessEmail: input.business_email,
+    businessDescription: input.business_description,
+    escalationEmail: input.escalation_email,
+  });
 }
 
 @Injectable()

@@ -1,10 +1,11 @@
-import { Body, Controller, Get, Param, Patch, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, Patch, Post, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { ParseIdPipe } from '@/common/http/parse-id.pipe';
+import { IdParam } from '@/common/http/parse-id.pipe';
 import { Principal } from '@/common/http/principal';
 import { Page } from '@/common/pagination/page';
-import { CurrentPrincipal } from '@/modules/auth/current-principal.decorator';
+import { CurrentPrincipal, TeamId } from '@/modules/auth/current-principal.decorator';
 import { Endpoint } from '@/modules/auth/endpoint.decorator';
+import { AgentId } from '@/modules/agents/agent-id.decorator';
 import { ConversationsService } from './conversations.service';
 import {
   AiStatusDto,
@@ -43,13 +44,11 @@ export class ConversationsController {
     errors: [400, 404],
   })
   async listAgentConversations(
-    @CurrentPrincipal() caller: Principal,
-    @Param('agentId', ParseIdPipe) agentId: string,
+    @TeamId() teamId: string,
+    @AgentId() agentId: string,
     @Query() query: ConversationListQueryDto,
   ): Promise<Page<ConversationResponseDto>> {
-    return (await this.conversations.list(caller.teamId, agentId, query)).map(
-      toConversationResponse,
-    );
+    return (await this.conversations.list(teamId, agentId, query)).map(toConversationResponse);
   }
 
   @Post('messages')
@@ -62,11 +61,11 @@ export class ConversationsController {
     status: 201,
   })
   async postChannelMessage(
-    @CurrentPrincipal() caller: Principal,
-    @Param('agentId', ParseIdPipe) agentId: string,
+    @TeamId() teamId: string,
+    @AgentId() agentId: string,
     @Body() body: ChannelMessageCreateDto,
   ): Promise<MessageResponseDto> {
-    return toMessageResponse(await this.conversations.postByChannel(caller.teamId, agentId, body));
+    return toMessageResponse(await this.conversations.postByChannel(teamId, agentId, body));
   }
 
   @Get(':conversationId')
@@ -77,13 +76,11 @@ export class ConversationsController {
     response: ConversationDetailResponseDto,
   })
   async getConversation(
-    @CurrentPrincipal() caller: Principal,
-    @Param('agentId', ParseIdPipe) agentId: string,
-    @Param('conversationId', ParseIdPipe) conversationId: string,
+    @TeamId() teamId: string,
+    @AgentId() agentId: string,
+    @IdParam('conversationId') conversationId: string,
   ): Promise<ConversationDetailResponseDto> {
-    return toConversationDetail(
-      await this.conversations.get(caller.teamId, agentId, conversationId),
-    );
+    return toConversationDetail(await this.conversations.get(teamId, agentId, conversationId));
   }
 
   @Patch(':conversationId/ai-status')
@@ -94,13 +91,13 @@ export class ConversationsController {
     response: AiStatusResponseDto,
   })
   async setConversationAiStatus(
-    @CurrentPrincipal() caller: Principal,
-    @Param('agentId', ParseIdPipe) agentId: string,
-    @Param('conversationId', ParseIdPipe) conversationId: string,
+    @TeamId() teamId: string,
+    @AgentId() agentId: string,
+    @IdParam('conversationId') conversationId: string,
     @Body() body: AiStatusDto,
   ): Promise<AiStatusResponseDto> {
     const conversation = await this.conversations.setAiPaused(
-      caller.teamId,
+      teamId,
       agentId,
       conversationId,
       body.is_ai_chat_paused,
@@ -118,14 +115,14 @@ export class ConversationsController {
     errors: [400, 404],
   })
   async listConversationMessages(
-    @CurrentPrincipal() caller: Principal,
-    @Param('agentId', ParseIdPipe) agentId: string,
-    @Param('conversationId', ParseIdPipe) conversationId: string,
+    @TeamId() teamId: string,
+    @AgentId() agentId: string,
+    @IdParam('conversationId') conversationId: string,
     @Query() query: MessageListQueryDto,
   ): Promise<Page<MessageResponseDto>> {
-    return (
-      await this.conversations.listMessages(caller.teamId, agentId, conversationId, query)
-    ).map(toMessageResponse);
+    return (await this.conversations.listMessages(teamId, agentId, conversationId, query)).map(
+      toMessageResponse,
+    );
   }
 
   @Post(':conversationId/messages')
@@ -137,13 +134,13 @@ export class ConversationsController {
     status: 201,
   })
   async postConversationMessage(
-    @CurrentPrincipal() caller: Principal,
-    @Param('agentId', ParseIdPipe) agentId: string,
-    @Param('conversationId', ParseIdPipe) conversationId: string,
+    @TeamId() teamId: string,
+    @AgentId() agentId: string,
+    @IdParam('conversationId') conversationId: string,
     @Body() body: MessageCreateDto,
   ): Promise<MessageResponseDto> {
     return toMessageResponse(
-      await this.conversations.postToConversation(caller.teamId, agentId, conversationId, body),
+      await this.conversations.postToConversation(teamId, agentId, conversationId, body),
     );
   }
 
@@ -155,13 +152,13 @@ export class ConversationsController {
     response: MessageResponseDto,
   })
   async getConversationMessage(
-    @CurrentPrincipal() caller: Principal,
-    @Param('agentId', ParseIdPipe) agentId: string,
-    @Param('conversationId', ParseIdPipe) conversationId: string,
-    @Param('messageId', ParseIdPipe) messageId: string,
+    @TeamId() teamId: string,
+    @AgentId() agentId: string,
+    @IdParam('conversationId') conversationId: string,
+    @IdParam('messageId') messageId: string,
   ): Promise<MessageResponseDto> {
     return toMessageResponse(
-      await this.conversations.getMessage(caller.teamId, agentId, conversationId, messageId),
+      await this.conversations.getMessage(teamId, agentId, conversationId, messageId),
     );
   }
 
@@ -177,8 +174,8 @@ export class ConversationsController {
   })
   async issueStreamTicket(
     @CurrentPrincipal() caller: Principal,
-    @Param('agentId', ParseIdPipe) agentId: string,
-    @Param('conversationId', ParseIdPipe) conversationId: string,
+    @AgentId() agentId: string,
+    @IdParam('conversationId') conversationId: string,
   ): Promise<IssuedTicketDto> {
     await this.conversations.get(caller.teamId, agentId, conversationId);
     return this.tickets.issue(caller, agentId, conversationId);

@@ -1,4 +1,5 @@
 import { newId } from '@/common/ids';
+import { definedFields } from '@/common/validation/defined-fields';
 import { WorkflowCreateDto } from './dto/workflow-create.dto';
 import { FlowDto, GuideDto, RuleDto } from './dto/workflow-parts.dto';
 import {
@@ -53,33 +54,25 @@ function toGuide(guide: GuideDto): WorkflowGuide {
 
 /** The entity columns for the fields present in `input`; absent fields are left out. */
 export function workflowChanges(input: WorkflowInput): Partial<WorkflowEntity> {
-  const changes: Partial<WorkflowEntity> = {};
-  const set = <K extends keyof WorkflowEntity>(key: K, value: WorkflowEntity[K] | undefined) => {
-    if (value !== undefined) {
-      changes[key] = value;
-    }
-  };
-  set('name', input.name);
-  set('description', input.description);
-  set('category', input.category);
-  set('visibility', input.visibility);
-  set('systemPrompt', input.system_prompt);
-  set('rules', input.rules?.map(toRule));
-  set('flows', input.flows?.map(toFlow));
-  set('tags', input.tags);
-  set('integrations', input.integrations);
-  set('channels', input.channels);
-  set('actions', input.actions);
-  set('guide', input.guide && toGuide(input.guide));
-  set(
-    'faq',
-    input.faq?.map(({ question, answer }) => ({ question, answer })),
-  );
-  set('setupSteps', input.setup_steps);
-  set('setupTime', input.setup_time);
-  set('videoUrl', input.video_url);
-  set('promptConfig', input.prompt_config);
-  return changes;
+  return definedFields<WorkflowEntity>({
+    name: input.name,
+    description: input.description,
+    category: input.category,
+    visibility: input.visibility,
+    systemPrompt: input.system_prompt,
+    rules: input.rules?.map(toRule),
+    flows: input.flows?.map(toFlow),
+    tags: input.tags,
+    integrations: input.integrations,
+    channels: input.channels,
+    actions: input.actions,
+    guide: input.guide && toGuide(input.guide),
+    faq: input.faq?.map(({ question, answer }) => ({ question, answer })),
+    setupSteps: input.setup_steps,
+    setupTime: input.setup_time,
+    videoUrl: input.video_url,
+    promptConfig: input.prompt_config,
+  });
 }
 
 export function newWorkflow(

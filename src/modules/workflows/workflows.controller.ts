@@ -1,9 +1,8 @@
-import { Body, Controller, Delete, Get, Param, Patch, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Patch, Post, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { ParseIdPipe } from '@/common/http/parse-id.pipe';
-import { Principal } from '@/common/http/principal';
+import { IdParam } from '@/common/http/parse-id.pipe';
 import { Page } from '@/common/pagination/page';
-import { CurrentPrincipal } from '@/modules/auth/current-principal.decorator';
+import { TeamId } from '@/modules/auth/current-principal.decorator';
 import { Endpoint } from '@/modules/auth/endpoint.decorator';
 import { WorkflowCloneDto } from './dto/workflow-clone.dto';
 import { WorkflowCreateDto } from './dto/workflow-create.dto';
@@ -27,11 +26,11 @@ export class WorkflowsController {
     errors: [400],
   })
   async listWorkflows(
-    @CurrentPrincipal() caller: Principal,
+    @TeamId() teamId: string,
     @Query() query: WorkflowListQueryDto,
   ): Promise<Page<WorkflowResponseDto>> {
-    const page = await this.workflows.list(caller.teamId, query);
-    return page.map((workflow) => toWorkflowResponse(workflow, caller.teamId));
+    const page = await this.workflows.list(teamId, query);
+    return page.map((workflow) => toWorkflowResponse(workflow, teamId));
   }
 
   @Post()
@@ -44,10 +43,10 @@ export class WorkflowsController {
     errors: [400, 409, 422],
   })
   async createWorkflow(
-    @CurrentPrincipal() caller: Principal,
+    @TeamId() teamId: string,
     @Body() body: WorkflowCreateDto,
   ): Promise<WorkflowResponseDto> {
-    return toWorkflowResponse(await this.workflows.create(caller.teamId, body), caller.teamId);
+    return toWorkflowResponse(await this.workflows.create(teamId, body), teamId);
   }
 
   @Post('clone')
@@ -59,11 +58,11 @@ export class WorkflowsController {
     status: 201,
   })
   async cloneWorkflow(
-    @CurrentPrincipal() caller: Principal,
+    @TeamId() teamId: string,
     @Body() body: WorkflowCloneDto,
   ): Promise<WorkflowResponseDto> {
-    const copy = await this.workflows.clone(caller.teamId, body.source_workflow_id);
-    return toWorkflowResponse(copy, caller.teamId);
+    const copy = await this.workflows.clone(teamId, body.source_workflow_id);
+    return toWorkflowResponse(copy, teamId);
   }
 
   @Get(':id')
@@ -74,10 +73,10 @@ export class WorkflowsController {
     response: WorkflowResponseDto,
   })
   async getWorkflow(
-    @CurrentPrincipal() caller: Principal,
-    @Param('id', ParseIdPipe) id: string,
+    @TeamId() teamId: string,
+    @IdParam('id') id: string,
   ): Promise<WorkflowResponseDto> {
-    return toWorkflowResponse(await this.workflows.get(caller.teamId, id), caller.teamId);
+    return toWorkflowResponse(await this.workflows.get(teamId, id), teamId);
   }
 
   @Patch(':id')
@@ -89,11 +88,11 @@ export class WorkflowsController {
     errors: [400, 403, 404, 409, 422],
   })
   async updateWorkflow(
-    @CurrentPrincipal() caller: Principal,
-    @Param('id', ParseIdPipe) id: string,
+    @TeamId() teamId: string,
+    @IdParam('id') id: string,
     @Body() body: WorkflowUpdateDto,
   ): Promise<WorkflowResponseDto> {
-    return toWorkflowResponse(await this.workflows.update(caller.teamId, id, body), caller.teamId);
+    return toWorkflowResponse(await this.workflows.update(teamId, id, body), teamId);
   }
 
   @Delete(':id')
@@ -104,11 +103,7 @@ export class WorkflowsController {
     response: null,
     errors: [400, 403, 404, 409, 422],
   })
-  async deleteWorkflow(
-    @CurrentPrincipal() caller: Principal,
-    @Param('id', ParseIdPipe) id: string,
-  ): Promise<null> {
-    await this.workflows.delete(caller.teamId, id);
-    return null;
+  deleteWorkflow(@TeamId() teamId: string, @IdParam('id') id: string): Promise<void> {
+    return this.workflows.delete(teamId, id);
   }
 }

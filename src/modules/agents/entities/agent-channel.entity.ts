@@ -1,5 +1,5 @@
 import { Column, Entity } from 'typeorm';
-import { TeamScopedEntity } from '@/database/team-scoped.entity';
+import { AgentScopedEntity } from './agent-scoped.entity';
 
 export const CHANNEL_TYPES = [
   'webchat',
@@ -12,10 +12,7 @@ export type ChannelType = (typeof CHANNEL_TYPES)[number];
 export type ChannelStatus = 'active' | 'inactive';
 
 @Entity('agent_channels')
-export class AgentChannelEntity extends TeamScopedEntity {
-  @Column({ name: 'agent_id', type: 'varchar', length: 36 })
-  agentId: string;
-
+export class AgentChannelEntity extends AgentScopedEntity {
   @Column({ type: 'varchar', length: 32 })
   type: ChannelType;
 

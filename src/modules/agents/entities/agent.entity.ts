@@ -1,4 +1,5 @@
 import { Column, Entity } from 'typeorm';
+import { IdColumn } from '@/database/columns';
 import { TeamScopedEntity } from '@/database/team-scoped.entity';
 
 export const AGENT_STATUSES = ['development', 'live', 'paused'] as const;
@@ -8,7 +9,7 @@ export type Persona = (typeof PERSONAS)[number];
 
 @Entity('agents')
 export class AgentEntity extends TeamScopedEntity {
-  @Column({ name: 'workflow_id', type: 'varchar', length: 36 })
+  @IdColumn('workflow_id')
   workflowId: string;
 
   @Column({ type: 'varchar', length: 255 })

@@ -1,9 +1,8 @@
-import { Controller, Get, Param } from '@nestjs/common';
+import { Controller, Get } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { ParseIdPipe } from '@/common/http/parse-id.pipe';
-import { Principal } from '@/common/http/principal';
-import { CurrentPrincipal } from '@/modules/auth/current-principal.decorator';
+import { TeamId } from '@/modules/auth/current-principal.decorator';
 import { Endpoint } from '@/modules/auth/endpoint.decorator';
+import { AgentId } from '@/modules/agents/agent-id.decorator';
 import { IntegrationListItemDto } from './dto/integration-response.dto';
 import { IntegrationsService } from './integrations.service';
 
@@ -21,9 +20,9 @@ export class IntegrationsController {
     shape: 'array',
   })
   listIntegrations(
-    @CurrentPrincipal() caller: Principal,
-    @Param('agentId', ParseIdPipe) agentId: string,
+    @TeamId() teamId: string,
+    @AgentId() agentId: string,
   ): Promise<IntegrationListItemDto[]> {
-    return this.integrations.describeAll(caller.teamId, agentId);
+    return this.integrations.describeAll(teamId, agentId);
   }
 }

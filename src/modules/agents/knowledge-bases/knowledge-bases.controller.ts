@@ -1,9 +1,9 @@
-import { Body, Controller, Delete, Get, Param, Patch, Post } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Patch, Post } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { ParseIdPipe } from '@/common/http/parse-id.pipe';
-import { Principal } from '@/common/http/principal';
-import { CurrentPrincipal } from '@/modules/auth/current-principal.decorator';
+import { IdParam } from '@/common/http/parse-id.pipe';
+import { TeamId } from '@/modules/auth/current-principal.decorator';
 import { Endpoint } from '@/modules/auth/endpoint.decorator';
+import { AgentId } from '@/modules/agents/agent-id.decorator';
 import { KnowledgeBaseCreateDto } from './dto/knowledge-base-create.dto';
 import { KnowledgeBaseUpdateDto } from './dto/knowledge-base-update.dto';
 import {
@@ -26,10 +26,10 @@ export class KnowledgeBasesController {
     shape: 'array',
   })
   async listKnowledgeBases(
-    @CurrentPrincipal() caller: Principal,
-    @Param('agentId', ParseIdPipe) agentId: string,
+    @TeamId() teamId: string,
+    @AgentId() agentId: string,
   ): Promise<KnowledgeBaseResponseDto[]> {
-    return (await this.knowledgeBases.list(caller.teamId, agentId)).map(toKnowledgeBaseResponse);
+    return (await this.knowledgeBases.list(teamId, agentId)).map(toKnowledgeBaseResponse);
   }
 
   @Post()
@@ -41,11 +41,11 @@ export class KnowledgeBasesController {
     status: 201,
   })
   async createKnowledgeBase(
-    @CurrentPrincipal() caller: Principal,
-    @Param('agentId', ParseIdPipe) agentId: string,
+    @TeamId() teamId: string,
+    @AgentId() agentId: string,
     @Body() body: KnowledgeBaseCreateDto,
   ): Promise<KnowledgeBaseResponseDto> {
-    return toKnowledgeBaseResponse(await this.knowledgeBases.create(caller.teamId, agentId, body));
+    return toKnowledgeBaseResponse(await this.knowledgeBases.create(teamId, agentId, body));
   }
 
   @Get(':kbId')
@@ -56,11 +56,11 @@ export class KnowledgeBasesController {
     response: KnowledgeBaseResponseDto,
   })
   async getKnowledgeBase(
-    @CurrentPrincipal() caller: Principal,
-    @Param('agentId', ParseIdPipe) agentId: string,
-    @Param('kbId', ParseIdPipe) kbId: string,
+    @TeamId() teamId: string,
+    @AgentId() agentId: string,
+    @IdParam('kbId') kbId: string,
   ): Promise<KnowledgeBaseResponseDto> {
-    return toKnowledgeBaseResponse(await this.knowledgeBases.get(caller.teamId, agentId, kbId));
+    return toKnowledgeBaseResponse(await this.knowledgeBases.get(teamId, agentId, kbId));
   }
 
   @Patch(':kbId')
@@ -71,14 +71,12 @@ export class KnowledgeBasesController {
     response: KnowledgeBaseResponseDto,
   })
   async updateKnowledgeBase(
-    @CurrentPrincipal() caller: Principal,
-    @Param('agentId', ParseIdPipe) agentId: string,
-    @Param('kbId', ParseIdPipe) kbId: string,
+    @TeamId() teamId: string,
+    @AgentId() agentId: string,
+    @IdParam('kbId') kbId: string,
     @Body() body: KnowledgeBaseUpdateDto,
   ): Promise<KnowledgeBaseResponseDto> {
-    return toKnowledgeBaseResponse(
-      await this.knowledgeBases.update(caller.teamId, agentId, kbId, body),
-    );
+    return toKnowledgeBaseResponse(await this.knowledgeBases.update(teamId, agentId, kbId, body));
   }
 
   @Delete(':kbId')
@@ -88,12 +86,11 @@ export class KnowledgeBasesController {
     message: 'Knowledge base deleted successfully',
     response: null,
   })
-  async deleteKnowledgeBase(
-    @CurrentPrincipal() caller: Principal,
-    @Param('agentId', ParseIdPipe) agentId: string,
-    @Param('kbId', ParseIdPipe) kbId: string,
-  ): Promise<null> {
-    await this.knowledgeBases.delete(caller.teamId, agentId, kbId);
-    return null;
+  deleteKnowledgeBase(
+    @TeamId() teamId: string,
+    @AgentId() agentId: string,
+    @IdParam('kbId') kbId: string,
+  ): Promise<void> {
+    return this.knowledgeBases.delete(teamId, agentId, kbId);
   }
 }

@@ -1,8 +1,10 @@
+import { Injectable } from '@nestjs/common';
 import { InvalidArgumentError } from 'commander';
 import { Command, CommandRunner, Option, SubCommand } from 'nest-commander';
 import { isId } from '@/common/ids';
 import { ApiKeysService } from '../api-keys.service';
 import { ApiKeyEntity } from '../entities/api-key.entity';
+import { TeamEntity } from '../entities/team.entity';
 import { isScope, Scope, SCOPES } from '../scopes';
 import { TeamsService } from '../teams.service';
 import { cliOutput } from './cli-output';
@@ -32,21 +34,31 @@ function describeKey(key: ApiKeyEntity) {
   };
 }
 
-@SubCommand({ name: 'create', description: 'Create an API key; the key is printed once' })
-export class KeysCreateCommand extends CommandRunner {
+/** A subcommand about one team's keys: it runs once the team named by `--team` is found. */
+@Injectable()
+abstract class TeamKeysCommand<O extends { team: string }> extends CommandRunner {
   constructor(
     private readonly teams: TeamsService,
-    private readonly apiKeys: ApiKeysService,
+    protected readonly apiKeys: ApiKeysService,
   ) {
     super();
   }
 
-  async run(_: string[], options: KeysCreateOptions): Promise<void> {
+  async run(_: string[], options: O): Promise<void> {
     const team = await this.teams.findByName(options.team);
     if (!team) {
       cliOutput.fail(`no team named "${options.team}"`);
       return;
     }
+    await this.runFor(team, options);
+  }
+
+  protected abstract runFor(team: TeamEntity, options: O): Promise<void>;
+}
+
+@SubCommand({ name: 'create', description: 'Create an API key; the key is printed once' })
+export class KeysCreateCommand extends TeamKeysCommand<KeysCreateOptions> {
+  protected async runFor(team: TeamEntity, options: KeysCreateOptions): Promise<void> {
     const { record, key } = await this.apiKeys.create(
       team.id,
       options.scopes,
@@ -109,20 +121,8 @@ export class KeysCreateCommand extends CommandRunner {
 }
 
 @SubCommand({ name: 'list', description: "List a team's keys (never the keys themselves)" })
-export class KeysListCommand extends CommandRunner {
-  constructor(
-    private readonly teams: TeamsService,
-    private readonly apiKeys: ApiKeysService,
-  ) {
-    super();
-  }
-
-  async run(_: string[], options: KeysListOptions): Promise<void> {
-    const team = await this.teams.findByName(options.team);
-    if (!team) {
-      cliOutput.fail(`no team named "${options.team}"`);
-      return;
-    }
+export class KeysListCommand extends TeamKeysCommand<KeysListOptions> {
+  protected async runFor(team: TeamEntity, options: KeysListOptions): Promise<void> {
     const keys = (await this.apiKeys.listForTeam(team.id)).map(describeKey);
     if (options.json) {
       cliOutput.json(keys);

@@ -1,13 +1,9 @@
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Column, Entity } from 'typeorm';
+import { TimeColumn } from '@/database/columns';
+import { TeamRecordEntity } from '@/database/team-scoped.entity';
 
 @Entity('api_keys')
-export class ApiKeyEntity {
-  @PrimaryColumn({ type: 'varchar', length: 36 })
-  id: string;
-
-  @Column({ name: 'team_id', type: 'varchar', length: 36 })
-  teamId: string;
-
+export class ApiKeyEntity extends TeamRecordEntity {
   /** SHA-256 of the key, hex; the key itself is never stored. */
   @Column({ name: 'key_hash', type: 'varchar', length: 64, unique: true })
   keyHash: string;
@@ -19,15 +15,12 @@ export class ApiKeyEntity {
   @Column({ type: 'simple-json' })
   scopes: string[];
 
-  @Column({ name: 'expires_at', type: Date, nullable: true })
+  @TimeColumn('expires_at', { nullable: true })
   expiresAt: Date | null;
 
-  @Column({ name: 'revoked_at', type: Date, nullable: true })
+  @TimeColumn('revoked_at', { nullable: true })
   revokedAt: Date | null;
 
-  @Column({ name: 'last_used_at', type: Date, nullable: true })
+  @TimeColumn('last_used_at', { nullable: true })
   lastUsedAt: Date | null;
-
-  @Column({ name: 'created_at', type: Date })
-  createdAt: Date;
 }

@@ -1,13 +1,14 @@
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Column, Entity } from 'typeorm';
+import { PrimaryIdColumn, TimeColumn } from '@/database/columns';
 
 @Entity('teams')
 export class TeamEntity {
-  @PrimaryColumn({ type: 'varchar', length: 36 })
+  @PrimaryIdColumn()
   id: string;
 
   @Column({ type: 'varchar', length: 255, unique: true })
   name: string;
 
-  @Column({ name: 'created_at', type: Date })
+  @TimeColumn('created_at')
   createdAt: Date;
 }

@@ -1,5 +1,6 @@
 import { Column, Entity } from 'typeorm';
-import { TeamScopedEntity } from '@/database/team-scoped.entity';
+import { TimeColumn } from '@/database/columns';
+import { AgentScopedEntity } from '@/modules/agents/entities/agent-scoped.entity';
 import { CHANNEL_TYPES, ChannelType } from '@/modules/agents/entities/agent-channel.entity';
 
 /** A conversation happens on one of the agent's channels. */
@@ -13,10 +14,7 @@ export interface FlowState {
 }
 
 @Entity('conversations')
-export class ConversationEntity extends TeamScopedEntity {
-  @Column({ name: 'agent_id', type: 'varchar', length: 36 })
-  agentId: string;
-
+export class ConversationEntity extends AgentScopedEntity {
   @Column({ name: 'channel_type', type: 'varchar', length: 32 })
   channelType: ConversationChannel;
 
@@ -38,10 +36,10 @@ export class ConversationEntity extends TeamScopedEntity {
   @Column({ name: 'needs_attention', type: 'boolean' })
   needsAttention: boolean;
 
-  @Column({ name: 'last_message_at', type: Date, nullable: true })
+  @TimeColumn('last_message_at', { nullable: true })
   lastMessageAt: Date | null;
 
-  @Column({ name: 'last_seen', type: Date, nullable: true })
+  @TimeColumn('last_seen', { nullable: true })
   lastSeen: Date | null;
 
   @Column({ name: 'last_message_preview', type: 'varchar', length: 255, nullable: true })

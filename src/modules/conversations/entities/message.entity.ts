@@ -1,22 +1,21 @@
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Column, Entity } from 'typeorm';
+import { IdColumn, TimeColumn } from '@/database/columns';
+import { TeamRecordEntity } from '@/database/team-scoped.entity';
 
 export const MESSAGE_ROLES = ['user', 'assistant'] as const;
 export type MessageRole = (typeof MESSAGE_ROLES)[number];
 
-@Entity('messages')
-export class MessageEntity {
-  @PrimaryColumn({ type: 'varchar', length: 36 })
-  id: string;
-
-  @Column({ name: 'team_id', type: 'varchar', length: 36 })
-  teamId: string;
-
-  @Column({ name: 'agent_id', type: 'varchar', length: 36 })
+/** What a conversation's records have besides a team's: their agent and conversation. */
+abstract class ConversationRecordEntity extends TeamRecordEntity {
+  @IdColumn('agent_id')
   agentId: string;
 
-  @Column({ name: 'conversation_id', type: 'varchar', length: 36 })
+  @IdColumn('conversation_id')
   conversationId: string;
+}
 
+@Entity('messages')
+export class MessageEntity extends ConversationRecordEntity {
   /** Position in the conversation, in commit order: the stream's replay point. */
   @Column({ type: 'integer' })
   seq: number;
@@ -32,36 +31,18 @@ export class MessageEntity {
 
   @Column({ type: 'simple-json' })
   attachments: unknown[];
-
-  @Column({ name: 'created_at', type: Date })
-  createdAt: Date;
 }
 
 /** A user message still waiting for its reply; removed in the transaction that stores the reply. */
 @Entity('pending_replies')
-export class PendingReplyEntity {
-  @PrimaryColumn({ type: 'varchar', length: 36 })
-  id: string;
-
-  @Column({ name: 'team_id', type: 'varchar', length: 36 })
-  teamId: string;
-
-  @Column({ name: 'agent_id', type: 'varchar', length: 36 })
-  agentId: string;
-
-  @Column({ name: 'conversation_id', type: 'varchar', length: 36 })
-  conversationId: string;
-
-  @Column({ name: 'message_id', type: 'varchar', length: 36 })
+export class PendingReplyEntity extends ConversationRecordEntity {
+  @IdColumn('message_id')
   messageId: string;
 
   @Column({ type: 'integer' })
   attempts: number;
 
   /** While set and in the future, a worker is producing this reply. */
-  @Column({ name: 'lease_until', type: Date, nullable: true })
+  @TimeColumn('lease_until', { nullable: true })
   leaseUntil: Date | null;
-
-  @Column({ name: 'created_at', type: Date })
-  createdAt: Date;
 }

@@ -109,19 +109,6 @@ class FakeBus {
 const HEARTBEAT_MS = 60_000;
 const settle = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-function start(messages: FakeMessages, client: SlowClient, bus: FakeBus): void {
-  new ConversationStream(
-    {
-      messages: messages as unknown as MessagesRepository,
-      bus: bus as unknown as MessageBus,
-      heartbeatMs: HEARTBEAT_MS,
-    },
-    { teamId: 't', id: CONVERSATION },
-    { seq: 0, position: new Date(0).toISOString() },
-    client,
-  ).start();
-}
-
 describe('ConversationStream', () => {
   let messages: FakeMessages;
   let bus: FakeBus;
@@ -134,12 +121,27 @@ describe('ConversationStream', () => {
   });
   afterEach(() => clients.forEach((client) => client.end()));
 
+  /** A client holding `window` unread frames, once its stream from the start has settled. */
+  async function connect(window: number): Promise<SlowClient> {
+    const client = new SlowClient(window);
+    clients.push(client);
+    new ConversationStream(
+      {
+        messages: messages as unknown as MessagesRepository,
+        bus: bus as unknown as MessageBus,
+        heartbeatMs: HEARTBEAT_MS,
+      },
+      { teamId: 't', id: CONVERSATION },
+      { seq: 0, position: new Date(0).toISOString() },
+      client,
+    ).start();
+    await settle();
+    return client;
+  }
+
   it('reads the next batch only once the client has taken the previous one', async () => {
     messages.store(120);
-    const client = new SlowClient(10);
-    clients.push(client);
-    start(messages, client, bus);
-    await settle();
+    const client = await connect(10);
     expect({ reads: messages.reads, sent: client.messageIds().length }).toEqual({
       reads: 1,
       sent: 9,
@@ -154,10 +156,7 @@ describe('ConversationStream', () => {
 
   it('sends every message once and in order when some are written during the replay', async () => {
     messages.store(60);
-    const client = new SlowClient(5);
-    clients.push(client);
-    start(messages, client, bus);
-    await settle();
+    const client = await connect(5);
     bus.announce(...messages.store(5));
     for (let i = 0; i < 40 && client.messageIds().length < 65; i++) {
       await client.read();
@@ -167,10 +166,7 @@ describe('ConversationStream', () => {
 
   it('writes a live message at once when caught up, without reading the database', async () => {
     messages.store(3);
-    const client = new SlowClient(1_000);
-    clients.push(client);
-    start(messages, client, bus);
-    await settle();
+    const client = await connect(1_000);
     const readsWhenCaughtUp = messages.reads;
 
     bus.announce(...messages.store(1));
@@ -180,10 +176,7 @@ describe('ConversationStream', () => {
 
   it('reads the gap from the database for a live message that skips ahead', async () => {
     messages.store(3);
-    const client = new SlowClient(1_000);
-    clients.push(client);
-    start(messages, client, bus);
-    await settle();
+    const client = await connect(1_000);
     const readsWhenCaughtUp = messages.reads;
 
     const [announcedLate, skipping] = messages.store(2);
@@ -195,10 +188,7 @@ describe('ConversationStream', () => {
   });
 
   it('rereads the database when the bus says messages may have been missed', async () => {
-    const client = new SlowClient(1_000);
-    clients.push(client);
-    start(messages, client, bus);
-    await settle();
+    const client = await connect(1_000);
 
     messages.store(2);
     bus.live.next(RESYNC);
@@ -210,10 +200,7 @@ describe('ConversationStream', () => {
     jest.useFakeTimers({ doNotFake: ['setImmediate'] });
     try {
       messages.store(2);
-      const client = new SlowClient(1_000);
-      clients.push(client);
-      start(messages, client, bus);
-      await settle();
+      const client = await connect(1_000);
       jest.advanceTimersByTime(HEARTBEAT_MS);
 
       const heartbeats = client.frames.filter((frame) => frame.event === 'heartbeat');
@@ -226,10 +213,7 @@ describe('ConversationStream', () => {
   it('ends the stream when the database cannot be read, so that the client resumes', async () => {
     const logged = jest.spyOn(Logger.prototype, 'error').mockImplementation();
     messages.failing = true;
-    const client = new SlowClient(1_000);
-    clients.push(client);
-    start(messages, client, bus);
-    await settle();
+    const client = await connect(1_000);
 
     expect(client.isOpen).toBe(false);
     expect(bus.live.observed).toBe(false);
@@ -239,9 +223,7 @@ describe('ConversationStream', () => {
 
   it('stops reading and watching once the client has gone', async () => {
     messages.store(120);
-    const client = new SlowClient(10);
-    start(messages, client, bus);
-    await settle();
+    const client = await connect(10);
     client.end();
     await client.read();
 

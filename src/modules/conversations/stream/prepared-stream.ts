@@ -1,5 +1,4 @@
-import { createParamDecorator, ExecutionContext } from '@nestjs/common';
-import type { Request } from 'express';
+import { requestValue } from '@/common/http/request-value';
 import { StreamGrant } from '@/common/state/ports';
 import { StreamStart } from './conversation-stream';
 
@@ -11,12 +10,8 @@ export interface PreparedStream {
 }
 
 /** The stream StreamAccessGuard prepared for this request. */
-export const PreparedStream = createParamDecorator(
-  (_: unknown, context: ExecutionContext): PreparedStream => {
-    const stream = context.switchToHttp().getRequest<Request>().preparedStream;
-    if (!stream) {
-      throw new Error('PreparedStream used on a route without StreamAccessGuard');
-    }
-    return stream;
-  },
+export const PreparedStream = requestValue(
+  'preparedStream',
+  'PreparedStream used on a route without StreamAccessGuard',
+  (stream) => stream,
 );

@@ -43,39 +43,24 @@ const keywordsOf = ({ trigger_keywords }: Record<string, unknown>) =>
 
 const characters = (texts: string[]) => texts.reduce((sum, text) => sum + text.length, 0);
 
-/** On `rules`: the phrases of all rule triggers together, in number and in characters. */
-export const MaxTriggerPhrases = () =>
+/** The texts of all items together, in number and in characters; `noun` names the constraints. */
+const MaxTexts = (
+  noun: string,
+  what: string,
+  textsOf: (item: Record<string, unknown>) => string[],
+) =>
   applyDecorators(
-    atMostInAll(
-      'maxTriggerPhrases',
-      'trigger phrases',
-      LIMITS.triggerPhrases,
-      (rule) => phrasesOf(rule).length,
-    ),
-    atMostInAll(
-      'maxTriggerPhraseCharacters',
-      'characters of trigger phrases',
-      LIMITS.triggerCharacters,
-      (rule) => characters(phrasesOf(rule)),
+    atMostInAll(`max${noun}s`, what, LIMITS.triggerPhrases, (item) => textsOf(item).length),
+    atMostInAll(`max${noun}Characters`, `characters of ${what}`, LIMITS.triggerCharacters, (item) =>
+      characters(textsOf(item)),
     ),
   );
 
-/** On `flows`: the trigger keywords of all flows together, in number and in characters. */
-export const MaxTriggerKeywords = () =>
-  applyDecorators(
-    atMostInAll(
-      'maxTriggerKeywords',
-      'trigger keywords',
-      LIMITS.triggerPhrases,
-      (flow) => keywordsOf(flow).length,
-    ),
-    atMostInAll(
-      'maxTriggerKeywordCharacters',
-      'characters of trigger keywords',
-      LIMITS.triggerCharacters,
-      (flow) => characters(keywordsOf(flow)),
-    ),
-  );
+/** On `rules`: the phrases of all rule triggers together. */
+export const MaxTriggerPhrases = () => MaxTexts('TriggerPhrase', 'trigger phrases', phrasesOf);
+
+/** On `flows`: the trigger keywords of all flows together. */
+export const MaxTriggerKeywords = () => MaxTexts('TriggerKeyword', 'trigger keywords', keywordsOf);
 
 /** On a rule's `trigger`: each comma-separated phrase no longer than a keyword may be. */
 export const TriggerPhraseLength = () =>

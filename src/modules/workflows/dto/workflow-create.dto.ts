@@ -13,16 +13,13 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { NullableHttpUrl, NullableString, RequiredString } from '@/common/validation/string-fields';
-import { IsPlainObject, IsStringOrObject, OptionalNotNull } from '@/common/validation/decorators';
-import { ArrayOf } from '@/common/validation/array-of';
+import { IsPlainObject, OptionalNotNull } from '@/common/validation/decorators';
+import { ArrayOf, ArrayOfStringOrObject } from '@/common/validation/array-of';
 import { LIMITS } from '@/common/validation/limits';
 import { JsonObject, WorkflowListItem, WorkflowVisibility } from '../entities/workflow.entity';
 import { MaxTriggerKeywords, MaxTriggerPhrases } from './trigger-limits';
 import { FaqDto, FlowDto, GuideDto, RuleDto } from './workflow-parts.dto';
 
-const LIST_ITEM_SCHEMA = {
-  oneOf: [{ type: 'string' }, { type: 'object', additionalProperties: true }],
-};
 /** A year, to keep the value a plain integer in every database. */
 const MAX_SETUP_MINUTES = 525_600;
 
@@ -65,25 +62,13 @@ export class WorkflowCreateDto {
   @MaxLength(LIMITS.name, { each: true })
   tags?: string[];
 
-  @ApiPropertyOptional({ type: 'array', items: LIST_ITEM_SCHEMA, maxItems: LIMITS.array })
-  @OptionalNotNull()
-  @IsArray()
-  @ArrayMaxSize(LIMITS.array)
-  @IsStringOrObject({ each: true })
+  @ArrayOfStringOrObject()
   integrations?: WorkflowListItem[];
 
-  @ApiPropertyOptional({ type: 'array', items: LIST_ITEM_SCHEMA, maxItems: LIMITS.array })
-  @OptionalNotNull()
-  @IsArray()
-  @ArrayMaxSize(LIMITS.array)
-  @IsStringOrObject({ each: true })
+  @ArrayOfStringOrObject()
   channels?: WorkflowListItem[];
 
-  @ApiPropertyOptional({ type: 'array', items: LIST_ITEM_SCHEMA, maxItems: LIMITS.array })
-  @OptionalNotNull()
-  @IsArray()
-  @ArrayMaxSize(LIMITS.array)
-  @IsStringOrObject({ each: true })
+  @ArrayOfStringOrObject()
   actions?: WorkflowListItem[];
 
   @ApiPropertyOptional({ type: GuideDto, nullable: true })
@@ -96,11 +81,7 @@ export class WorkflowCreateDto {
   @ArrayOf(FaqDto)
   faq?: FaqDto[];
 
-  @ApiPropertyOptional({ type: 'array', items: LIST_ITEM_SCHEMA, maxItems: LIMITS.array })
-  @OptionalNotNull()
-  @IsArray()
-  @ArrayMaxSize(LIMITS.array)
-  @IsStringOrObject({ each: true })
+  @ArrayOfStringOrObject()
   setup_steps?: WorkflowListItem[];
 
   @ApiPropertyOptional({

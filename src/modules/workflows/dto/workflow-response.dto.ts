@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { STRING_OR_OBJECT_SCHEMA } from '@/common/validation/decorators';
 import {
   JsonObject,
   WorkflowEntity,
@@ -11,10 +12,6 @@ import {
 } from '../entities/workflow.entity';
 import { FaqDto, FlowDto, GuideDto, RuleDto } from './workflow-parts.dto';
 
-const LIST_ITEM_SCHEMA = {
-  oneOf: [{ type: 'string' }, { type: 'object', additionalProperties: true }],
-};
-
 export class WorkflowResponseDto {
   @ApiProperty() id: string;
   @ApiProperty() name: string;
@@ -26,12 +23,12 @@ export class WorkflowResponseDto {
   @ApiProperty({ type: [RuleDto] }) rules: WorkflowRule[];
   @ApiProperty({ type: [FlowDto] }) flows: WorkflowFlow[];
   @ApiProperty({ type: [String] }) tags: string[];
-  @ApiProperty({ type: 'array', items: LIST_ITEM_SCHEMA }) integrations: WorkflowListItem[];
-  @ApiProperty({ type: 'array', items: LIST_ITEM_SCHEMA }) channels: WorkflowListItem[];
-  @ApiProperty({ type: 'array', items: LIST_ITEM_SCHEMA }) actions: WorkflowListItem[];
+  @ApiProperty({ type: 'array', items: STRING_OR_OBJECT_SCHEMA }) integrations: WorkflowListItem[];
+  @ApiProperty({ type: 'array', items: STRING_OR_OBJECT_SCHEMA }) channels: WorkflowListItem[];
+  @ApiProperty({ type: 'array', items: STRING_OR_OBJECT_SCHEMA }) actions: WorkflowListItem[];
   @ApiProperty({ type: GuideDto, nullable: true }) guide: WorkflowGuide | null;
   @ApiProperty({ type: [FaqDto] }) faq: WorkflowFaq[];
-  @ApiProperty({ type: 'array', items: LIST_ITEM_SCHEMA }) setup_steps: WorkflowListItem[];
+  @ApiProperty({ type: 'array', items: STRING_OR_OBJECT_SCHEMA }) setup_steps: WorkflowListItem[];
   @ApiProperty({ type: 'integer', nullable: true, description: 'Minutes' }) setup_time:
     number | null;
   @ApiProperty({ type: String, nullable: true }) video_url: string | null;

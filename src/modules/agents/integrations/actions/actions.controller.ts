@@ -1,9 +1,8 @@
-import { Body, Controller, Get, Param, Post } from '@nestjs/common';
+import { Body, Controller, Get, Post } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { ParseIdPipe } from '@/common/http/parse-id.pipe';
-import { Principal } from '@/common/http/principal';
-import { CurrentPrincipal } from '@/modules/auth/current-principal.decorator';
+import { TeamId } from '@/modules/auth/current-principal.decorator';
 import { Endpoint } from '@/modules/auth/endpoint.decorator';
+import { AgentId } from '@/modules/agents/agent-id.decorator';
 import { ActionsService } from './actions.service';
 import { ActionIdsDto } from '../dto/action-ids.dto';
 import { ActionResponseDto, ActionsUpdatedDto } from '../dto/action-response.dto';
@@ -21,11 +20,8 @@ export class ActionsController {
     response: ActionResponseDto,
     shape: 'array',
   })
-  listActions(
-    @CurrentPrincipal() caller: Principal,
-    @Param('agentId', ParseIdPipe) agentId: string,
-  ): Promise<ActionResponseDto[]> {
-    return this.actions.list(caller.teamId, agentId);
+  listActions(@TeamId() teamId: string, @AgentId() agentId: string): Promise<ActionResponseDto[]> {
+    return this.actions.list(teamId, agentId);
   }
 
   @Post('enable')
@@ -37,12 +33,12 @@ export class ActionsController {
     status: 200,
   })
   async enableActions(
-    @CurrentPrincipal() caller: Principal,
-    @Param('agentId', ParseIdPipe) agentId: string,
+    @TeamId() teamId: string,
+    @AgentId() agentId: string,
     @Body() body: ActionIdsDto,
   ): Promise<ActionsUpdatedDto> {
     return {
-      updated_count: await this.actions.setEnabled(caller.teamId, agentId, body.action_ids, true),
+      updated_count: await this.actions.setEnabled(teamId, agentId, body.action_ids, true),
     };
   }
 
@@ -55,12 +51,12 @@ export class ActionsController {
     status: 200,
   })
   async disableActions(
-    @CurrentPrincipal() caller: Principal,
-    @Param('agentId', ParseIdPipe) agentId: string,
+    @TeamId() teamId: string,
+    @AgentId() agentId: string,
     @Body() body: ActionIdsDto,
   ): Promise<ActionsUpdatedDto> {
     return {
-      updated_count: await this.actions.setEnabled(caller.teamId, agentId, body.action_ids, false),
+      updated_count: await this.actions.setEnabled(teamId, agentId, body.action_ids, false),
     };
   }
 }

@@ -1,9 +1,9 @@
-import { Body, Controller, Delete, Get, Param, Post } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Post } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { ParseIdPipe } from '@/common/http/parse-id.pipe';
-import { Principal } from '@/common/http/principal';
-import { CurrentPrincipal } from '@/modules/auth/current-principal.decorator';
+import { IdParam } from '@/common/http/parse-id.pipe';
+import { TeamId } from '@/modules/auth/current-principal.decorator';
 import { Endpoint } from '@/modules/auth/endpoint.decorator';
+import { AgentId } from '@/modules/agents/agent-id.decorator';
 import { BuiltInConfigureDto } from '../dto/built-in-configure.dto';
 import { BuiltInConnectorRowDto, ConfigureResultDto } from '../dto/built-in-response.dto';
 import { BuiltInIntegrationsService } from './built-in-integrations.service';
@@ -22,10 +22,10 @@ export class BuiltInIntegrationsController {
     shape: 'array',
   })
   listBuiltInIntegrations(
-    @CurrentPrincipal() caller: Principal,
-    @Param('agentId', ParseIdPipe) agentId: string,
+    @TeamId() teamId: string,
+    @AgentId() agentId: string,
   ): Promise<BuiltInConnectorRowDto[]> {
-    return this.builtIn.list(caller.teamId, agentId);
+    return this.builtIn.list(teamId, agentId);
   }
 
   @Post('configure')
@@ -37,11 +37,11 @@ export class BuiltInIntegrationsController {
     status: 201,
   })
   configureBuiltInIntegration(
-    @CurrentPrincipal() caller: Principal,
-    @Param('agentId', ParseIdPipe) agentId: string,
+    @TeamId() teamId: string,
+    @AgentId() agentId: string,
     @Body() body: BuiltInConfigureDto,
   ): Promise<ConfigureResultDto> {
-    return this.builtIn.configure(caller.teamId, agentId, body);
+    return this.builtIn.configure(teamId, agentId, body);
   }
 
   @Delete(':integrationId')
@@ -51,12 +51,11 @@ export class BuiltInIntegrationsController {
     message: 'Integration disconnected successfully',
     response: null,
   })
-  async disconnectBuiltInIntegration(
-    @CurrentPrincipal() caller: Principal,
-    @Param('agentId', ParseIdPipe) agentId: string,
-    @Param('integrationId', ParseIdPipe) integrationId: string,
-  ): Promise<null> {
-    await this.builtIn.disconnect(caller.teamId, agentId, integrationId);
-    return null;
+  disconnectBuiltInIntegration(
+    @TeamId() teamId: string,
+    @AgentId() agentId: string,
+    @IdParam('integrationId') integrationId: string,
+  ): Promise<void> {
+    return this.builtIn.disconnect(teamId, agentId, integrationId);
   }
 }

@@ -1,9 +1,9 @@
-import { Body, Controller, Delete, Get, Param, Post } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Post } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { ParseIdPipe } from '@/common/http/parse-id.pipe';
-import { Principal } from '@/common/http/principal';
-import { CurrentPrincipal } from '@/modules/auth/current-principal.decorator';
+import { IdParam } from '@/common/http/parse-id.pipe';
+import { TeamId } from '@/modules/auth/current-principal.decorator';
 import { Endpoint } from '@/modules/auth/endpoint.decorator';
+import { AgentId } from '@/modules/agents/agent-id.decorator';
 import { CustomApiConfigureDto } from '../dto/custom-api-configure.dto';
 import { CustomApiItemDto } from '../dto/custom-api-response.dto';
 import { ToolCreateDto } from '../dto/tool-create.dto';
@@ -24,10 +24,10 @@ export class CustomApiController {
     shape: 'array',
   })
   listCustomApis(
-    @CurrentPrincipal() caller: Principal,
-    @Param('agentId', ParseIdPipe) agentId: string,
+    @TeamId() teamId: string,
+    @AgentId() agentId: string,
   ): Promise<CustomApiItemDto[]> {
-    return this.customApis.list(caller.teamId, agentId);
+    return this.customApis.list(teamId, agentId);
   }
 
   @Post('configure')
@@ -40,11 +40,11 @@ export class CustomApiController {
     idempotency: 'calls_out',
   })
   configureCustomApi(
-    @CurrentPrincipal() caller: Principal,
-    @Param('agentId', ParseIdPipe) agentId: string,
+    @TeamId() teamId: string,
+    @AgentId() agentId: string,
     @Body() body: CustomApiConfigureDto,
   ): Promise<CustomApiItemDto> {
-    return this.customApis.configure(caller.teamId, agentId, body);
+    return this.customApis.configure(teamId, agentId, body);
   }
 
   @Delete(':integrationId')
@@ -54,13 +54,12 @@ export class CustomApiController {
     message: 'Custom API deleted successfully',
     response: null,
   })
-  async deleteCustomApi(
-    @CurrentPrincipal() caller: Principal,
-    @Param('agentId', ParseIdPipe) agentId: string,
-    @Param('integrationId', ParseIdPipe) integrationId: string,
-  ): Promise<null> {
-    await this.customApis.delete(caller.teamId, agentId, integrationId);
-    return null;
+  deleteCustomApi(
+    @TeamId() teamId: string,
+    @AgentId() agentId: string,
+    @IdParam('integrationId') integrationId: string,
+  ): Promise<void> {
+    return this.customApis.delete(teamId, agentId, integrationId);
   }
 
   @Get(':integrationId/tools')
@@ -72,11 +71,11 @@ export class CustomApiController {
     shape: 'array',
   })
   listCustomApiTools(
-    @CurrentPrincipal() caller: Principal,
-    @Param('agentId', ParseIdPipe) agentId: string,
-    @Param('integrationId', ParseIdPipe) integrationId: string,
+    @TeamId() teamId: string,
+    @AgentId() agentId: string,
+    @IdParam('integrationId') integrationId: string,
   ): Promise<ToolResponseDto[]> {
-    return this.customApis.listTools(caller.teamId, agentId, integrationId);
+    return this.customApis.listTools(teamId, agentId, integrationId);
   }
 
   @Post(':integrationId/tools')
@@ -89,12 +88,12 @@ export class CustomApiController {
     idempotency: 'calls_out',
   })
   addCustomApiTool(
-    @CurrentPrincipal() caller: Principal,
-    @Param('agentId', ParseIdPipe) agentId: string,
-    @Param('integrationId', ParseIdPipe) integrationId: string,
+    @TeamId() teamId: string,
+    @AgentId() agentId: string,
+    @IdParam('integrationId') integrationId: string,
     @Body() body: ToolCreateDto,
   ): Promise<ToolResponseDto> {
-    return this.customApis.addTool(caller.teamId, agentId, integrationId, body);
+    return this.customApis.addTool(teamId, agentId, integrationId, body);
   }
 
   @Delete(':integrationId/tools/:toolId')
@@ -104,13 +103,12 @@ export class CustomApiController {
     message: 'Tool deleted successfully',
     response: null,
   })
-  async deleteCustomApiTool(
-    @CurrentPrincipal() caller: Principal,
-    @Param('agentId', ParseIdPipe) agentId: string,
-    @Param('integrationId', ParseIdPipe) integrationId: string,
-    @Param('toolId', ParseIdPipe) toolId: string,
-  ): Promise<null> {
-    await this.customApis.deleteTool(caller.teamId, agentId, integrationId, toolId);
-    return null;
+  deleteCustomApiTool(
+    @TeamId() teamId: string,
+    @AgentId() agentId: string,
+    @IdParam('integrationId') integrationId: string,
+    @IdParam('toolId') toolId: string,
+  ): Promise<void> {
+    return this.customApis.deleteTool(teamId, agentId, integrationId, toolId);
   }
 }

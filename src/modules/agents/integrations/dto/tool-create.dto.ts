@@ -16,6 +16,7 @@ import {
   IsPlainObject,
   IsStringOrObject,
   OptionalNotNull,
+  STRING_OR_OBJECT_SCHEMA,
 } from '@/common/validation/decorators';
 import { LIMITS } from '@/common/validation/limits';
 import { AuthSettingsDto } from './auth-config.dto';
@@ -69,9 +70,7 @@ export class ToolCreateDto extends AuthSettingsDto {
   @IsPlainObject()
   headers_template?: Record<string, unknown> | null;
 
-  @ApiPropertyOptional({
-    oneOf: [{ type: 'string' }, { type: 'object', additionalProperties: true }],
-  })
+  @ApiPropertyOptional({ ...STRING_OR_OBJECT_SCHEMA })
   @IsOptional()
   @IsStringOrObject({}, LIMITS.message)
   body_template?: unknown;

@@ -1,13 +1,11 @@
 import { Column, Entity } from 'typeorm';
-import { TeamScopedEntity } from '@/database/team-scoped.entity';
+import { IdColumn } from '@/database/columns';
+import { AgentScopedEntity } from '@/modules/agents/entities/agent-scoped.entity';
 
 /** Something the agent can do through one of its integrations (a connector action or a tool). */
 @Entity('actions')
-export class ActionEntity extends TeamScopedEntity {
-  @Column({ name: 'agent_id', type: 'varchar', length: 36 })
-  agentId: string;
-
-  @Column({ name: 'integration_id', type: 'varchar', length: 36 })
+export class ActionEntity extends AgentScopedEntity {
+  @IdColumn('integration_id')
   integrationId: string;
 
   @Column({ name: 'action_name', type: 'varchar', length: 128 })

@@ -1,15 +1,12 @@
 import { Column, Entity } from 'typeorm';
-import { TeamScopedEntity } from '@/database/team-scoped.entity';
+import { AgentScopedEntity } from '@/modules/agents/entities/agent-scoped.entity';
 
 export const INTEGRATION_FAMILIES = ['bimpeai', 'custom_api', 'mcp_server', 'pipedream'] as const;
 export type IntegrationFamily = (typeof INTEGRATION_FAMILIES)[number];
 export type IntegrationStatus = 'connected' | 'pending' | 'error';
 
 @Entity('integrations')
-export class IntegrationEntity extends TeamScopedEntity {
-  @Column({ name: 'agent_id', type: 'varchar', length: 36 })
-  agentId: string;
-
+export class IntegrationEntity extends AgentScopedEntity {
   @Column({ type: 'varchar', length: 32 })
   family: IntegrationFamily;
 

@@ -1,9 +1,9 @@
-import { Body, Controller, Delete, Get, Param, Post } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Post } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { ParseIdPipe } from '@/common/http/parse-id.pipe';
-import { Principal } from '@/common/http/principal';
-import { CurrentPrincipal } from '@/modules/auth/current-principal.decorator';
+import { IdParam } from '@/common/http/parse-id.pipe';
+import { TeamId } from '@/modules/auth/current-principal.decorator';
 import { Endpoint } from '@/modules/auth/endpoint.decorator';
+import { AgentId } from '@/modules/agents/agent-id.decorator';
 import { McpServerConfigureDto } from '../dto/mcp-server-configure.dto';
 import {
   McpDiscoverResultDto,
@@ -27,10 +27,10 @@ export class McpServersController {
     shape: 'array',
   })
   listMcpServers(
-    @CurrentPrincipal() caller: Principal,
-    @Param('agentId', ParseIdPipe) agentId: string,
+    @TeamId() teamId: string,
+    @AgentId() agentId: string,
   ): Promise<McpServerItemDto[]> {
-    return this.servers.list(caller.teamId, agentId);
+    return this.servers.list(teamId, agentId);
   }
 
   @Post('configure')
@@ -43,11 +43,11 @@ export class McpServersController {
     idempotency: 'calls_out',
   })
   configureMcpServer(
-    @CurrentPrincipal() caller: Principal,
-    @Param('agentId', ParseIdPipe) agentId: string,
+    @TeamId() teamId: string,
+    @AgentId() agentId: string,
     @Body() body: McpServerConfigureDto,
   ): Promise<McpServerItemDto> {
-    return this.servers.configure(caller.teamId, agentId, body);
+    return this.servers.configure(teamId, agentId, body);
   }
 
   @Delete(':integrationId')
@@ -57,13 +57,12 @@ export class McpServersController {
     message: 'MCP server deleted successfully',
     response: null,
   })
-  async deleteMcpServer(
-    @CurrentPrincipal() caller: Principal,
-    @Param('agentId', ParseIdPipe) agentId: string,
-    @Param('integrationId', ParseIdPipe) integrationId: string,
-  ): Promise<null> {
-    await this.servers.delete(caller.teamId, agentId, integrationId);
-    return null;
+  deleteMcpServer(
+    @TeamId() teamId: string,
+    @AgentId() agentId: string,
+    @IdParam('integrationId') integrationId: string,
+  ): Promise<void> {
+    return this.servers.delete(teamId, agentId, integrationId);
   }
 
   @Post(':integrationId/discover')
@@ -77,11 +76,11 @@ export class McpServersController {
     idempotency: 'calls_out',
   })
   discoverMcpServerTools(
-    @CurrentPrincipal() caller: Principal,
-    @Param('agentId', ParseIdPipe) agentId: string,
-    @Param('integrationId', ParseIdPipe) integrationId: string,
+    @TeamId() teamId: string,
+    @AgentId() agentId: string,
+    @IdParam('integrationId') integrationId: string,
   ): Promise<McpDiscoverResultDto> {
-    return this.servers.discover(caller.teamId, agentId, integrationId);
+    return this.servers.discover(teamId, agentId, integrationId);
   }
 
   @Post(':integrationId/test')
@@ -94,11 +93,11 @@ export class McpServersController {
     idempotency: 'calls_out',
   })
   testMcpServer(
-    @CurrentPrincipal() caller: Principal,
-    @Param('agentId', ParseIdPipe) agentId: string,
-    @Param('integrationId', ParseIdPipe) integrationId: string,
+    @TeamId() teamId: string,
+    @AgentId() agentId: string,
+    @IdParam('integrationId') integrationId: string,
   ): Promise<McpTestResultDto> {
-    return this.servers.test(caller.teamId, agentId, integrationId);
+    return this.servers.test(teamId, agentId, integrationId);
   }
 
   @Get(':integrationId/tools')
@@ -110,10 +109,10 @@ export class McpServersController {
     shape: 'array',
   })
   listMcpServerTools(
-    @CurrentPrincipal() caller: Principal,
-    @Param('agentId', ParseIdPipe) agentId: string,
-    @Param('integrationId', ParseIdPipe) integrationId: string,
+    @TeamId() teamId: string,
+    @AgentId() agentId: string,
+    @IdParam('integrationId') integrationId: string,
   ): Promise<ToolResponseDto[]> {
-    return this.servers.listTools(caller.teamId, agentId, integrationId);
+    return this.servers.listTools(teamId, agentId, integrationId);
   }
 }

@@ -1,9 +1,9 @@
-import { Body, Controller, Delete, Get, Param, Post } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Post } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { ParseIdPipe } from '@/common/http/parse-id.pipe';
-import { Principal } from '@/common/http/principal';
-import { CurrentPrincipal } from '@/modules/auth/current-principal.decorator';
+import { IdParam } from '@/common/http/parse-id.pipe';
+import { TeamId } from '@/modules/auth/current-principal.decorator';
 import { Endpoint } from '@/modules/auth/endpoint.decorator';
+import { AgentId } from '@/modules/agents/agent-id.decorator';
 import { PipedreamConfigureDto } from '../dto/pipedream-configure.dto';
 import { PipedreamConfigureResultDto, PipedreamItemDto } from '../dto/pipedream-response.dto';
 import { PipedreamService } from './pipedream.service';
@@ -22,10 +22,10 @@ export class PipedreamController {
     shape: 'array',
   })
   listPipedreamIntegrations(
-    @CurrentPrincipal() caller: Principal,
-    @Param('agentId', ParseIdPipe) agentId: string,
+    @TeamId() teamId: string,
+    @AgentId() agentId: string,
   ): Promise<PipedreamItemDto[]> {
-    return this.pipedream.list(caller.teamId, agentId);
+    return this.pipedream.list(teamId, agentId);
   }
 
   @Post('configure')
@@ -37,11 +37,11 @@ export class PipedreamController {
     status: 201,
   })
   configurePipedreamIntegration(
-    @CurrentPrincipal() caller: Principal,
-    @Param('agentId', ParseIdPipe) agentId: string,
+    @TeamId() teamId: string,
+    @AgentId() agentId: string,
     @Body() body: PipedreamConfigureDto,
   ): Promise<PipedreamConfigureResultDto> {
-    return this.pipedream.configure(caller.teamId, agentId, body);
+    return this.pipedream.configure(teamId, agentId, body);
   }
 
   @Delete(':integrationId')
@@ -51,12 +51,11 @@ export class PipedreamController {
     message: 'Pipedream app disconnected successfully',
     response: null,
   })
-  async disconnectPipedreamIntegration(
-    @CurrentPrincipal() caller: Principal,
-    @Param('agentId', ParseIdPipe) agentId: string,
-    @Param('integrationId', ParseIdPipe) integrationId: string,
-  ): Promise<null> {
-    await this.pipedream.disconnect(caller.teamId, agentId, integrationId);
-    return null;
+  disconnectPipedreamIntegration(
+    @TeamId() teamId: string,
+    @AgentId() agentId: string,
+    @IdParam('integrationId') integrationId: string,
+  ): Promise<void> {
+    return this.pipedream.disconnect(teamId, agentId, integrationId);
   }
 }

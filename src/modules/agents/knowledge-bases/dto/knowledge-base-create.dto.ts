@@ -1,4 +1,5 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { applyDecorators } from '@nestjs/common';
+import { ApiProperty, ApiPropertyOptional, ApiPropertyOptions } from '@nestjs/swagger';
 import { IsIn, IsNotEmpty, IsString, IsUrl, MaxLength, ValidateIf } from 'class-validator';
 import { NullableString, RequiredString } from '@/common/validation/string-fields';
 import { LIMITS } from '@/common/validation/limits';
@@ -11,6 +12,19 @@ export const HTTP_URL = {
   require_tld: false,
 };
 
+/**
+ * A field of the knowledge bases of `type` only: required for them, refused for the others.
+ * Listed innermost first, as a stack of decorators is applied: the messages keep their order.
+ */
+const ForType = (type: KnowledgeBaseType, docs: ApiPropertyOptions) =>
+  applyDecorators(
+    ValidateIf(
+      (kb: KnowledgeBaseCreateDto, value: unknown) => kb.type === type || value !== undefined,
+    ),
+    OnlyWhen<KnowledgeBaseCreateDto>((kb) => kb.type === type, `type is ${type}`),
+    ApiPropertyOptional(docs),
+  );
+
 export class KnowledgeBaseCreateDto {
   @ApiProperty({ enum: ['text', 'url'] })
   @IsIn(['text', 'url'])
@@ -22,23 +36,13 @@ export class KnowledgeBaseCreateDto {
   @NullableString(LIMITS.description)
   description?: string | null;
 
-  @ApiPropertyOptional({
-    description: 'Required for type text',
-    maxLength: LIMITS.knowledgeContent,
-  })
-  @OnlyWhen<KnowledgeBaseCreateDto>((kb) => kb.type === 'text', 'type is text')
-  @ValidateIf((kb: KnowledgeBaseCreateDto) => kb.type === 'text' || kb.content !== undefined)
+  @ForType('text', { description: 'Required for type text', maxLength: LIMITS.knowledgeContent })
   @IsString()
   @IsNotEmpty()
   @MaxLength(LIMITS.knowledgeContent)
   content?: string;
 
-  @ApiPropertyOptional({
-    description: 'Required for type url: an http(s) URL',
-    maxLength: LIMITS.url,
-  })
-  @OnlyWhen<KnowledgeBaseCreateDto>((kb) => kb.type === 'url', 'type is url')
-  @ValidateIf((kb: KnowledgeBaseCreateDto) => kb.type === 'url' || kb.url !== undefined)
+  @ForType('url', { description: 'Required for type url: an http(s) URL', maxLength: LIMITS.url })
   @IsString()
   @MaxLength(LIMITS.url)
   @IsUrl(HTTP_URL, { message: 'must be an http(s) URL' })

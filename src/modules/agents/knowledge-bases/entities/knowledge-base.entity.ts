@@ -1,13 +1,11 @@
-import { Column, Entity, PrimaryColumn } from 'typeorm';
-import { TeamScopedEntity } from '@/database/team-scoped.entity';
+import { Column, Entity } from 'typeorm';
+import { IdColumn, PrimaryIdColumn } from '@/database/columns';
+import { AgentScopedEntity } from '@/modules/agents/entities/agent-scoped.entity';
 
 export type KnowledgeBaseType = 'text' | 'url';
 
 @Entity('knowledge_bases')
-export class KnowledgeBaseEntity extends TeamScopedEntity {
-  @Column({ name: 'agent_id', type: 'varchar', length: 36 })
-  agentId: string;
-
+export class KnowledgeBaseEntity extends AgentScopedEntity {
   @Column({ type: 'varchar', length: 16 })
   type: KnowledgeBaseType;
 
@@ -27,13 +25,13 @@ export class KnowledgeBaseEntity extends TeamScopedEntity {
 /** A retrievable slice of a text knowledge base; the reply engine ranks these. */
 @Entity('knowledge_passages')
 export class KnowledgePassageEntity {
-  @PrimaryColumn({ type: 'varchar', length: 36 })
+  @PrimaryIdColumn()
   id: string;
 
-  @Column({ name: 'agent_id', type: 'varchar', length: 36 })
+  @IdColumn('agent_id')
   agentId: string;
 
-  @Column({ name: 'knowledge_base_id', type: 'varchar', length: 36 })
+  @IdColumn('knowledge_base_id')
   knowledgeBaseId: string;
 
   @Column({ type: 'integer' })
