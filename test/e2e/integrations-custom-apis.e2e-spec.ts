@@ -86,6 +86,14 @@ describe('integrations: custom APIs, their tools and their secrets', () => {
             'auth_config.headers.X-N: must be a string',
           ],
         ],
+        [
+          // Found by the fuzzer: a bad header name in the path broke "split on the first ':'".
+          {
+            auth_type: 'custom',
+            auth_config: { header_name: 'X-Key', token: 't', headers: { ':`r': 'v' } },
+          },
+          ['auth_config.headers: ":`r" is not an HTTP header name'],
+        ],
         [{ auth_config: { token: 't' } }, ['auth_config.token: is not used by none']],
         [
           { auth_type: 'basic', auth_config: { username: 'u', password: 'p', api_key: 'k' } },

@@ -29,9 +29,13 @@ function valueProblem(value: unknown): string | null {
 function headersProblems(headers: Record<string, unknown>, secretHeader: unknown): string[] {
   const problems: string[] = [];
   for (const [name, value] of Object.entries(headers)) {
-    const problem = !HEADER_NAME.test(name)
-      ? 'must be an HTTP header name'
-      : typeof secretHeader === 'string' && name.toLowerCase() === secretHeader.toLowerCase()
+    if (!HEADER_NAME.test(name)) {
+      // Named at the object, not in the path: clients split a problem on its first ':'.
+      problems.push(`auth_config.headers: ${JSON.stringify(name)} is not an HTTP header name`);
+      continue;
+    }
+    const problem =
+      typeof secretHeader === 'string' && name.toLowerCase() === secretHeader.toLowerCase()
         ? 'repeats header_name'
         : valueProblem(value);
     if (problem) {
