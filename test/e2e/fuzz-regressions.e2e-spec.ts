@@ -101,6 +101,15 @@ describe('contract fuzzing regressions', () => {
     expect(res.body.message.join('\n')).toContain(`${field}`);
   });
 
+  it("names an unknown field holding ':' so that a problem's first ':' still ends its path", async () => {
+    const res = await t
+      .api()
+      .post(`${API}/workflows`)
+      .send({ name: 'Colons', 'a:b': 1, rules: [{ name: 'r', 'c:d': 2 }] })
+      .expect(400);
+    expect(res.body.message).toEqual(['a%3Ab: is not allowed', 'rules.0.c%3Ad: is not allowed']);
+  });
+
   it('refuses a body holding an unpaired surrogate with 400 bad_request, never 500', async () => {
     const agentId = (await createAgent(t)).id;
     for (const body of [{ business_email: 'a\uD800@example.com' }, { name: '\uDFFF' }]) {

@@ -1,3 +1,4 @@
+import { fieldPath } from './validation-messages';
 /** `__proto__`, `constructor`, `toString`, `valueOf`, `hasOwnProperty`… */
 const PROTOTYPE_KEYS = new Set(Object.getOwnPropertyNames(Object.prototype));
 
@@ -11,7 +12,7 @@ export function prototypeKeyPaths(value: unknown, path = ''): string[] {
     return [];
   }
   return Object.entries(value).flatMap(([key, child]) => {
-    const childPath = path ? `${path}.${key}` : key;
+    const childPath = fieldPath(path, key);
     return PROTOTYPE_KEYS.has(key) ? [childPath] : prototypeKeyPaths(child, childPath);
   });
 }

@@ -19,6 +19,21 @@ describe('validationMessages', () => {
     expect(validationMessages(tree)).toEqual(['rules.0.enabled: must be a boolean value']);
   });
 
+  it("percent-encodes a ':' (and '%') in a key, so a problem's first ':' still ends its path", () => {
+    const tree = [
+      error('a:b', { whitelistValidation: 'property a:b should not exist' }),
+      error('rules', undefined, [
+        error('0', undefined, [
+          error('50%:x', { whitelistValidation: 'property 50%:x should not exist' }),
+        ]),
+      ]),
+    ];
+    expect(validationMessages(tree)).toEqual([
+      'a%3Ab: is not allowed',
+      'rules.0.50%25%3Ax: is not allowed',
+    ]);
+  });
+
   it('words the common constraints for people', () => {
     expect(
       validationMessages([

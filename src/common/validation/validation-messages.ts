@@ -21,11 +21,20 @@ function problemOf(constraint: string, message: string, property: string): strin
   return message;
 }
 
+/**
+ * A key appended to a field path. Clients split a problem on its first ':', so a key holding one
+ * (an unknown field of any name can be sent) has it percent-encoded, and '%' with it.
+ */
+export function fieldPath(parentPath: string, key: string): string {
+  const segment = key.replace(/%/g, '%25').replace(/:/g, '%3A');
+  return parentPath ? `${parentPath}.${segment}` : segment;
+}
+
 /** class-validator's error tree as the contract's `"<field path>: <problem>"` lines. */
 export function validationMessages(errors: ValidationError[], parentPath = ''): string[] {
   const lines: string[] = [];
   for (const error of errors) {
-    const path = parentPath ? `${parentPath}.${error.property}` : error.property;
+    const path = fieldPath(parentPath, error.property);
     for (const [constraint, message] of Object.entries(error.constraints ?? {})) {
       lines.push(`${path}: ${problemOf(constraint, message, error.property)}`);
     }
