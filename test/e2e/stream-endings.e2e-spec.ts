@@ -57,6 +57,16 @@ describe('how a message stream ends', () => {
   }
 
   const slotsHeld = (keyId: string) => t.app.get<StreamSlots>(STREAM_SLOTS).held(keyId);
+  /** The key's stream slots once freed, or what it still held after 2 s. */
+  const slotsOnceFreed = async (keyId: string) =>
+    (
+      await pollUntil(
+        () => slotsHeld(keyId),
+        (n) => n === 0,
+        2_000,
+        20,
+      )
+    ).value;
 
   it('ends a stream when its key is revoked, frees its slot, and delivers nothing after', async () => {
     const conversation = await quietConversation('revoked');
@@ -71,16 +81,7 @@ describe('how a message stream ends', () => {
 
     expect(messageIds(stream.frames)).toEqual([before.id]);
     expect(messageIds(stream.frames)).not.toContain(after.id);
-    expect(
-      (
-        await pollUntil(
-          () => slotsHeld(key.keyId),
-          (n) => n === 0,
-          2_000,
-          20,
-        )
-      ).value,
-    ).toBe(0);
+    expect(await slotsOnceFreed(key.keyId)).toBe(0);
   });
 
   it('ends a stream when its key expires', async () => {
@@ -89,16 +90,7 @@ describe('how a message stream ends', () => {
     const stream = await open(conversation, key.key);
 
     expect(await stream.closesWithin(ENDING_DEADLINE_MS)).toBe(true);
-    expect(
-      (
-        await pollUntil(
-          () => slotsHeld(key.keyId),
-          (n) => n === 0,
-          2_000,
-          20,
-        )
-      ).value,
-    ).toBe(0);
+    expect(await slotsOnceFreed(key.keyId)).toBe(0);
   });
 
   it('ends the streams of a deleted agent and gives their slots back', async () => {
