@@ -18,10 +18,7 @@ async function seedConversation(
   key: string,
 ): Promise<{ agentId: string; conversationId: string }> {
   const client = api(instance, key);
-  const workflow = (await client.post('/workflows', { name: 'W' })).body.data;
-  const agent = (
-    await client.post('/agents', { workflow_id: workflow.id, name: 'A', description: 'd' })
-  ).body.data;
+  const agent = await client.createAgent('W');
   const first = await client.post(`/agents/${agent.id}/conversations/messages`, {
     message: 'opening',
     role: 'assistant',

@@ -95,15 +95,7 @@ describe.each([
     llm.behaviour = 'hang';
     server = await startApp(env, { name: 'before the crash' });
     let client = new ApiClient(server.url, key);
-    const workflow = (
-      await expectStatus(client.call('POST', '/workflows', { name: 'Replies' }), 201)
-    ).body.data;
-    const agent = (
-      await expectStatus(
-        client.call('POST', '/agents', { workflow_id: workflow.id, name: 'A', description: 'd' }),
-        201,
-      )
-    ).body.data;
+    const agent = await client.createAgent('Replies');
 
     // 1,000 creates with keys; the process is killed once half are acknowledged.
     const outcomes = Array.from({ length: TOTAL }, (): Outcome | undefined => undefined);

@@ -49,15 +49,7 @@ describe('graceful shutdown', () => {
     };
     server = await startApp(env, { name: 'before SIGTERM' });
     const client = new ApiClient(server.url, key, { maxSockets: 64 });
-    const workflow = (
-      await expectStatus(client.call('POST', '/workflows', { name: 'Shutdown' }), 201)
-    ).body.data;
-    const agent = (
-      await expectStatus(
-        client.call('POST', '/agents', { workflow_id: workflow.id, name: 'A', description: 'd' }),
-        201,
-      )
-    ).body.data;
+    const agent = await client.createAgent('Shutdown');
     const conversations: string[] = [];
     for (let i = 0; i < CONVERSATIONS; i++) {
       const seeded = await expectStatus(

@@ -88,15 +88,7 @@ describe('memory under streams that do not read', () => {
       { name: 'stream memory' },
     );
     const client = new ApiClient(server.url, key);
-    const workflow = (
-      await expectStatus(client.call('POST', '/workflows', { name: 'Memory' }), 201)
-    ).body.data;
-    const agent = (
-      await expectStatus(
-        client.call('POST', '/agents', { workflow_id: workflow.id, name: 'A', description: 'd' }),
-        201,
-      )
-    ).body.data;
+    const agent = await client.createAgent('Memory');
     const opening = (
       await expectStatus(
         client.call('POST', `/agents/${agent.id}/conversations/messages`, {

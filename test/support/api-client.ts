@@ -144,6 +144,16 @@ export class ApiClient {
     return (await expectStatus(this.call(method, path, body), expected)).body.data;
   }
 
+  /** A new workflow and an agent on it: what a suite needs before it can post messages. */
+  async createAgent(workflowName: string): Promise<{ id: string; workflow_id: string }> {
+    const workflow = await this.data('POST', '/workflows', 201, { name: workflowName });
+    return this.data('POST', '/agents', 201, {
+      workflow_id: workflow.id,
+      name: 'A',
+      description: 'd',
+    });
+  }
+
   /** Every page of a top-level list. */
   async listAll<T = any>(path: string): Promise<T[]> {
     const items: T[] = [];
