@@ -261,11 +261,14 @@ describe('MCP servers', () => {
       error: expect.any(String),
     });
     const refused = await discover(server.id).expect(502);
-    expect(refused.body).toMatchObject({
+    expect(refused.body).toEqual({
       code: 'internal_error',
       error: 'Bad Gateway',
+      statusCode: 502,
+      request_id: refused.headers['x-request-id'],
       message: expect.stringMatching(/^MCP server "Gone" could not list its tools: .*ECONNREFUSED/),
     });
+    expect(refused.headers['x-ratelimit-limit']).toBeDefined();
     expect(refused.body.message).not.toMatch(/[A-Z]\w*Error\b/);
     const summary = (await t.api().get(`${API}/agents/${agentId}`)).body.data.integrations;
     expect(summary).toContainEqual(

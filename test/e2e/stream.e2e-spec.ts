@@ -189,12 +189,20 @@ describe('the message stream', () => {
           label,
           status: res.status,
           type: res.headers['content-type'],
-          code: res.body?.code,
+          buffering: res.headers['x-accel-buffering'],
+          body: res.body,
         }).toEqual({
           label,
           status: 400,
           type: expect.stringMatching(/^application\/json/),
-          code: 'validation_error',
+          buffering: undefined,
+          body: {
+            statusCode: 400,
+            error: 'Bad Request',
+            code: 'validation_error',
+            request_id: res.headers['x-request-id'],
+            message: [expect.stringMatching(/^(after|Last-Event-ID): /)],
+          },
         });
       }
     });

@@ -163,6 +163,12 @@ describe('workflows', () => {
         .send({ setup_time: null })
         .expect(200);
       expect(cleared.body.data.setup_time).toBeNull();
+      expect((await createWorkflow(t, { name: 'Instant', setup_time: 0 })).setup_time).toBe(0);
+      const unset = await createWorkflow(t, { name: 'Untimed', setup_time: null });
+      expect(unset.setup_time).toBeNull();
+      expect(
+        (await t.api().get(`${API}/workflows/${unset.id}`).expect(200)).body.data.setup_time,
+      ).toBeNull();
       const cases: Array<[unknown, string]> = [
         ['15 minutes', 'setup_time: must be an integer number'],
         [1.5, 'setup_time: must be an integer number'],
