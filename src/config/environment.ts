@@ -5,10 +5,10 @@ import { StartupError } from '@/common/startup-error';
 import {
   BooleanSetting,
   IntegerSetting,
-  IsHttpUrl,
   IsPhoneNumber,
   OptionalSetting,
 } from './setting.decorators';
+import { IsHttpUrl } from '@/common/validation/decorators';
 import { IsTrustProxy } from './trust-proxy';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;

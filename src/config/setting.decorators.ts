@@ -31,8 +31,5 @@ export function OptionalSetting(check: PropertyDecorator = IsString()) {
   return applyDecorators(check, IsOptional(), Transform(emptyToUndefined));
 }
 
-export const IsHttpUrl = () =>
-  Matches(/^https?:\/\/[^\s]+$/, { message: 'must be an http(s) URL' });
-
 export const IsPhoneNumber = () =>
   Matches(/^\+?[0-9]{6,15}$/, { message: 'must be a phone number in international format' });
