@@ -79,7 +79,10 @@ export class IdempotencyInterceptor implements NestInterceptor {
     const req = context.switchToHttp().getRequest<Request>();
     const res = context.switchToHttp().getResponse<Response>();
     return defer(() => {
-      const stopRenewing = this.store.keepAlive(id);
+      // An atomic run on SQLite holds the one writer lock until it commits, so no duplicate can
+      // take its claim over meanwhile, and a renewal would only queue behind it.
+      const holdsWriter = mode === 'atomic' && this.db.kind === 'sqlite';
+      const stopRenewing = holdsWriter ? () => undefined : this.store.keepAlive(id);
       const run =
         mode === 'calls_out'
           ? this.runCallingOut(id, context, res, next)
@@ -127,9 +130,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
       () => lastValueFrom<unknown, null>(next.handle(), { defaultValue: null }),
     );
     if (!recorded) {
-      await this.db.transaction(() =>
-        this.store.complete(id, res.statusCode, JSON.stringify(body)),
-      );
+      await this.store.complete(id, res.statusCode, JSON.stringify(body));
     }
     return body;
   }
