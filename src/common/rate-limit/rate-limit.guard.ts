@@ -1,4 +1,4 @@
-import { ExecutionContext, Inject, Injectable } from '@nestjs/common';
+import { ExecutionContext, Inject, Injectable, Optional } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import {
   InjectThrottlerOptions,
@@ -9,8 +9,9 @@ import {
   ThrottlerStorage,
 } from '@nestjs/throttler';
 import type { Request, Response } from 'express';
-import { AppConfig } from '@/config/app-config';
 import { Errors } from '../http/api-error';
+import { RedisConnections } from '../redis/redis-connections';
+import { REDIS } from '../redis/redis.module';
 import { requireRedis } from '../redis/redis-unavailable';
 import { PRINCIPAL_RESOLVER, PrincipalResolver } from './principal-resolver';
 
@@ -21,17 +22,14 @@ import { PRINCIPAL_RESOLVER, PrincipalResolver } from './principal-resolver';
  */
 @Injectable()
 export class RateLimitGuard extends ThrottlerGuard {
-  private readonly keyPrefix: string;
-
   constructor(
     @InjectThrottlerOptions() options: ThrottlerModuleOptions,
     @InjectThrottlerStorage() storage: ThrottlerStorage,
     reflector: Reflector,
     @Inject(PRINCIPAL_RESOLVER) private readonly principals: PrincipalResolver,
-    config: AppConfig,
+    @Optional() @Inject(REDIS) private readonly redis: RedisConnections | null,
   ) {
     super(options, storage, reflector);
-    this.keyPrefix = `${config.redis.keyPrefix}rate`;
   }
 
   protected override async getTracker(req: Request): Promise<string> {
@@ -46,7 +44,8 @@ export class RateLimitGuard extends ThrottlerGuard {
     tracker: string,
     name: string,
   ): string {
-    return `${this.keyPrefix}:${name}:${tracker}`;
+    // In cluster mode the counters share a Redis with other deployments: keys carry the prefix.
+    return this.redis ? this.redis.key('rate', name, tracker) : `rate:${name}:${tracker}`;
   }
 
   protected override async handleRequest(request: ThrottlerRequest): Promise<boolean> {
