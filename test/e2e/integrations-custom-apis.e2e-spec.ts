@@ -1,38 +1,24 @@
 import { createAgent } from '../factories/agents';
-import { configureIntegration, createTool } from '../factories/integrations';
-import { API, startTestApp, TestApp } from '../factories/test-app';
+import { configureIntegration, createTool, useAgentIntegrations } from '../factories/integrations';
+import { API } from '../factories/test-app';
 
 describe('integrations: custom APIs, their tools and their secrets', () => {
-  let t: TestApp;
-  let agentId: string;
-  let base: string;
-
-  beforeAll(async () => {
-    t = await startTestApp({ DASHBOARD_URL: 'https://dash.example.com/' });
-    agentId = (await createAgent(t)).id;
-    base = `${API}/agents/${agentId}/integrations`;
-  });
-  afterAll(() => t.close());
-
-  const post = (path: string, body: unknown) =>
-    t
-      .api()
-      .post(`${base}${path}`)
-      .send(body as object);
-  const get = (path: string) => t.api().get(`${base}${path}`);
+  const app = useAgentIntegrations({ DASHBOARD_URL: 'https://dash.example.com/' });
 
   describe('custom APIs and their tools', () => {
     let apiId: string;
 
     it('configures an API and lists it with its public settings only', async () => {
-      const res = await post('/custom_api/configure', {
-        name: 'Orders API',
-        description: 'Order lookups',
-        base_url: 'https://orders.example.com/v1',
-        auth_type: 'api_key',
-        auth_config: { api_key: 'k-123', header_name: 'X-Orders-Key' },
-        test_endpoint: 'https://orders.example.com/v1/health',
-      }).expect(201);
+      const res = await app
+        .post('/custom_api/configure', {
+          name: 'Orders API',
+          description: 'Order lookups',
+          base_url: 'https://orders.example.com/v1',
+          auth_type: 'api_key',
+          auth_config: { api_key: 'k-123', header_name: 'X-Orders-Key' },
+          test_endpoint: 'https://orders.example.com/v1/health',
+        })
+        .expect(201);
       apiId = res.body.data.id;
       expect(res.body.data).toEqual({
         id: apiId,
@@ -42,17 +28,17 @@ describe('integrations: custom APIs, their tools and their secrets', () => {
           auth_type: 'api_key',
         },
       });
-      const list = (await get('/custom_api').expect(200)).body.data;
+      const list = (await app.get('/custom_api').expect(200)).body.data;
       expect(list).toContainEqual(res.body.data);
     });
 
     it('lists an API configured without base_url without one', async () => {
-      const res = await post('/custom_api/configure', { name: 'Absolute only' }).expect(201);
+      const res = await app.post('/custom_api/configure', { name: 'Absolute only' }).expect(201);
       expect(res.body.data).toEqual({
         id: expect.any(String),
         config: { name: 'Absolute only', auth_type: 'none' },
       });
-      const list = (await get('/custom_api').expect(200)).body.data;
+      const list = (await app.get('/custom_api').expect(200)).body.data;
       expect(list).toContainEqual(res.body.data);
     });
 
@@ -112,32 +98,36 @@ describe('integrations: custom APIs, their tools and their secrets', () => {
         ],
       ];
       for (const [fields, messages] of cases) {
-        const res = await post('/custom_api/configure', { name: 'x', ...fields }).expect(400);
+        const res = await app.post('/custom_api/configure', { name: 'x', ...fields }).expect(400);
         expect(res.body.message).toEqual(messages);
       }
-      const injected = await post('/custom_api/configure', {
-        name: 'x',
-        auth_type: 'bearer',
-        auth_config: { token: 'a\r\nX-Evil: 1' },
-      }).expect(400);
+      const injected = await app
+        .post('/custom_api/configure', {
+          name: 'x',
+          auth_type: 'bearer',
+          auth_config: { token: 'a\r\nX-Evil: 1' },
+        })
+        .expect(400);
       expect(injected.body.code).toBe('validation_error');
-      await post('/custom_api/configure', { name: 'x', auth_type: 'oauth9' }).expect(400);
-      await post('/custom_api/configure', { name: 'x', base_url: 'not a url' }).expect(400);
+      await app.post('/custom_api/configure', { name: 'x', auth_type: 'oauth9' }).expect(400);
+      await app.post('/custom_api/configure', { name: 'x', base_url: 'not a url' }).expect(400);
     });
 
     it('adds, lists and deletes tools, each an action of the agent', async () => {
-      const tool = await post(`/custom_api/${apiId}/tools`, {
-        name: 'Get Order Status',
-        http_method: 'GET',
-        url_template: '/orders/{order_id}',
-        description: 'Look up an order',
-        url_params: [{ name: 'order_id', type: 'string', required: true }],
-        headers_template: { Accept: 'application/json' },
-        response_mapping: { status: '$.status' },
-        category: 'orders',
-        require_human_approval: false,
-        timeout: 10,
-      }).expect(201);
+      const tool = await app
+        .post(`/custom_api/${apiId}/tools`, {
+          name: 'Get Order Status',
+          http_method: 'GET',
+          url_template: '/orders/{order_id}',
+          description: 'Look up an order',
+          url_params: [{ name: 'order_id', type: 'string', required: true }],
+          headers_template: { Accept: 'application/json' },
+          response_mapping: { status: '$.status' },
+          category: 'orders',
+          require_human_approval: false,
+          timeout: 10,
+        })
+        .expect(201);
       expect(tool.body.data).toEqual({
         id: expect.any(String),
         action_name: 'get_order_status',
@@ -146,15 +136,17 @@ describe('integrations: custom APIs, their tools and their secrets', () => {
         category: 'orders',
         is_enabled: true,
       });
-      const duplicate = await post(`/custom_api/${apiId}/tools`, {
-        name: 'get order status',
-        http_method: 'POST',
-        url_template: '/x',
-      }).expect(409);
+      const duplicate = await app
+        .post(`/custom_api/${apiId}/tools`, {
+          name: 'get order status',
+          http_method: 'POST',
+          url_template: '/x',
+        })
+        .expect(409);
       expect(duplicate.body.code).toBe('conflict');
-      const tools = (await get(`/custom_api/${apiId}/tools`).expect(200)).body.data;
+      const tools = (await app.get(`/custom_api/${apiId}/tools`).expect(200)).body.data;
       expect(tools).toEqual([tool.body.data]);
-      const actions = (await t.api().get(`${API}/agents/${agentId}/actions`)).body.data;
+      const actions = (await app.t.api().get(`${API}/agents/${app.agentId}/actions`)).body.data;
       expect(actions).toContainEqual({
         id: tool.body.data.id,
         integration_id: apiId,
@@ -165,9 +157,15 @@ describe('integrations: custom APIs, their tools and their secrets', () => {
         description: 'Look up an order',
         is_enabled: true,
       });
-      await t.api().delete(`${base}/custom_api/${apiId}/tools/${tool.body.data.id}`).expect(200);
-      expect((await get(`/custom_api/${apiId}/tools`).expect(200)).body.data).toEqual([]);
-      await t.api().delete(`${base}/custom_api/${apiId}/tools/${tool.body.data.id}`).expect(404);
+      await app.t
+        .api()
+        .delete(`${app.base}/custom_api/${apiId}/tools/${tool.body.data.id}`)
+        .expect(200);
+      expect((await app.get(`/custom_api/${apiId}/tools`).expect(200)).body.data).toEqual([]);
+      await app.t
+        .api()
+        .delete(`${app.base}/custom_api/${apiId}/tools/${tool.body.data.id}`)
+        .expect(404);
     });
 
     it('validates tools', async () => {
@@ -191,7 +189,7 @@ describe('integrations: custom APIs, their tools and their secrets', () => {
         ],
       ];
       for (const [body, message] of cases) {
-        const res = await post(`/custom_api/${apiId}/tools`, body).expect(400);
+        const res = await app.post(`/custom_api/${apiId}/tools`, body).expect(400);
         expect(res.body.message).toContain(message);
       }
     });
@@ -203,11 +201,13 @@ describe('integrations: custom APIs, their tools and their secrets', () => {
         '/orders\\..\\x',
         'https:\\\\169.254.169.254/x',
       ]) {
-        const res = await post(`/custom_api/${apiId}/tools`, {
-          name: 'Metadata',
-          http_method: 'GET',
-          url_template,
-        }).expect(400);
+        const res = await app
+          .post(`/custom_api/${apiId}/tools`, {
+            name: 'Metadata',
+            http_method: 'GET',
+            url_template,
+          })
+          .expect(400);
         expect(res.body.message).toEqual([
           'url_template: must be a path starting with a single / or an http(s) URL, without backslashes',
         ]);
@@ -215,25 +215,29 @@ describe('integrations: custom APIs, their tools and their secrets', () => {
     });
 
     it('gives a tool the category "custom" when none is sent', async () => {
-      const tool = await post(`/custom_api/${apiId}/tools`, {
-        name: 'Uncategorised',
-        http_method: 'GET',
-        url_template: '/things',
-      }).expect(201);
+      const tool = await app
+        .post(`/custom_api/${apiId}/tools`, {
+          name: 'Uncategorised',
+          http_method: 'GET',
+          url_template: '/things',
+        })
+        .expect(201);
       expect(tool.body.data.category).toBe('custom');
-      const nulled = await post(`/custom_api/${apiId}/tools`, {
-        name: 'Nulled',
-        http_method: 'GET',
-        url_template: '/things',
-        category: null,
-      }).expect(201);
+      const nulled = await app
+        .post(`/custom_api/${apiId}/tools`, {
+          name: 'Nulled',
+          http_method: 'GET',
+          url_template: '/things',
+          category: null,
+        })
+        .expect(201);
       expect(nulled.body.data.category).toBe('custom');
-      const listed = (await get(`/custom_api/${apiId}/tools`).expect(200)).body.data;
+      const listed = (await app.get(`/custom_api/${apiId}/tools`).expect(200)).body.data;
       expect(listed.map((tool: { category: string }) => tool.category)).toEqual([
         'custom',
         'custom',
       ]);
-      const summary = (await get('').expect(200)).body.data.find(
+      const summary = (await app.get('').expect(200)).body.data.find(
         (i: { id: string }) => i.id === apiId,
       );
       expect(summary.actions.map((a: { category: string }) => a.category)).toEqual([
@@ -243,19 +247,23 @@ describe('integrations: custom APIs, their tools and their secrets', () => {
     });
 
     it('deletes an API with its tools', async () => {
-      const api = await post('/custom_api/configure', {
-        name: 'Temp',
-        base_url: 'https://t.example.com',
-      }).expect(201);
-      const tool = await post(`/custom_api/${api.body.data.id}/tools`, {
-        name: 'Ping',
-        http_method: 'GET',
-        url_template: '/ping',
-      }).expect(201);
-      await t.api().delete(`${base}/custom_api/${api.body.data.id}`).expect(200);
-      const actions = (await t.api().get(`${API}/agents/${agentId}/actions`)).body.data;
+      const api = await app
+        .post('/custom_api/configure', {
+          name: 'Temp',
+          base_url: 'https://app.t.example.com',
+        })
+        .expect(201);
+      const tool = await app
+        .post(`/custom_api/${api.body.data.id}/tools`, {
+          name: 'Ping',
+          http_method: 'GET',
+          url_template: '/ping',
+        })
+        .expect(201);
+      await app.t.api().delete(`${app.base}/custom_api/${api.body.data.id}`).expect(200);
+      const actions = (await app.t.api().get(`${API}/agents/${app.agentId}/actions`)).body.data;
       expect(actions.map((a: { id: string }) => a.id)).not.toContain(tool.body.data.id);
-      await get(`/custom_api/${api.body.data.id}/tools`).expect(404);
+      await app.get(`/custom_api/${api.body.data.id}/tools`).expect(404);
     });
   });
 
@@ -267,17 +275,20 @@ describe('integrations: custom APIs, their tools and their secrets', () => {
         'bearer_PLAINTEXT_api',
         'pass_PLAINTEXT_tool',
       ];
-      const solo = await createAgent(t);
+      const solo = await createAgent(app.t);
       const soloBase = `${API}/agents/${solo.id}/integrations`;
-      await configureIntegration(t, solo.id, 'bimpeai', { type: 'stripe', secret_key: secrets[0] });
-      await configureIntegration(t, solo.id, 'bimpeai', { type: 'bumpa', token: secrets[1] });
-      const api = await configureIntegration(t, solo.id, 'custom_api', {
+      await configureIntegration(app.t, solo.id, 'bimpeai', {
+        type: 'stripe',
+        secret_key: secrets[0],
+      });
+      await configureIntegration(app.t, solo.id, 'bimpeai', { type: 'bumpa', token: secrets[1] });
+      const api = await configureIntegration(app.t, solo.id, 'custom_api', {
         name: 'Shop',
         base_url: 'https://shop.example.com',
         auth_type: 'bearer',
         auth_config: { token: secrets[2] },
       });
-      await createTool(t, solo.id, api.id, {
+      await createTool(app.t, solo.id, api.id, {
         name: 'Orders',
         http_method: 'GET',
         url_template: '/orders',
@@ -285,8 +296,8 @@ describe('integrations: custom APIs, their tools and their secrets', () => {
         auth_config: { username: 'u', password: secrets[3] },
       });
       const rows = [
-        ...(await t.dataSource().query('SELECT * FROM integrations')),
-        ...(await t.dataSource().query('SELECT * FROM actions')),
+        ...(await app.t.dataSource().query('SELECT * FROM integrations')),
+        ...(await app.t.dataSource().query('SELECT * FROM actions')),
       ];
       const dump = JSON.stringify(rows);
       for (const secret of secrets) {
@@ -296,10 +307,10 @@ describe('integrations: custom APIs, their tools and their secrets', () => {
         true,
       );
       const responses = [
-        await t.api().get(`${soloBase}`),
-        await t.api().get(`${soloBase}/custom_api`),
-        await t.api().get(`${soloBase}/custom_api/${api.id}/tools`),
-        await t.api().get(`${API}/agents/${solo.id}`),
+        await app.t.api().get(`${soloBase}`),
+        await app.t.api().get(`${soloBase}/custom_api`),
+        await app.t.api().get(`${soloBase}/custom_api/${api.id}/tools`),
+        await app.t.api().get(`${API}/agents/${solo.id}`),
       ];
       for (const res of responses) {
         for (const secret of secrets) {

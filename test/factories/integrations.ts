@@ -1,4 +1,5 @@
-import { API, TestApp } from './test-app';
+import { createAgent } from './agents';
+import { API, startTestApp, TestApp } from './test-app';
 
 export type IntegrationFamily = 'bimpeai' | 'custom_api' | 'mcp_server' | 'pipedream';
 
@@ -32,4 +33,34 @@ export async function createTool(
     .send(body)
     .expect(201);
   return res.body.data;
+}
+
+export interface AgentIntegrations {
+  t: TestApp;
+  agentId: string;
+  /** `…/agents/{agentId}/integrations` */
+  base: string;
+  post(path: string, body: unknown): ReturnType<ReturnType<TestApp['api']>['post']>;
+  get(path: string): ReturnType<ReturnType<TestApp['api']>['get']>;
+}
+
+/**
+ * A suite's app with one agent, and its integration routes by path below `base`: started before
+ * the suite's tests, closed after them.
+ */
+export function useAgentIntegrations(env: Record<string, string> = {}): AgentIntegrations {
+  const app = {} as AgentIntegrations;
+  beforeAll(async () => {
+    app.t = await startTestApp(env);
+    app.agentId = (await createAgent(app.t)).id;
+    app.base = `${API}/agents/${app.agentId}/integrations`;
+    app.post = (path, body) =>
+      app.t
+        .api()
+        .post(`${app.base}${path}`)
+        .send(body as object);
+    app.get = (path) => app.t.api().get(`${app.base}${path}`);
+  });
+  afterAll(() => app.t.close());
+  return app;
 }
