@@ -68,6 +68,20 @@ describe('integrations: built-in connectors, pipedream, actions', () => {
       );
     });
 
+    it.each([
+      ['bumpa', { token: 'bumpa-token-1' }, ''],
+      ['google_calendar', {}, '/connect'],
+      ['google_sheets', {}, '/connect'],
+      ['paystack', { secret_key: 'sk_live_paystack_1' }, ''],
+      ['stripe', { secret_key: 'sk_live_stripe_2' }, ''],
+    ])('answers %s with an onboarding URL into the dashboard', async (type, credentials, page) => {
+      const agentId = (await createAgent(app.t)).id;
+      const data = await configureIntegration(app.t, agentId, 'bimpeai', { type, ...credentials });
+      expect(data.onboarding_url).toBe(
+        `https://dash.example.com/agents/${agentId}/integrations/${type}${page}?integration_id=${data.id}`,
+      );
+    });
+
     it('keeps an OAuth connector pending with an onboarding URL into the dashboard', async () => {
       const res = await app.post('/bimpeai/configure', { type: 'google_calendar' }).expect(201);
       const id = res.body.data.id;
