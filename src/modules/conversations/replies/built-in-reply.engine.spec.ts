@@ -7,7 +7,7 @@ import {
 import { ConversationEntity, FlowState } from '../entities/conversation.entity';
 import { MessageEntity } from '../entities/message.entity';
 import { BuiltInReplyEngine } from './built-in-reply.engine';
-import { FoundPassage, KnowledgeSearch } from './knowledge-search';
+import { FoundPassage, KnowledgeOwner, KnowledgeSearch } from './knowledge-search';
 import { Reply } from './reply-engine';
 import { WorkflowTriggersCache } from './workflow-triggers.cache';
 
@@ -37,9 +37,9 @@ class FakeKnowledge {
   passages: FoundPassage[] = [];
   questions: string[] = [];
 
-  async search(_teamId: string, _agentId: string, question: string): Promise<FoundPassage[]> {
+  async bestAnswer(_owner: KnowledgeOwner, question: string): Promise<FoundPassage | null> {
     this.questions.push(question);
-    return this.passages.slice(0, 1);
+    return this.passages[0] ?? null;
   }
 }
 
@@ -173,7 +173,7 @@ describe('BuiltInReplyEngine', () => {
   });
 
   it('answers from the knowledge when no rule or flow matches, leaving the flow', async () => {
-    knowledge.passages = [{ text: 'We open at nine.', score: 2 }];
+    knowledge.passages = [{ text: 'We open at nine.', score: 2, source: 'kb' }];
 
     const reply = await ask('when do you open?', {
       flows: [flow('refunds', 'refund', ['Which order?'])],
@@ -200,7 +200,7 @@ describe('BuiltInReplyEngine', () => {
   });
 
   it('goes straight to the knowledge for an agent without a workflow', async () => {
-    knowledge.passages = [{ text: 'We open at nine.', score: 2 }];
+    knowledge.passages = [{ text: 'We open at nine.', score: 2, source: 'kb' }];
     const message = { message: 'refund' } as MessageEntity;
 
     const reply = await engine.reply({

@@ -50,7 +50,7 @@ export class BuiltInReplyEngine implements ReplyEngine {
     if (started) {
       return started;
     }
-    const [passage] = await this.knowledge.search(agent.teamId, agent.id, text, 1);
+    const passage = await this.knowledge.bestAnswer({ agent, workflow }, text);
     if (passage) {
       return { text: passage.text, needsAttention: false, flowState: null, source: 'knowledge' };
     }

@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { KnowledgeBasesService } from '@/modules/agents/knowledge-bases/knowledge-bases.service';
+import { AgentEntity } from '@/modules/agents/entities/agent.entity';
+import { WorkflowEntity } from '@/modules/workflows/entities/workflow.entity';
 import { Bm25Index } from './bm25';
 
 /**
@@ -17,9 +19,18 @@ interface AgentIndex {
   index: Bm25Index;
 }
 
+export type KnowledgeSource = 'kb' | 'faq' | 'url';
+
 export interface FoundPassage {
   text: string;
   score: number;
+  source: KnowledgeSource;
+}
+
+/** Whose knowledge to search: the agent's items and its workflow's FAQ. */
+export interface KnowledgeOwner {
+  agent: Pick<AgentEntity, 'teamId' | 'id'>;
+  workflow: Pick<WorkflowEntity, 'id' | 'faq'> | null;
 }
 
 /**
@@ -32,17 +43,23 @@ export class KnowledgeSearch {
 
   constructor(private readonly knowledgeBases: KnowledgeBasesService) {}
 
-  async search(
-    teamId: string,
-    agentId: string,
+  /** The passages a model should read for the question, best first. */
+  async topPassages(
+    { agent }: KnowledgeOwner,
     question: string,
     limit: number,
   ): Promise<FoundPassage[]> {
-    const index = await this.indexFor(teamId, agentId);
+    const index = await this.indexFor(agent.teamId, agent.id);
     return index.index
       .search(question, limit)
       .filter((hit) => isRelevant(hit.matchedTerms, hit.queryTerms))
-      .map((hit) => ({ text: index.passages[hit.index], score: hit.score }));
+      .map((hit) => ({ text: index.passages[hit.index], score: hit.score, source: 'kb' }));
+  }
+
+  /** The one passage that answers the question on its own, or null (then a person should). */
+  async bestAnswer(owner: KnowledgeOwner, question: string): Promise<FoundPassage | null> {
+    const [best] = await this.topPassages(owner, question, 1);
+    return best ?? null;
   }
 
   private async indexFor(teamId: string, agentId: string): Promise<AgentIndex> {

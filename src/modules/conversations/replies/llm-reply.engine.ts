@@ -66,9 +66,8 @@ export class LlmReplyEngine implements ReplyEngine {
     const prompt = workflow?.systemPrompt?.trim()
       ? fillPlaceholders(workflow.systemPrompt, agent)
       : `You are ${agent.name}, the assistant of ${agent.businessName ?? agent.name}. ${agent.description}`;
-    const passages = await this.knowledge.search(
-      agent.teamId,
-      agent.id,
+    const passages = await this.knowledge.topPassages(
+      { agent, workflow },
       message.message,
       KNOWLEDGE_PASSAGES,
     );
