@@ -24,6 +24,7 @@ import { ScopeGuard } from './modules/auth/scope.guard';
 import { CallsModule } from './modules/calls/calls.module';
 import { ConversationsModule } from './modules/conversations/conversations.module';
 import { HealthModule } from './modules/health/health.module';
+import { PhoneNumbersModule } from './modules/phone-numbers/phone-numbers.module';
 import { WorkflowsModule } from './modules/workflows/workflows.module';
 
 /**
@@ -52,6 +53,7 @@ export class AppModule {
         KnowledgeBasesModule,
         IntegrationsModule,
         ConversationsModule,
+        PhoneNumbersModule,
         CallsModule,
         FallbackModule,
       ],

@@ -12,6 +12,13 @@ import {
   KeysRevokeCommand,
 } from './modules/auth/cli/keys.command';
 import { TeamsCommand, TeamsCreateCommand } from './modules/auth/cli/teams.command';
+import {
+  PhoneNumbersCommand,
+  PhoneNumbersFulfilCommand,
+  PhoneNumbersRejectCommand,
+  PhoneNumbersRequestsCommand,
+} from './modules/phone-numbers/cli/phone-numbers.command';
+import { PhoneNumberOperationsModule } from './modules/phone-numbers/phone-number-operations.module';
 
 @Module({})
 export class CliModule {
@@ -24,6 +31,7 @@ export class CliModule {
         RedisModule,
         StateModule,
         ApiKeysModule,
+        PhoneNumberOperationsModule,
       ],
       providers: [
         TeamsCommand,
@@ -32,6 +40,10 @@ export class CliModule {
         KeysCreateCommand,
         KeysListCommand,
         KeysRevokeCommand,
+        PhoneNumbersCommand,
+        PhoneNumbersRequestsCommand,
+        PhoneNumbersFulfilCommand,
+        PhoneNumbersRejectCommand,
       ],
     };
   }

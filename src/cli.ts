@@ -4,7 +4,7 @@ import { CliModule } from './cli.module';
 import { StartupError } from './common/startup-error';
 import { loadAppConfig } from './config/app-config';
 
-/** The admin CLI: `teams create`, `keys create|list|revoke`. */
+/** The admin CLI: `teams create`, `keys create|list|revoke`, `phone-numbers requests|fulfil|reject`. */
 async function main(): Promise<void> {
   await CommandFactory.run(CliModule.forRoot(loadAppConfig(process.env)), {
     cliName: 'console-admin',

@@ -132,7 +132,7 @@ export class AgentsController {
     @AgentId() agentId: string,
   ): Promise<AgentTestCodeResponseDto> {
     const agent = await this.agents.requireOwned(teamId, agentId);
-    return this.testCodes.describe(agent.testChannelCode);
+    return this.testCodes.describe(agent);
   }
 
   @Get(':agentId/channels')

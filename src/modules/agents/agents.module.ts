@@ -2,6 +2,7 @@ import { forwardRef, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { IntegrationsModule } from '@/modules/agents/integrations/integrations.module';
 import { KnowledgeBasesModule } from '@/modules/agents/knowledge-bases/knowledge-bases.module';
+import { PhoneNumberEntity } from '@/modules/phone-numbers/entities/phone-number.entity';
 import { WorkflowsModule } from '@/modules/workflows/workflows.module';
 import { AgentProfileService } from './agent-profile.service';
 import { AgentsController } from './agents.controller';
@@ -22,7 +23,8 @@ import { AgentEntity } from './entities/agent.entity';
     forwardRef(() => KnowledgeBasesModule),
     forwardRef(() => IntegrationsModule),
     WorkflowsModule,
-    TypeOrmModule.forFeature([AgentEntity, AgentChannelEntity]),
+    // Phone numbers are read, never written, here: a linked one connects the telephony channel.
+    TypeOrmModule.forFeature([AgentEntity, AgentChannelEntity, PhoneNumberEntity]),
   ],
   controllers: [AgentsController],
   providers: [

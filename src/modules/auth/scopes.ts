@@ -7,6 +7,8 @@ export const SCOPES = [
   'conversations:write',
   'calls:read',
   'calls:write',
+  'phone_numbers:read',
+  'phone_numbers:write',
   '*',
 ] as const;
 export type Scope = (typeof SCOPES)[number];

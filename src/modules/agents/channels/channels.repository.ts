@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { newId } from '@/common/ids';
 import { Database } from '@/database/database.service';
+import { PhoneNumberEntity } from '@/modules/phone-numbers/entities/phone-number.entity';
 import { AgentChannelEntity, CHANNEL_TYPES, ChannelType } from '../entities/agent-channel.entity';
 
 const CHANNEL_NAMES: Record<ChannelType, string> = {
@@ -31,8 +32,26 @@ export class ChannelsRepository {
     await this.db.write(() => this.db.manager.insert(AgentChannelEntity, channels));
   }
 
+  /** The stored channels, with telephony connected while a number routes calls to the agent. */
   async listForAgent(teamId: string, agentId: string): Promise<AgentChannelEntity[]> {
-    const channels = await this.db.manager.findBy(AgentChannelEntity, { teamId, agentId });
-    return channels.sort((a, b) => CHANNEL_TYPES.indexOf(a.type) - CHANNEL_TYPES.indexOf(b.type));
+    const [channels, telephony] = await Promise.all([
+      this.db.manager.findBy(AgentChannelEntity, { teamId, agentId }),
+      this.isTelephonyConnected(teamId, agentId),
+    ]);
+    return channels
+      .map((channel) =>
+        channel.type === 'telephony' && telephony
+          ? { ...channel, status: 'active' as const, isConnected: true }
+          : channel,
+      )
+      .sort((a, b) => CHANNEL_TYPES.indexOf(a.type) - CHANNEL_TYPES.indexOf(b.type));
+  }
+
+  /**
+   * Whether one of the team's phone numbers is linked to the agent with inbound calls on. Read from
+   * the phone numbers' table, which the phone numbers module writes: the link lives on the number.
+   */
+  isTelephonyConnected(teamId: string, agentId: string): Promise<boolean> {
+    return this.db.manager.existsBy(PhoneNumberEntity, { teamId, agentId, inboundEnabled: true });
   }
 }

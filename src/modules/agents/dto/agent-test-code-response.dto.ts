@@ -41,6 +41,11 @@ export class AgentTestCodeResponseDto {
 
 export type TestChannelSettings = AppConfig['agents']['testChannels'];
 
+/** Channels the agent reaches on its own, beyond the installation's shared test endpoints. */
+export interface ConnectedChannels {
+  telephony: boolean;
+}
+
 /**
  * How a person reaches an agent under test: send its start message to the shared test number,
  * account or page. Channels without a configured test endpoint are disabled, with null links.
@@ -48,6 +53,7 @@ export type TestChannelSettings = AppConfig['agents']['testChannels'];
 export function agentTestCode(
   code: string,
   settings: TestChannelSettings,
+  connected: ConnectedChannels,
 ): AgentTestCodeResponseDto {
   const start = testStartMessage(code);
   const phone = settings.whatsappNumber ?? null;
@@ -74,7 +80,7 @@ export function agentTestCode(
         page,
         url: page && `https://m.me/${page}?ref=${encodeURIComponent(start)}`,
       },
-      telephony: { is_enabled: Boolean(settings.telephonyNumber) },
+      telephony: { is_enabled: Boolean(settings.telephonyNumber) || connected.telephony },
     },
   };
 }

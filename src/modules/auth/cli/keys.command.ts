@@ -7,7 +7,7 @@ import { ApiKeyEntity } from '../entities/api-key.entity';
 import { TeamEntity } from '../entities/team.entity';
 import { isScope, Scope, SCOPES } from '../scopes';
 import { TeamsService } from '../teams.service';
-import { cliOutput } from './cli-output';
+import { cliOutput } from '@/common/cli/cli-output';
 
 interface KeysCreateOptions {
   team: string;

@@ -1,6 +1,6 @@
 import { Command, CommandRunner, Option, SubCommand } from 'nest-commander';
 import { TeamsService } from '../teams.service';
-import { cliOutput } from './cli-output';
+import { cliOutput } from '@/common/cli/cli-output';
 
 interface JsonFlag {
   json?: boolean;

@@ -1,0 +1,167 @@
+import { InvalidArgumentError } from 'commander';
+import { Command, CommandRunner, Option, SubCommand } from 'nest-commander';
+import { isId } from '@/common/ids';
+import { cliOutput } from '@/common/cli/cli-output';
+import { toPhoneNumberRequestResponse } from '../dto/phone-number-request-response.dto';
+import { toPhoneNumberResponse } from '../dto/phone-number-response.dto';
+import { PhoneNumberRequestEntity } from '../entities/phone-number-request.entity';
+import { OperatorRefusal, PhoneNumberOperationsService } from '../phone-number-operations.service';
+
+const DEFAULT_LIMIT = 100;
+const MAX_LIMIT = 1000;
+
+interface ListOptions {
+  json?: boolean;
+  limit?: number;
+}
+
+interface JsonFlag {
+  json?: boolean;
+}
+
+interface RejectOptions extends JsonFlag {
+  reason: string;
+}
+
+/** A request as the operator sees it: the team's view of it, plus whose it is. */
+function describeRequest(request: PhoneNumberRequestEntity, teamName?: string | null) {
+  return {
+    ...toPhoneNumberRequestResponse(request),
+    team_id: request.teamId,
+    ...(teamName === undefined ? {} : { team_name: teamName }),
+  };
+}
+
+/** Runs an operator's decision; a refusal is printed for the operator with a failing exit code. */
+async function decide(requestId: string, decision: (id: string) => Promise<void>): Promise<void> {
+  const id = isId(requestId) ? requestId.toLowerCase() : null;
+  if (id === null) {
+    cliOutput.fail(`no phone number request with id ${requestId}`);
+    return;
+  }
+  try {
+    await decision(id);
+  } catch (error) {
+    if (!(error instanceof OperatorRefusal)) {
+      throw error;
+    }
+    cliOutput.fail(error.message);
+  }
+}
+
+@SubCommand({ name: 'requests', description: "List every team's pending requests, oldest first" })
+export class PhoneNumbersRequestsCommand extends CommandRunner {
+  constructor(private readonly operations: PhoneNumberOperationsService) {
+    super();
+  }
+
+  async run(_: string[], options: ListOptions): Promise<void> {
+    const pending = await this.operations.listPending(options.limit ?? DEFAULT_LIMIT);
+    const rows = pending.map(({ request, teamName }) => describeRequest(request, teamName));
+    if (options.json) {
+      cliOutput.json(rows);
+      return;
+    }
+    if (rows.length === 0) {
+      cliOutput.print('No pending phone number requests.');
+      return;
+    }
+    for (const row of rows) {
+      cliOutput.print(
+        `${row.id}  team "${row.team_name ?? row.team_id}"  ${row.region}  ` +
+          `${row.agent_count} agent(s)  ${row.outbound_minutes} outbound min  ` +
+          `${row.business_name}: ${row.intended_use}  (${row.created_at})`,
+      );
+    }
+  }
+
+  @Option({ flags: '--json', description: 'Print the requests as JSON' })
+  parseJson(): boolean {
+    return true;
+  }
+
+  @Option({ flags: '--limit <n>', description: `At most n requests (default ${DEFAULT_LIMIT})` })
+  parseLimit(value: string): number {
+    const limit = Number(value);
+    if (!/^\d+$/.test(value) || limit < 1 || limit > MAX_LIMIT) {
+      throw new InvalidArgumentError(`expected a whole number from 1 to ${MAX_LIMIT}`);
+    }
+    return limit;
+  }
+}
+
+@SubCommand({
+  name: 'fulfil',
+  arguments: '<requestId> <e164>',
+  description:
+    "Give a pending request its number (E.164, e.g. +14155550100): it becomes the team's",
+})
+export class PhoneNumbersFulfilCommand extends CommandRunner {
+  constructor(private readonly operations: PhoneNumberOperationsService) {
+    super();
+  }
+
+  async run([requestId, e164]: string[], options: JsonFlag): Promise<void> {
+    await decide(requestId, async (id) => {
+      const { request, number } = await this.operations.fulfil(id, e164);
+      if (options.json) {
+        cliOutput.json({
+          request: describeRequest(request),
+          number: { ...toPhoneNumberResponse(number), team_id: number.teamId },
+        });
+        return;
+      }
+      cliOutput.print(
+        `Fulfilled request ${request.id}: ${number.e164} is now number ${number.id} of team ${number.teamId}`,
+      );
+    });
+  }
+
+  @Option({ flags: '--json', description: 'Print {request, number} as JSON' })
+  parseJson(): boolean {
+    return true;
+  }
+}
+
+@SubCommand({
+  name: 'reject',
+  arguments: '<requestId>',
+  description: 'Reject a pending request; the team sees the reason',
+})
+export class PhoneNumbersRejectCommand extends CommandRunner {
+  constructor(private readonly operations: PhoneNumberOperationsService) {
+    super();
+  }
+
+  async run([requestId]: string[], options: RejectOptions): Promise<void> {
+    await decide(requestId, async (id) => {
+      const request = await this.operations.reject(id, options.reason);
+      if (options.json) {
+        cliOutput.json(describeRequest(request));
+        return;
+      }
+      cliOutput.print(`Rejected request ${request.id}: ${request.rejectionReason}`);
+    });
+  }
+
+  @Option({ flags: '--reason <text>', description: 'Why, for the team to read', required: true })
+  parseReason(value: string): string {
+    return value;
+  }
+
+  @Option({ flags: '--json', description: 'Print the request as JSON' })
+  parseJson(): boolean {
+    return true;
+  }
+}
+
+@Command({
+  name: 'phone-numbers',
+  description: "Operators' phone number provisioning",
+  subCommands: [PhoneNumbersRequestsCommand, PhoneNumbersFulfilCommand, PhoneNumbersRejectCommand],
+})
+export class PhoneNumbersCommand extends CommandRunner {
+  async run(): Promise<void> {
+    this.command.help();
+  }
+}

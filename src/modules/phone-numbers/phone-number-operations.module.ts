@@ -1,0 +1,19 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { TeamEntity } from '@/modules/auth/entities/team.entity';
+import { PhoneNumberRequestEntity } from './entities/phone-number-request.entity';
+import { PhoneNumberEntity } from './entities/phone-number.entity';
+import { PhoneNumberOperationsService } from './phone-number-operations.service';
+import { PhoneNumberRequestsRepository } from './phone-number-requests.repository';
+import { PhoneNumbersRepository } from './phone-numbers.repository';
+
+/**
+ * The phone number records and the operators' decisions on requests: shared by the HTTP
+ * application and the admin CLI, which must not start the agents' machinery to fulfil a request.
+ */
+@Module({
+  imports: [TypeOrmModule.forFeature([PhoneNumberEntity, PhoneNumberRequestEntity, TeamEntity])],
+  providers: [PhoneNumbersRepository, PhoneNumberRequestsRepository, PhoneNumberOperationsService],
+  exports: [PhoneNumbersRepository, PhoneNumberRequestsRepository, PhoneNumberOperationsService],
+})
+export class PhoneNumberOperationsModule {}
