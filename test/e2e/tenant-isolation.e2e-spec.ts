@@ -29,6 +29,7 @@ const BODIES: Record<string, unknown> = {
     name: 'x',
     server_url: 'http://127.0.0.1:9/mcp',
   },
+  [`PATCH ${API}/phone-numbers/{id}`]: { label: 'Taken over', agent_id: null },
   [`POST ${API}/agents/{agentId}/conversations/messages`]: {
     message: 'x',
     channel_type: 'webchat',

@@ -2,6 +2,7 @@ import { createAgent } from './agents';
 import { sendAs } from './conversations';
 import { configureIntegration, createTool, IntegrationFamily } from './integrations';
 import { createKnowledgeBase } from './knowledge-bases';
+import { createPhoneNumber } from './phone-numbers';
 import { TestApp } from './test-app';
 import { createWorkflow } from './workflows';
 
@@ -17,6 +18,7 @@ export interface TeamRecords {
   tools: string;
   conversations: string;
   messages: string;
+  'phone-numbers': string;
 }
 
 /** Creates one record of every kind in the team of `key`. */
@@ -37,6 +39,7 @@ export async function seedTeam(t: TestApp, key: string): Promise<TeamRecords> {
   const mcp = await configure('mcp_server', { name: 'MCP', server_url: 'http://127.0.0.1:9/mcp' });
   const pipedream = await configure('pipedream', { app_slug: 'slack' });
   const message = await sendAs(t, agent.id, 'victim', 'Secret', {}, key);
+  const number = await createPhoneNumber(t, key);
   return {
     workflows: workflow.id,
     agents: agent.id,
@@ -48,5 +51,6 @@ export async function seedTeam(t: TestApp, key: string): Promise<TeamRecords> {
     tools: tool.id,
     conversations: message.conversation_id,
     messages: message.id,
+    'phone-numbers': number.id,
   };
 }

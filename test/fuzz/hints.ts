@@ -12,6 +12,7 @@ export function hintsFor(resources: Resources): Hints {
     `${API}/agents/{agentId}/conversations/{conversationId}`,
     'conversationId',
   );
+  const agentIds = resources.idArbitrary(`${API}/agents/{agentId}`, 'agentId');
   const mixed = (real: fc.Arbitrary<string>) =>
     fc.oneof(
       { weight: 6, arbitrary: real },
@@ -34,6 +35,8 @@ export function hintsFor(resources: Resources): Hints {
     workflow_id: mixed(workflowIds),
     source_workflow_id: mixed(workflowIds),
     conversation_id: mixed(conversationIds),
+    agent_id: fc.oneof({ weight: 4, arbitrary: mixed(agentIds) }, fc.constant(null)),
+    submitted_by_agent_id: mixed(agentIds),
     action_ids: fc.array(mixed(resources.idArbitrary('actions', 'actionId')), { maxLength: 5 }),
     url: urls,
     base_url: urls,

@@ -42,6 +42,7 @@ async function fuzz(
   const seeder = new Seeder(app.url, keys);
   const resources = seeder.resources;
   await seeder.replenish();
+  await seeder.seedPhoneNumbers(env);
   const context = { document, resources, keys, hints: hintsFor(resources) };
   // No bias towards small values: the hostile variants already are the edge cases.
   const arbitraries = operations.map((operation) =>

@@ -1,5 +1,5 @@
 import { API, ApiClient } from '../support/api-client';
-import { createKeyWithCli, createTeamWithCli, revokeKeyWithCli } from '../support/keys';
+import { createKeyWithCli, createTeamWithCli, revokeKeyWithCli, runCli } from '../support/keys';
 import { AGENT, CONVERSATION, INTEGRATIONS, Owner, Resources } from './resources';
 
 /** The keys the fuzzer authenticates with, each a different path through authentication. */
@@ -127,6 +127,32 @@ export class Seeder {
   replenish(): Promise<void> {
     this.topping ??= this.topUp().finally(() => (this.topping = undefined));
     return this.topping;
+  }
+
+  /**
+   * One phone number per team: requested through the API, fulfilled with the admin CLI as an
+   * operator would (numbers have no create route), so that their routes see real ids too.
+   */
+  async seedPhoneNumbers(env: Record<string, string>): Promise<void> {
+    for (const [n, owner] of (['own', 'other'] as const).entries()) {
+      const request = await this.clients[owner].data('POST', '/phone-numbers/request', 201, {
+        business_name: `Fuzz business ${n}`,
+        intended_use: 'Seeded for the contract fuzzer',
+        region: 'ng',
+        agent_count: 1,
+        outbound_minutes: 0,
+      });
+      const e164 = `+234800000${String(n).padStart(4, '0')}`;
+      const result = await runCli(
+        ['phone-numbers', 'fulfil', String(request.id), e164, '--json'],
+        env,
+      );
+      if (result.code !== 0) {
+        throw new Error(`phone-numbers fulfil exited ${result.code}:\n${result.stderr}`);
+      }
+      const { number } = JSON.parse(result.stdout);
+      this.resources.add(`${API}/phone-numbers/{id}`, owner, { id: String(number.id) });
+    }
   }
 
   private async topUp(): Promise<void> {
