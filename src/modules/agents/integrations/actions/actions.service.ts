@@ -20,7 +20,12 @@ export class ActionsService {
       this.integrations.listForAgent(teamId, agentId),
     ]);
     const byId = new Map(integrations.map((integration) => [integration.id, integration]));
-    return actions.map((action) => toActionResponse(action, byId.get(action.integrationId)!));
+    // The two reads are not one snapshot: an integration added or deleted between them leaves
+    // actions whose integration was not seen, and those are left out rather than half-shown.
+    return actions.flatMap((action) => {
+      const integration = byId.get(action.integrationId);
+      return integration ? [toActionResponse(action, integration)] : [];
+    });
   }
 
   /** Ids that are not this agent's actions are ignored and not counted. */
