@@ -73,11 +73,9 @@ const text = (description: string, extra: Property = {}): Property => ({
   description,
   ...extra,
 });
-const AMOUNT: Property = {
-  type: 'number',
-  exclusiveMinimum: 0,
-  description: 'In the main unit of the currency (25.5 is 25 naira 50 kobo), not in kobo or cents',
-};
+const AMOUNT_TEXT =
+  'In the main unit of the currency (25.5 is 25 naira 50 kobo), not in kobo or cents';
+const AMOUNT: Property = { type: 'number', exclusiveMinimum: 0, description: AMOUNT_TEXT };
 const CURRENCY_ARG: Property = {
   type: 'string',
   pattern: '^[A-Za-z]{3}$',
@@ -250,7 +248,7 @@ export const CONNECTORS: Record<BuiltInConnectorType, Connector> = {
         params(
           {
             reference: text('The reference (or id) of the payment to refund'),
-            amount: { ...AMOUNT, description: `${AMOUNT.description}; all of it when left out` },
+            amount: { ...AMOUNT, description: `${AMOUNT_TEXT}; all of it when left out` },
             currency: CURRENCY_ARG,
             reason: text('Why it is refunded, for the customer'),
           },
@@ -306,7 +304,7 @@ export const CONNECTORS: Record<BuiltInConnectorType, Connector> = {
         params(
           {
             payment_id: text('The payment to refund: its pi_… (or ch_…) id'),
-            amount: { ...AMOUNT, description: `${AMOUNT.description}; all of it when left out` },
+            amount: { ...AMOUNT, description: `${AMOUNT_TEXT}; all of it when left out` },
             currency: CURRENCY_ARG,
             reason: { type: 'string', enum: ['duplicate', 'fraudulent', 'requested_by_customer'] },
           },

@@ -61,7 +61,10 @@ function valueProblem(property: Property, value: unknown): string | null {
  * here use (type, enum, bounds, lengths, pattern, required, additionalProperties). A model's tool
  * call is checked before anything is sent, so it hears what to fix rather than a server's 400.
  */
-export function argumentProblems(schema: ActionParameters, args: Record<string, unknown>): string[] {
+export function argumentProblems(
+  schema: ActionParameters,
+  args: Record<string, unknown>,
+): string[] {
   const problems: string[] = [];
   for (const name of schema.required ?? []) {
     if (args[name] === undefined || args[name] === null) {

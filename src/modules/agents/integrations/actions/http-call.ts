@@ -55,7 +55,9 @@ export async function httpCall(outbound: OutboundHttp, call: HttpCall): Promise<
       return { kind: 'timeout' };
     }
     const reason =
-      error instanceof TooLargeError ? error.message : `could not be reached (${describeError(error)})`;
+      error instanceof TooLargeError
+        ? error.message
+        : `could not be reached (${describeError(error)})`;
     return { kind: 'failed', reason: masked(reason, call.secrets) };
   } finally {
     clearTimeout(timer);
@@ -66,7 +68,7 @@ async function readCapped(response: Response, maxBytes: number): Promise<string>
   if (!response.body) {
     return '';
   }
-  const reader = response.body.getReader();
+  const reader = response.body.getReader() as ReadableStreamDefaultReader<Uint8Array>;
   const chunks: Uint8Array[] = [];
   let received = 0;
   for (;;) {

@@ -31,11 +31,13 @@ export class ConnectorExecutor implements ActionExecutor {
     return this.catalogAction(target)?.parameters ?? NO_PARAMETERS;
   }
 
-  async execute(target: ExecutableAction, rawArgs: Record<string, unknown>): Promise<ActionExecution> {
+  async execute(
+    target: ExecutableAction,
+    rawArgs: Record<string, unknown>,
+  ): Promise<ActionExecution> {
     const { action, integration } = target;
     const connector = CONNECTORS[integration.type as keyof typeof CONNECTORS] as
-      | Connector
-      | undefined;
+      Connector | undefined;
     const catalogAction = this.catalogAction(target);
     if (!connector || !catalogAction) {
       return { ok: false, error: `${action.name} is not an action this server knows` };
@@ -63,7 +65,10 @@ export class ConnectorExecutor implements ActionExecutor {
     }
     const run = provider.actions[catalogAction.action_name] as ActionRun | undefined;
     if (!run) {
-      return { ok: false, error: `${connector.name} cannot ${catalogAction.name.toLowerCase()} here` };
+      return {
+        ok: false,
+        error: `${connector.name} cannot ${catalogAction.name.toLowerCase()} here`,
+      };
     }
     const execution = await run(
       { client: this.client, secrets, config: integration.config },
@@ -74,8 +79,7 @@ export class ConnectorExecutor implements ActionExecutor {
 
   private catalogAction({ action, integration }: ExecutableAction): CatalogAction | undefined {
     const connector = CONNECTORS[integration.type as keyof typeof CONNECTORS] as
-      | Connector
-      | undefined;
+      Connector | undefined;
     return connector?.actions.find((candidate) => candidate.action_name === action.actionName);
   }
 }

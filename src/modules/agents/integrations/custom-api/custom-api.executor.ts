@@ -34,7 +34,10 @@ export class CustomApiExecutor implements ActionExecutor {
     return toolSchema(target.action.config);
   }
 
-  async execute(target: ExecutableAction, rawArgs: Record<string, unknown>): Promise<ActionExecution> {
+  async execute(
+    target: ExecutableAction,
+    rawArgs: Record<string, unknown>,
+  ): Promise<ActionExecution> {
     const { action, integration } = target;
     const api = integration.name;
     const problems = argumentProblems(this.parametersOf(target), rawArgs);
@@ -52,7 +55,8 @@ export class CustomApiExecutor implements ActionExecutor {
       );
       auth = this.authOf(target);
     } catch (error) {
-      const reason = error instanceof TemplateError ? error.message : 'its auth settings are invalid';
+      const reason =
+        error instanceof TemplateError ? error.message : 'its auth settings are invalid';
       return { ok: false, error: `${action.name} could not be called: ${reason}` };
     }
     const timeoutS = Math.min(
@@ -79,7 +83,10 @@ export class CustomApiExecutor implements ActionExecutor {
         outcome.status >= 300 && outcome.status < 400
           ? `a redirect to ${outcome.location ?? 'elsewhere'}, which is not followed`
           : shortBody(masked(outcome.text, secrets));
-      return { ok: false, error: `${api} answered ${outcome.status}${detail ? `: ${detail}` : ''}` };
+      return {
+        ok: false,
+        error: `${api} answered ${outcome.status}${detail ? `: ${detail}` : ''}`,
+      };
     }
     const answer = parsedBody(outcome.text);
     return {

@@ -95,7 +95,7 @@ export function paramProblems(field: string, value: unknown): string[] {
         (entry as { name?: unknown } | null)?.name,
         typeof entry === 'string' ? null : entry,
       ])
-    : Object.entries(value as object).map(([name, entry]) => [name, name, entry]);
+    : Object.entries(value).map(([name, entry]) => [name, name, entry]);
   if (entries.length > MAX_PARAMS) {
     return [`${field}: at most ${MAX_PARAMS} parameters`];
   }
@@ -119,7 +119,7 @@ function propertyOf(param: ToolParam): Record<string, unknown> {
 
 /** The placeholders of a tool's URL, header and body templates. */
 export function templatePlaceholders(config: Record<string, unknown>): string[] {
-  const texts = [String(config.url_template ?? '')];
+  const texts = [typeof config.url_template === 'string' ? config.url_template : ''];
   const headers = config.headers_template;
   if (headers && typeof headers === 'object') {
     texts.push(...Object.values(headers).map(String));

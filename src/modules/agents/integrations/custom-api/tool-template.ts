@@ -38,7 +38,10 @@ function renderUrl(
   config: Record<string, unknown>,
   args: Record<string, unknown>,
 ): { url: string; used: Set<string> } {
-  const template = toolUrl(baseUrl, String(config.url_template ?? ''));
+  const template = toolUrl(
+    baseUrl,
+    typeof config.url_template === 'string' ? config.url_template : '',
+  );
   if (!template) {
     throw new TemplateError('its url_template is a path but its API has no base_url');
   }
@@ -120,7 +123,8 @@ function fillJsonText(template: string, args: Record<string, unknown>): string {
       out += char;
       continue;
     }
-    const placeholder = char === '{' ? /^\{([A-Za-z_][A-Za-z0-9_]{0,63})\}/.exec(template.slice(i)) : null;
+    const placeholder =
+      char === '{' ? /^\{([A-Za-z_][A-Za-z0-9_]{0,63})\}/.exec(template.slice(i)) : null;
     if (!placeholder) {
       out += char;
       continue;
@@ -178,7 +182,7 @@ export function renderToolRequest(
   config: Record<string, unknown>,
   args: Record<string, unknown>,
 ): ToolRequest {
-  const method = String(config.http_method ?? 'GET').toUpperCase();
+  const method = typeof config.http_method === 'string' ? config.http_method.toUpperCase() : 'GET';
   const { url, used } = renderUrl(baseUrl, config, args);
   const headers = renderHeaders(config, args);
   const has = (name: string) => Object.keys(headers).some((h) => h.toLowerCase() === name);

@@ -1,5 +1,5 @@
 import { ActionExecution } from '../../actions/action-executor';
-import { ask, credentialCheck, failed, Provider, ProviderContext } from './provider';
+import { ask, credentialCheck, failed, Provider, ProviderContext, textOf } from './provider';
 
 // Bumpa's commerce API (docs.bumpa.io, published as a Postman collection): the key in X-Api-Key;
 // the store's secret key reads orders, its public key the catalogue.
@@ -13,9 +13,9 @@ const secretAuth = (context: ProviderContext) => ({
 
 /** The rows of a paginated answer: `{data: [...]}`, or `{orders: {data: [...]}}` for orders. */
 function rowsOf(body: Record<string, unknown>, wrapper?: string): Array<Record<string, unknown>> {
-  const page = (wrapper && body[wrapper] && typeof body[wrapper] === 'object'
-    ? body[wrapper]
-    : body) as Record<string, unknown>;
+  const page = (
+    wrapper && body[wrapper] && typeof body[wrapper] === 'object' ? body[wrapper] : body
+  ) as Record<string, unknown>;
   return Array.isArray(page.data) ? (page.data as Array<Record<string, unknown>>) : [];
 }
 
@@ -30,12 +30,12 @@ async function listProducts(
 ): Promise<ActionExecution> {
   const publicKey = context.config.public_key;
   const query = new URLSearchParams({
-    page: String(args.page ?? 1),
-    limit: String(args.limit ?? 20),
+    page: textOf(args.page, '1'),
+    limit: textOf(args.limit, '20'),
   });
   const answer = await ask(context, 'bumpa', {
     method: 'GET',
-    path: `/products?${query}`,
+    path: `/products?${query.toString()}`,
     auth: {
       scheme: 'x-api-key',
       secret: typeof publicKey === 'string' && publicKey ? publicKey : context.secrets.token,
@@ -62,7 +62,7 @@ async function listProducts(
 
 function matches(order: Record<string, unknown>, wanted: string): boolean {
   return ['id', 'order_number', 'reference', 'code'].some(
-    (field) => order[field] !== undefined && String(order[field]).replace(/^#/, '') === wanted,
+    (field) => textOf(order[field]).replace(/^#/, '') === wanted && wanted !== '',
   );
 }
 

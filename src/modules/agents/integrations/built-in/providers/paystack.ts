@@ -1,6 +1,14 @@
 import { ActionExecution } from '../../actions/action-executor';
 import { fromMinorUnits, toMinorUnits } from './provider-client';
-import { ask, credentialCheck, currencyOf, failed, Provider, ProviderContext } from './provider';
+import {
+  ask,
+  credentialCheck,
+  currencyOf,
+  failed,
+  Provider,
+  ProviderContext,
+  textOf,
+} from './provider';
 
 // Paystack's API (https://paystack.com/docs/api): JSON bodies, the secret key as bearer, amounts
 // in the currency's subunit, every answer `{status, message, data}`.
@@ -68,7 +76,7 @@ async function verifyTransaction(
   if (!data) {
     return unexpected(answer.body);
   }
-  const currency = String(data.currency ?? 'NGN');
+  const currency = textOf(data.currency, 'NGN');
   return {
     ok: true,
     result: {
@@ -108,7 +116,7 @@ async function refundTransaction(
   if (!data) {
     return unexpected(answer.body);
   }
-  const refundCurrency = String(data.currency ?? currency ?? 'NGN');
+  const refundCurrency = textOf(data.currency, currency ?? 'NGN');
   return {
     ok: true,
     result: {

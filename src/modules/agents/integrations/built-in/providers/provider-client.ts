@@ -22,8 +22,7 @@ export interface ProviderRequest {
 }
 
 export type ProviderReply =
-  | { kind: 'answered'; status: number; body: unknown }
-  | { kind: 'unreachable'; reason: string };
+  { kind: 'answered'; status: number; body: unknown } | { kind: 'unreachable'; reason: string };
 
 /**
  * Calls a provider's API at its configured base URL (STRIPE_API_BASE_URL, …), through the
@@ -101,7 +100,11 @@ export function formEncode(params: Record<string, unknown>): string {
       for (const [key, item] of Object.entries(value)) {
         walk(prefix ? `${prefix}[${key}]` : key, item);
       }
-    } else {
+    } else if (
+      typeof value === 'string' ||
+      typeof value === 'number' ||
+      typeof value === 'boolean'
+    ) {
       pairs.push([prefix, String(value)]);
     }
   };

@@ -9,9 +9,7 @@ import {
 } from './provider-client';
 
 export type CredentialCheck =
-  | { kind: 'accepted' }
-  | { kind: 'refused' }
-  | { kind: 'unreachable'; reason: string };
+  { kind: 'accepted' } | { kind: 'refused' } | { kind: 'unreachable'; reason: string };
 
 /** What an action of a provider gets: the client, the connector's secrets and settings. */
 export interface ProviderContext {
@@ -90,3 +88,8 @@ export function currencyOf(context: ProviderContext, args: Record<string, unknow
 }
 
 export const failed = (error: string): ActionExecution => ({ ok: false, error });
+
+/** A string or number field of an answer as text; `fallback` for anything else. */
+export function textOf(value: unknown, fallback = ''): string {
+  return typeof value === 'string' || typeof value === 'number' ? String(value) : fallback;
+}

@@ -1,6 +1,14 @@
 import { ActionExecution } from '../../actions/action-executor';
 import { formEncode, fromMinorUnits, toMinorUnits } from './provider-client';
-import { ask, credentialCheck, currencyOf, failed, Provider, ProviderContext } from './provider';
+import {
+  ask,
+  credentialCheck,
+  currencyOf,
+  failed,
+  Provider,
+  ProviderContext,
+  textOf,
+} from './provider';
 
 // Stripe's REST API (https://docs.stripe.com/api): form-encoded bodies, the secret key as bearer.
 const auth = (context: ProviderContext) => ({
@@ -57,7 +65,7 @@ async function createPaymentLink(
 }
 
 function paymentIntentStatus(body: Record<string, unknown>) {
-  const currency = String(body.currency ?? '');
+  const currency = textOf(body.currency);
   return {
     payment_id: body.id,
     status: body.status,
@@ -69,7 +77,7 @@ function paymentIntentStatus(body: Record<string, unknown>) {
 }
 
 function sessionStatus(body: Record<string, unknown>) {
-  const currency = String(body.currency ?? '');
+  const currency = textOf(body.currency);
   return {
     session_id: body.id,
     status: body.status,
@@ -158,7 +166,7 @@ async function refundPayment(
   if (!refund.ok) {
     return refund;
   }
-  const currency = String(refund.body.currency ?? '');
+  const currency = textOf(refund.body.currency);
   return {
     ok: true,
     result: {
