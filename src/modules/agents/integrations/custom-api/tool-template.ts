@@ -27,10 +27,16 @@ function required(args: Record<string, unknown>, name: string): unknown {
   return value;
 }
 
-/** A path or query segment: `/`, `?`, `#` encoded, and `.`/`..` too, which would climb the path. */
-function urlSegment(value: unknown): string {
-  const encoded = encodeURIComponent(asText(value));
-  return /^\.{1,2}$/.test(encoded) ? encoded.replace(/\./g, '%2E') : encoded;
+/**
+ * A path or query segment, `/`, `?` and `#` encoded. `.` and `..` are refused: URLs read them
+ * (even encoded) as steps up the path.
+ */
+function urlSegment(name: string, value: unknown): string {
+  const text = asText(value);
+  if (text === '.' || text === '..') {
+    throw new TemplateError(`argument ${name} cannot be "${text}"`);
+  }
+  return encodeURIComponent(text);
 }
 
 function renderUrl(
@@ -46,7 +52,7 @@ function renderUrl(
     throw new TemplateError('its url_template is a path but its API has no base_url');
   }
   const used = new Set(placeholdersOf(template));
-  const filled = fillPlaceholders(template, (name) => urlSegment(required(args, name)));
+  const filled = fillPlaceholders(template, (name) => urlSegment(name, required(args, name)));
   let url: URL;
   try {
     url = new URL(filled);
