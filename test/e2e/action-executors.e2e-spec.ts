@@ -435,10 +435,20 @@ describe('action executors', () => {
         expect(await run('create_payment_link', { amount: 5, description: 'Tea' })).toEqual({
           ok: false,
           error:
-            "Stripe refused the connector's key (401: Invalid API Key provided): update it in the dashboard",
+            "Stripe refused the connector's key (401: Invalid API Key provided: [redacted]): update it in the dashboard",
         });
       } finally {
         fake.refused.delete('sk_exec_stripe');
+      }
+      fake.refused.add('sk_exec_paystack');
+      try {
+        expect(await run('verify_transaction', { reference: 'order-77' })).toEqual({
+          ok: false,
+          error:
+            "Paystack refused the connector's key (401: Invalid key [redacted]): update it in the dashboard",
+        });
+      } finally {
+        fake.refused.delete('sk_exec_paystack');
       }
       fake.outage = 503;
       expect(await run('verify_transaction', { reference: 'order-77' })).toEqual({

@@ -250,7 +250,19 @@ export async function startFakeProviders(): Promise<FakeProviders> {
     if (state.outage !== null) {
       reply = [state.outage, { message: 'Service unavailable' }];
     } else if (!key || state.refused.has(key)) {
-      reply = [401, { error: { message: 'Invalid API Key provided' }, message: 'Invalid key' }];
+      // Quoting the key, as a careless provider might: the service must not pass it on.
+      reply =
+        which === 'stripe'
+          ? [
+              401,
+              {
+                error: {
+                  type: 'invalid_request_error',
+                  message: `Invalid API Key provided: ${key}`,
+                },
+              },
+            ]
+          : [401, { status: false, message: `Invalid key ${key}` }];
     } else if (state.forbidden.has(key)) {
       reply = [403, { message: 'This key lacks the permission' }];
     } else {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { OutboundHttp } from '@/common/outbound/outbound-http';
 import { AppConfig } from '@/config/app-config';
-import { httpCall, parsedBody, shortBody } from '../../actions/http-call';
+import { httpCall, masked, parsedBody, shortBody } from '../../actions/http-call';
 
 export type ProviderType = 'stripe' | 'paystack' | 'bumpa';
 
@@ -69,7 +69,12 @@ export class ProviderClient {
       case 'failed':
         return { kind: 'unreachable', reason: outcome.reason };
       case 'answered':
-        return { kind: 'answered', status: outcome.status, body: parsedBody(outcome.text) };
+        // A provider may quote the key it was sent (in an error above all): it goes no further.
+        return {
+          kind: 'answered',
+          status: outcome.status,
+          body: parsedBody(masked(outcome.text, [request.auth.secret])),
+        };
     }
   }
 }
