@@ -328,6 +328,39 @@ describe('action executors', () => {
           currency: 'USD',
         },
       });
+      fake.stripeCheckoutSessions.push({
+        id: 'cs_paid_1',
+        object: 'checkout.session',
+        payment_link: 'plink_sold_1',
+        status: 'complete',
+        payment_status: 'paid',
+        amount_total: 250000,
+        currency: 'ngn',
+      });
+      const paidSession = {
+        session_id: 'cs_paid_1',
+        status: 'complete',
+        payment_status: 'paid',
+        paid: true,
+        amount: 2500,
+        currency: 'NGN',
+      };
+      expect(await run('get_payment_status', { payment_id: 'cs_paid_1' })).toEqual({
+        ok: true,
+        result: paidSession,
+      });
+      expect(await run('get_payment_status', { payment_id: 'plink_sold_1' })).toEqual({
+        ok: true,
+        result: { payment_link_id: 'plink_sold_1', paid: true, checkouts: [paidSession] },
+      });
+      expect(await run('get_payment_status', { payment_id: 'plink_unsold' })).toEqual({
+        ok: true,
+        result: { payment_link_id: 'plink_unsold', paid: false, checkouts: [] },
+      });
+      expect(fake.requests.map((r) => r.path).slice(-2)).toEqual([
+        '/v1/checkout/sessions?payment_link=plink_sold_1&limit=10',
+        '/v1/checkout/sessions?payment_link=plink_unsold&limit=10',
+      ]);
       expect(await run('get_payment_status', { payment_id: 'pi_unknown' })).toEqual({
         ok: false,
         error: "Stripe answered 404: No such payment_intent: 'pi_unknown'",

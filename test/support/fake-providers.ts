@@ -28,6 +28,8 @@ export interface FakeProviders {
   outage: number | 'hang' | null;
   /** Stripe payment intents and Paystack transactions the fakes know, by id or reference. */
   stripePaymentIntents: Map<string, Record<string, unknown>>;
+  /** Stripe Checkout Sessions, each with the `payment_link` it came from. */
+  stripeCheckoutSessions: Array<Record<string, unknown>>;
   paystackTransactions: Map<string, Record<string, unknown>>;
   bumpaOrders: Array<Record<string, unknown>>;
   bumpaProducts: Array<Record<string, unknown>>;
@@ -58,6 +60,7 @@ export async function startFakeProviders(): Promise<FakeProviders> {
     forbidden: new Set<string>(),
     outage: null as number | 'hang' | null,
     stripePaymentIntents: new Map<string, Record<string, unknown>>(),
+    stripeCheckoutSessions: [] as Array<Record<string, unknown>>,
     paystackTransactions: new Map<string, Record<string, unknown>>(),
     bumpaOrders: [] as Array<Record<string, unknown>>,
     bumpaProducts: [] as Array<Record<string, unknown>>,
@@ -94,6 +97,23 @@ export async function startFakeProviders(): Promise<FakeProviders> {
         200,
         { id: linkId, object: 'payment_link', url: `https://buy.stripe.com/test_${linkId}` },
       ];
+    }
+    if (method === 'GET' && path === '/v1/checkout/sessions') {
+      const link = url.searchParams.get('payment_link');
+      const limit = Number(url.searchParams.get('limit') ?? 10);
+      const data = state.stripeCheckoutSessions
+        .filter((session) => !link || session.payment_link === link)
+        .slice(0, limit);
+      return [200, { object: 'list', data, has_more: false }];
+    }
+    const session = /^\/v1\/checkout\/sessions\/([^/]+)$/.exec(path);
+    if (method === 'GET' && session) {
+      const found = state.stripeCheckoutSessions.find(
+        (s) => s.id === decodeURIComponent(session[1]),
+      );
+      return found
+        ? [200, found]
+        : [404, { error: { type: 'invalid_request_error', message: 'No such checkout.session' } }];
     }
     const intent = /^\/v1\/payment_intents\/([^/]+)$/.exec(path);
     if (method === 'GET' && intent) {
