@@ -18,6 +18,11 @@ describe('AppConfig', () => {
     });
     expect(config.llm.baseUrl).toBeUndefined();
     expect(config.redis).toEqual({ url: undefined, keyPrefix: 'console:' });
+    expect(config.integrations.providers).toEqual({
+      stripe: 'https://api.stripe.com',
+      paystack: 'https://api.paystack.co',
+      bumpa: 'https://api.getbumpa.com/api/commerce/v1',
+    });
   });
 
   it('parses what the code would otherwise parse at each use', () => {
@@ -28,6 +33,7 @@ describe('AppConfig', () => {
       DASHBOARD_URL: 'https://dash.example//',
       LLM_BASE_URL: 'https://llm.example/v1/',
       TEST_WHATSAPP_NUMBER: '+15550100',
+      STRIPE_API_BASE_URL: 'http://127.0.0.1:9/stripe/',
     });
     expect(config.http.bodyLimitBytes).toBe(512 * 1024);
     expect(config.http.corsOrigins).toEqual(['https://a.example', 'https://b.example']);
@@ -35,5 +41,9 @@ describe('AppConfig', () => {
     expect(config.integrations.dashboardUrl).toBe('https://dash.example');
     expect(config.llm.baseUrl).toBe('https://llm.example/v1');
     expect(config.agents.testChannels.whatsappNumber).toBe('+15550100');
+    expect(config.integrations.providers.stripe).toBe('http://127.0.0.1:9/stripe');
+    expect(() => loadAppConfig({ PAYSTACK_API_BASE_URL: 'paystack' })).toThrow(
+      /PAYSTACK_API_BASE_URL/,
+    );
   });
 });

@@ -55,7 +55,12 @@ export class AppConfig {
       telephonyNumber: string | undefined;
     };
   };
-  readonly integrations: { dashboardUrl: string; pipedreamMcpUrl: string };
+  readonly integrations: {
+    dashboardUrl: string;
+    pipedreamMcpUrl: string;
+    /** Where the built-in connectors call their providers; tests and proxies stand in here. */
+    providers: { stripe: string; paystack: string; bumpa: string };
+  };
   readonly logging: { level: LogLevel; file: string | undefined };
 
   constructor(env: Environment) {
@@ -100,6 +105,11 @@ export class AppConfig {
     this.integrations = {
       dashboardUrl: withoutTrailingSlashes(env.DASHBOARD_URL),
       pipedreamMcpUrl: withoutTrailingSlashes(env.PIPEDREAM_MCP_URL),
+      providers: {
+        stripe: withoutTrailingSlashes(env.STRIPE_API_BASE_URL),
+        paystack: withoutTrailingSlashes(env.PAYSTACK_API_BASE_URL),
+        bumpa: withoutTrailingSlashes(env.BUMPA_API_BASE_URL),
+      },
     };
     this.logging = { level: env.LOG_LEVEL, file: env.LOG_FILE };
   }

@@ -103,6 +103,15 @@ export class Environment {
   @Matches(/^https:\/\/[^\s]+$/, { message: 'must be an https URL' })
   PIPEDREAM_MCP_URL = 'https://remote.mcp.pipedream.net';
 
+  @IsHttpUrl()
+  STRIPE_API_BASE_URL = 'https://api.stripe.com';
+
+  @IsHttpUrl()
+  PAYSTACK_API_BASE_URL = 'https://api.paystack.co';
+
+  @IsHttpUrl()
+  BUMPA_API_BASE_URL = 'https://api.getbumpa.com/api/commerce/v1';
+
   @OptionalSetting(IsHttpUrl())
   LLM_BASE_URL?: string;
 

@@ -12,6 +12,7 @@ import { ApiKeysService } from '@/modules/auth/api-keys.service';
 import { Scope } from '@/modules/auth/scopes';
 import { TeamsService } from '@/modules/auth/teams.service';
 import { API } from '../support/api-client';
+import { sharedFakeProviders } from '../support/fake-providers';
 import { randomApiKey } from '../support/keys';
 import {
   appLogFile,
@@ -86,6 +87,8 @@ export async function startTestApp(overrides: Record<string, string> = {}): Prom
     LOG_FILE: appLogFile(),
     // Test servers (MCP, custom APIs) listen on 127.0.0.1; the SSRF suite turns this off.
     OUTBOUND_ALLOW_PRIVATE: 'true',
+    // Connectors check their keys with the provider: a local fake stands in for each.
+    ...(await sharedFakeProviders()).env,
     ...overrides,
   };
   recordSecretSettings(env);

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { createTestDatabase } from '../factories/test-database';
 import { AppProcess, startApp } from '../support/app-process';
+import { startFakeProviders } from '../support/fake-providers';
 import { randomApiKey } from '../support/keys';
 import { killStartedProcesses } from '../support/managed-process';
 import { ContractChecker, Observed } from './checker';
@@ -101,7 +102,10 @@ async function main(): Promise<number> {
   log(`fuzz: seed ${options.seed} on ${kind} (replay with --seed=${options.seed})`);
   const startedAt = performance.now();
   const database = await createTestDatabase(options.postgresUrl ?? '');
+  // Connectors check their keys with the provider: local fakes accept any the fuzzer sends.
+  const providers = await startFakeProviders();
   const env = {
+    ...providers.env,
     DATABASE_URL: database.url,
     NODE_ENV: 'production',
     CONSOLE_BOOTSTRAP_KEY: randomApiKey(),
@@ -147,6 +151,7 @@ async function main(): Promise<number> {
     return failures === 0 ? 0 : 1;
   } finally {
     await app?.stop();
+    await providers.close();
     await database.drop();
   }
 }

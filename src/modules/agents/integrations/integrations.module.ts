@@ -4,12 +4,16 @@ import { SecretBox } from '@/common/crypto/secret-box';
 import { IdempotencyModule } from '@/common/idempotency/idempotency.module';
 import { OutboundHttp } from '@/common/outbound/outbound-http';
 import { AgentsModule } from '@/modules/agents/agents.module';
+import { ActionExecutors } from './actions/action-executors';
 import { ActionsController } from './actions/actions.controller';
 import { ActionsRepository } from './actions/actions.repository';
 import { ActionsService } from './actions/actions.service';
 import { BuiltInIntegrationsController } from './built-in/built-in-integrations.controller';
 import { BuiltInIntegrationsService } from './built-in/built-in-integrations.service';
+import { ConnectorExecutor } from './built-in/connector.executor';
+import { ProviderClient } from './built-in/providers/provider-client';
 import { CustomApiController } from './custom-api/custom-api.controller';
+import { CustomApiExecutor } from './custom-api/custom-api.executor';
 import { CustomApiService } from './custom-api/custom-api.service';
 import { ActionEntity } from './entities/action.entity';
 import { IntegrationEntity } from './entities/integration.entity';
@@ -50,7 +54,11 @@ import { PipedreamService } from './pipedream/pipedream.service';
     PipedreamService,
     ActionsRepository,
     ActionsService,
+    ProviderClient,
+    CustomApiExecutor,
+    ConnectorExecutor,
+    ActionExecutors,
   ],
-  exports: [IntegrationsService],
+  exports: [IntegrationsService, ActionExecutors],
 })
 export class IntegrationsModule {}

@@ -27,6 +27,10 @@ export class IntegrationsRepository {
     return this.db.manager.findOneBy(IntegrationEntity, { teamId, agentId, id, family });
   }
 
+  findForAgent(teamId: string, agentId: string, id: string): Promise<IntegrationEntity | null> {
+    return this.db.manager.findOneBy(IntegrationEntity, { teamId, agentId, id });
+  }
+
   findByType(teamId: string, agentId: string, type: string): Promise<IntegrationEntity | null> {
     return this.db.manager.findOneBy(IntegrationEntity, {
       teamId,

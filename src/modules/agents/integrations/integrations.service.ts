@@ -5,6 +5,7 @@ import { OutboundHttp } from '@/common/outbound/outbound-http';
 import { AppConfig } from '@/config/app-config';
 import { Database } from '@/database/database.service';
 import { AgentsService } from '@/modules/agents/agents.service';
+import { ExecutableAction } from './actions/action-executor';
 import { ActionsRepository } from './actions/actions.repository';
 import {
   CatalogAction,
@@ -204,6 +205,39 @@ export class IntegrationsService {
         .filter((action) => action.integrationId === integration.id)
         .map(toIntegrationAction),
     }));
+  }
+
+  /**
+   * The actions the agent may run now (enabled, still offered by their integration), each with
+   * its integration, secrets still sealed. For the action runner, which has checked the agent.
+   */
+  async executableActions(teamId: string, agentId: string): Promise<ExecutableAction[]> {
+    const [integrations, actions] = await Promise.all([
+      this.integrations.listForAgent(teamId, agentId),
+      this.actions.listForAgent(teamId, agentId),
+    ]);
+    const byId = new Map(integrations.map((integration) => [integration.id, integration]));
+    return actions
+      .filter((action) => action.isEnabled && action.isAvailable && byId.has(action.integrationId))
+      .map((action) => ({ action, integration: byId.get(action.integrationId)! }));
+  }
+
+  /**
+   * One action of the agent with its integration, whatever its state (a run parked for approval
+   * is decided on after the action may have been disabled: the runner chooses); null if the agent
+   * has no such action.
+   */
+  async executableAction(
+    teamId: string,
+    agentId: string,
+    actionId: string,
+  ): Promise<ExecutableAction | null> {
+    const action = await this.actions.findForAgent(teamId, agentId, actionId);
+    if (!action) {
+      return null;
+    }
+    const integration = await this.integrations.findForAgent(teamId, agentId, action.integrationId);
+    return integration ? { action, integration } : null;
   }
 
   /** For the agent's profile, whose caller has checked the agent already. */

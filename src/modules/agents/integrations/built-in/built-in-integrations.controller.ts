@@ -31,10 +31,13 @@ export class BuiltInIntegrationsController {
   @Post('configure')
   @Endpoint({
     scope: 'agents:write',
-    summary: 'Configure a built-in connector; credentials connect it at once',
+    summary:
+      'Configure a built-in connector; credentials are checked with the provider, then connect it',
     message: 'Integration configured successfully',
     response: ConfigureResultDto,
     status: 201,
+    errors: [400, 404, 409, 422, 502],
+    idempotency: 'calls_out',
   })
   configureBuiltInIntegration(
     @TeamId() teamId: string,

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { SecretBox } from '@/common/crypto/secret-box';
 import { Errors } from '@/common/http/api-error';
+import { WritePhase } from '@/common/idempotency/write-phase';
 import { Database } from '@/database/database.service';
 import { isUniqueViolation } from '@/database/errors';
 import { BUILT_IN_CONNECTOR_TYPES, Connector, CONNECTORS } from '../connector-catalog';
@@ -9,6 +10,8 @@ import { BuiltInConnectorRowDto, ConfigureResultDto } from '../dto/built-in-resp
 import { IntegrationEntity } from '../entities/integration.entity';
 import { IntegrationsRepository } from '../integrations.repository';
 import { IntegrationsService, NewIntegration } from '../integrations.service';
+import { ProviderClient } from './providers/provider-client';
+import { PROVIDERS } from './providers/providers';
 
 const BODY_FIELDS = ['token', 'public_key', 'secret_key', 'currency'] as const;
 
@@ -24,6 +27,8 @@ export class BuiltInIntegrationsService {
     private readonly integrations: IntegrationsService,
     private readonly repository: IntegrationsRepository,
     private readonly secretBox: SecretBox,
+    private readonly writePhase: WritePhase,
+    private readonly providers: ProviderClient,
   ) {}
 
   async list(teamId: string, agentId: string): Promise<BuiltInConnectorRowDto[]> {
@@ -41,27 +46,12 @@ export class BuiltInIntegrationsService {
   }
 
   /**
-   * Creates or updates the connector. Credentials in the body connect it at once (they are sealed
-   * before they are stored); without them, or for OAuth connectors, it waits in `pending` for the
-   * team to finish in the dashboard.
+   * Creates or updates the connector. A secret in the body is first checked with the provider,
+   * holding no transaction (refused: 400, provider failing: 502, nothing stored either way);
+   * then it is sealed and stored, and the connector is connected. Without one, or for OAuth
+   * connectors, it waits in `pending` for the team to finish in the dashboard.
    */
   async configure(
-    teamId: string,
-    agentId: string,
-    input: BuiltInConfigureDto,
-  ): Promise<ConfigureResultDto> {
-    try {
-      return await this.upsert(teamId, agentId, input);
-    } catch (error) {
-      // Two first configurations raced; the loser now finds the winner's record and updates it.
-      if (isUniqueViolation(error)) {
-        return this.upsert(teamId, agentId, input);
-      }
-      throw error;
-    }
-  }
-
-  private async upsert(
     teamId: string,
     agentId: string,
     input: BuiltInConfigureDto,
@@ -74,6 +64,42 @@ export class BuiltInIntegrationsService {
       throw Errors.validation(unexpected.map((field) => `${field}: is not used by ${input.type}`));
     }
     await this.integrations.requireAgent(teamId, agentId);
+    await this.checkCredentials(connector, input);
+    const write = () => this.writePhase.run(() => this.upsert(teamId, agentId, input));
+    try {
+      return await write();
+    } catch (error) {
+      // Two first configurations raced; the loser now finds the winner's record and updates it.
+      if (isUniqueViolation(error)) {
+        return write();
+      }
+      throw error;
+    }
+  }
+
+  private async checkCredentials(connector: Connector, input: BuiltInConfigureDto): Promise<void> {
+    const provider = PROVIDERS[connector.type];
+    const secret = provider ? input[provider.secretField] : undefined;
+    if (!provider || !secret) {
+      return;
+    }
+    const check = await provider.check(this.providers, secret);
+    if (check.kind === 'refused') {
+      throw Errors.validation([`${provider.secretField}: refused by ${connector.type}`]);
+    }
+    if (check.kind === 'unreachable') {
+      throw Errors.upstream(
+        `${connector.name} could not check the ${provider.secretField}: it ${check.reason}`,
+      );
+    }
+  }
+
+  private async upsert(
+    teamId: string,
+    agentId: string,
+    input: BuiltInConfigureDto,
+  ): Promise<ConfigureResultDto> {
+    const connector = CONNECTORS[input.type];
     const existing = await this.repository.findByType(teamId, agentId, input.type);
     const secrets: Record<string, string> = {
       ...this.secretBox.openJson<Record<string, string>>(existing?.secrets ?? null),

@@ -12,6 +12,8 @@ import { ToolCreateDto } from '../dto/tool-create.dto';
 import { DEFAULT_TOOL_CATEGORY, ToolResponseDto, toToolResponse } from '../dto/tool-response.dto';
 import { IntegrationsService } from '../integrations.service';
 import { toActionName } from '../action-name';
+import { mappingProblems } from './response-mapping';
+import { paramProblems } from './tool-parameters';
 import { toolUrl } from './tool-url';
 
 export const MAX_TOOLS_PER_INTEGRATION = 200;
@@ -87,6 +89,14 @@ export class CustomApiService {
     input: ToolCreateDto,
   ): Promise<ToolResponseDto> {
     const integration = await this.integrations.require(teamId, agentId, id, 'custom_api');
+    const problems = [
+      ...paramProblems('url_params', input.url_params),
+      ...paramProblems('body_params', input.body_params),
+      ...mappingProblems(input.response_mapping),
+    ];
+    if (problems.length > 0) {
+      throw Errors.validation(problems);
+    }
     const authType = input.auth_type ?? 'none';
     const authConfig = checkedAuthConfig(authType, input.auth_config ?? {});
     const url = toolUrl(integration.config.base_url as string | null, input.url_template);
