@@ -1,0 +1,59 @@
+import { CandidatePassage, KeyFrequencies } from './passages.repository';
+import { keyMatches, SearchKey, words } from './search-terms';
+
+const K1 = 1.2;
+const B = 0.75;
+/** A title (a FAQ question) word counts this many times a text word. */
+const TITLE_WEIGHT = 2;
+
+export interface RankedPassage extends CandidatePassage {
+  score: number;
+  /**
+   * The share of the question's weight (each key weighing its rarity among the owners'
+   * passages) that the passage holds: 1 when it holds every key.
+   */
+  coverage: number;
+}
+
+/** How rare a key is among `total` passages; a key in none weighs the most. */
+function idf(count: number, total: number): number {
+  return Math.log(1 + (total - count + 0.5) / (count + 0.5));
+}
+
+/**
+ * Okapi BM25 over the candidates, with the document frequencies of the owners' whole knowledge,
+ * and the coverage of the question by each candidate. The same on either database.
+ */
+export function rankPassages(
+  keys: SearchKey[],
+  candidates: CandidatePassage[],
+  frequencies: KeyFrequencies,
+): RankedPassage[] {
+  const weights = keys.map((_, i) => idf(frequencies.counts[i] ?? 0, frequencies.total));
+  const totalWeight = weights.reduce((sum, w) => sum + w, 0);
+  const documents = candidates.map((candidate) => {
+    const title = words(candidate.title);
+    const content = words(candidate.content);
+    return { candidate, title, content, length: TITLE_WEIGHT * title.length + content.length };
+  });
+  const averageLength =
+    documents.reduce((sum, d) => sum + d.length, 0) / Math.max(1, documents.length) || 1;
+  return documents
+    .map(({ candidate, title, content, length }) => {
+      let score = 0;
+      let covered = 0;
+      keys.forEach((key, i) => {
+        const frequency =
+          TITLE_WEIGHT * title.filter((word) => keyMatches(key, word)).length +
+          content.filter((word) => keyMatches(key, word)).length;
+        if (frequency > 0) {
+          const norm = K1 * (1 - B + (B * length) / averageLength);
+          score += weights[i] * ((frequency * (K1 + 1)) / (frequency + norm));
+          covered += weights[i];
+        }
+      });
+      return { ...candidate, score, coverage: totalWeight > 0 ? covered / totalWeight : 0 };
+    })
+    .filter((ranked) => ranked.score > 0)
+    .sort((a, b) => b.score - a.score);
+}
