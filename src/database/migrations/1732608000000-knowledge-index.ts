@@ -10,6 +10,10 @@ const fold = (text: string) =>
     .normalize('NFKD')
     .replace(/\p{M}+/gu, '')
     .toLowerCase();
+const compounds = (text: string) =>
+  (fold(text).match(/[\p{L}\p{N}]+(?:-[\p{L}\p{N}]+)+/gu) ?? [])
+    .map((compound) => compound.replace(/-/g, ''))
+    .join(' ');
 const ownerToken = (id: string) => `o${id.toLowerCase().replace(/[^0-9a-z]/g, '')}`;
 
 const SQLITE_PASSAGES = `
@@ -24,27 +28,28 @@ const SQLITE_PASSAGES = `
     "position" integer NOT NULL,
     "owner_key" varchar(40) NOT NULL,
     "title" text NOT NULL,
-    "content" text NOT NULL
+    "content" text NOT NULL,
+    "terms" text NOT NULL
   )`;
 
 /** FTS5 over the passages' own columns (external content), kept in step by triggers. */
 const SQLITE_INDEX = [
-  `CREATE VIRTUAL TABLE "knowledge_fts" USING fts5(owner_key, title, content,
+  `CREATE VIRTUAL TABLE "knowledge_fts" USING fts5(owner_key, title, content, terms,
      content='knowledge_passages', content_rowid='seq',
      tokenize='unicode61 remove_diacritics 2', prefix='4 5 6')`,
   `CREATE TRIGGER "knowledge_passages_ai" AFTER INSERT ON "knowledge_passages" BEGIN
-     INSERT INTO "knowledge_fts" (rowid, owner_key, title, content)
-     VALUES (new.seq, new.owner_key, new.title, new.content);
+     INSERT INTO "knowledge_fts" (rowid, owner_key, title, content, terms)
+     VALUES (new.seq, new.owner_key, new.title, new.content, new.terms);
    END`,
   `CREATE TRIGGER "knowledge_passages_ad" AFTER DELETE ON "knowledge_passages" BEGIN
-     INSERT INTO "knowledge_fts" ("knowledge_fts", rowid, owner_key, title, content)
-     VALUES ('delete', old.seq, old.owner_key, old.title, old.content);
+     INSERT INTO "knowledge_fts" ("knowledge_fts", rowid, owner_key, title, content, terms)
+     VALUES ('delete', old.seq, old.owner_key, old.title, old.content, old.terms);
    END`,
   `CREATE TRIGGER "knowledge_passages_au" AFTER UPDATE ON "knowledge_passages" BEGIN
-     INSERT INTO "knowledge_fts" ("knowledge_fts", rowid, owner_key, title, content)
-     VALUES ('delete', old.seq, old.owner_key, old.title, old.content);
-     INSERT INTO "knowledge_fts" (rowid, owner_key, title, content)
-     VALUES (new.seq, new.owner_key, new.title, new.content);
+     INSERT INTO "knowledge_fts" ("knowledge_fts", rowid, owner_key, title, content, terms)
+     VALUES ('delete', old.seq, old.owner_key, old.title, old.content, old.terms);
+     INSERT INTO "knowledge_fts" (rowid, owner_key, title, content, terms)
+     VALUES (new.seq, new.owner_key, new.title, new.content, new.terms);
    END`,
 ];
 
@@ -60,6 +65,7 @@ const POSTGRES_PASSAGES = `
     "owner_key" varchar(40) NOT NULL,
     "title" text NOT NULL,
     "content" text NOT NULL,
+    "terms" text NOT NULL,
     "search" tsvector NOT NULL
   )`;
 
@@ -131,15 +137,17 @@ export class KnowledgeIndex1732608000000 implements MigrationInterface {
         passage.position,
         ownerKey,
         passage.content,
+        compounds(String(passage.content)),
       ];
       const columns = `"id", "team_id", "agent_id", "knowledge_base_id", "position", "owner_key",
-        "content", "source", "title"`;
+        "content", "terms", "source", "title"`;
       await queryRunner.query(
         postgres
           ? `INSERT INTO "knowledge_passages" (${columns}, "search")
-             VALUES ($1, $2, $3, $4, $5, $6, $7, 'kb', '',
-               setweight(to_tsvector('simple', $6), 'D') || setweight(to_tsvector('simple', $8), 'B'))`
-          : `INSERT INTO "knowledge_passages" (${columns}) VALUES (?, ?, ?, ?, ?, ?, ?, 'kb', '')`,
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'kb', '',
+               setweight(to_tsvector('simple', $6), 'D') ||
+               setweight(to_tsvector('simple', $9), 'B') || setweight(to_tsvector('simple', $8), 'B'))`
+          : `INSERT INTO "knowledge_passages" (${columns}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'kb', '')`,
         postgres ? [...values, fold(String(passage.content))] : values,
       );
     }

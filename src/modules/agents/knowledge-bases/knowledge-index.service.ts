@@ -8,6 +8,12 @@ export type { RankedPassage } from './passage-ranking';
 
 /** Passages the database ranks first, ranked again here (their scores compare across owners). */
 const CANDIDATES = 30;
+/**
+ * A word held by more passages than this (and by more than 5% of them) is too common to pick
+ * candidates by: it would make the database rank most of a large knowledge base. It still counts
+ * in the ranking of the candidates the rarer words find.
+ */
+const COMMON_WORD_PASSAGES = 200;
 /** Workflows whose FAQ digest this instance last saw indexed (only saves a read). */
 const REMEMBERED_FAQS = 1_000;
 
@@ -43,11 +49,22 @@ export class KnowledgeIndexService {
       agentId: scope.agentId,
       workflowId: scope.workflow?.id ?? null,
     };
-    const candidates = await this.passages.candidates(owners, keys, CANDIDATES);
-    if (candidates.length === 0) {
+    const frequencies = await this.passages.frequencies(owners, keys);
+    const common = Math.max(COMMON_WORD_PASSAGES, frequencies.total * 0.05);
+    const known = keys
+      .map((key, i) => ({ key, count: frequencies.counts[i] }))
+      .filter(({ count }) => count > 0)
+      .sort((a, b) => a.count - b.count);
+    if (known.length === 0) {
       return [];
     }
-    return rankPassages(keys, candidates, await this.passages.frequencies(owners, keys));
+    const picking = known.filter(({ count }) => count <= common);
+    const candidates = await this.passages.candidates(
+      owners,
+      (picking.length > 0 ? picking : known.slice(0, 1)).map(({ key }) => key),
+      CANDIDATES,
+    );
+    return rankPassages(keys, candidates, frequencies);
   }
 
   private async syncFaq(workflowId: string, faq: WorkflowFaq[]): Promise<void> {

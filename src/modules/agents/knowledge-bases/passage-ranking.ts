@@ -15,9 +15,16 @@ export interface RankedPassage extends CandidatePassage {
   coverage: number;
 }
 
-/** How rare a key is among `total` passages; a key in none weighs the most. */
+/**
+ * A word no passage holds counts for this share of the rarest possible word: it may be what the
+ * knowledge lacks ("gift cards" at a bakery), or only the customer's own word for what it has.
+ */
+export const UNKNOWN_WORD_WEIGHT = 0.5;
+
+/** How rare a key is among `total` passages. */
 function idf(count: number, total: number): number {
-  return Math.log(1 + (total - count + 0.5) / (count + 0.5));
+  const weight = Math.log(1 + (total - Math.max(count, 1) + 0.5) / (Math.max(count, 1) + 0.5));
+  return count === 0 ? UNKNOWN_WORD_WEIGHT * weight : weight;
 }
 
 /**
@@ -33,7 +40,7 @@ export function rankPassages(
   const totalWeight = weights.reduce((sum, w) => sum + w, 0);
   const documents = candidates.map((candidate) => {
     const title = words(candidate.title);
-    const content = words(candidate.content);
+    const content = [...words(candidate.content), ...words(candidate.terms)];
     return { candidate, title, content, length: TITLE_WEIGHT * title.length + content.length };
   });
   const averageLength =

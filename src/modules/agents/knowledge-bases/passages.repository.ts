@@ -5,7 +5,7 @@ import { Database } from '@/database/database.service';
 import { WorkflowFaq } from '@/modules/workflows/entities/workflow.entity';
 import { PassageSource } from './entities/knowledge-base.entity';
 import { toPassages } from './passages';
-import { fold, ownerToken, SearchKey } from './search-terms';
+import { compounds, exactForms, fold, ownerToken, SearchKey } from './search-terms';
 
 /** Whose passages a search reads: an agent's items (within its team) and a workflow's FAQ. */
 export interface PassageOwners {
@@ -18,6 +18,8 @@ export interface CandidatePassage {
   source: PassageSource;
   title: string;
   content: string;
+  /** Search-only words: the text's hyphenated words written as one. */
+  terms: string;
 }
 
 export interface KeyFrequencies {
@@ -50,7 +52,7 @@ export function faqDigest(faq: WorkflowFaq[] | null | undefined): string {
  */
 const POSTGRES_SEARCH_VECTOR =
   "setweight(to_tsvector('simple', $1), 'D') || setweight(to_tsvector('simple', $2), 'A') || " +
-  "setweight(to_tsvector('simple', $3), 'B')";
+  "setweight(to_tsvector('simple', $3), 'B') || setweight(to_tsvector('simple', $4), 'B')";
 
 const quoted = (text: string) => `"${text.replace(/"/g, '""')}"`;
 
@@ -158,7 +160,7 @@ export class PassagesRepository {
     const scope = '(("p"."team_id" = __T AND "p"."agent_id" = __A) OR "p"."workflow_id" = __W)';
     if (this.db.kind === 'postgres') {
       return (await this.db.manager.query<unknown>(
-        `SELECT "p"."source", "p"."title", "p"."content"
+        `SELECT "p"."source", "p"."title", "p"."content", "p"."terms"
          FROM "knowledge_passages" "p", to_tsquery('simple', $1) "q"
          WHERE "p"."search" @@ "q" AND ${scope.replace('__T', '$2').replace('__A', '$3').replace('__W', '$4')}
          ORDER BY ts_rank("p"."search", "q") DESC, "p"."position" ASC
@@ -167,10 +169,10 @@ export class PassagesRepository {
       )) as CandidatePassage[];
     }
     return (await this.db.manager.query<unknown>(
-      `SELECT "p"."source", "p"."title", "p"."content"
+      `SELECT "p"."source", "p"."title", "p"."content", "p"."terms"
        FROM "knowledge_fts" "f" JOIN "knowledge_passages" "p" ON "p"."seq" = "f"."rowid"
        WHERE "knowledge_fts" MATCH ? AND ${scope.replace(/__[TAW]/g, '?')}
-       ORDER BY bm25("knowledge_fts", 0.0, 2.0, 1.0) ASC, "p"."position" ASC
+       ORDER BY bm25("knowledge_fts", 0.0, 2.0, 1.0, 1.0) ASC, "p"."position" ASC
        LIMIT ?`,
       [this.ftsQuery(owners, keys), owners.teamId, owners.agentId, owners.workflowId, limit],
     )) as CandidatePassage[];
@@ -209,8 +211,10 @@ export class PassagesRepository {
     if (keys.length === 0) {
       return owner;
     }
-    const terms = keys.map((key) => (key.exact ? quoted(key.text) : `${quoted(key.text)}*`));
-    return `${owner} AND {title content} : (${terms.join(' OR ')})`;
+    const terms = keys.map((key) =>
+      key.exact ? exactForms(key).map(quoted).join(' OR ') : `${quoted(key.text)}*`,
+    );
+    return `${owner} AND {title content terms} : (${terms.join(' OR ')})`;
   }
 
   private tsQuery(owners: PassageOwners, keys: SearchKey[]): string {
@@ -221,7 +225,13 @@ export class PassagesRepository {
       return owner;
     }
     // Keys hold letters and digits only; quoting keeps to_tsquery from reading any as syntax.
-    const terms = keys.map((key) => `'${key.text}':${key.exact ? '' : '*'}AB`);
+    const terms = keys.map((key) =>
+      key.exact
+        ? exactForms(key)
+            .map((form) => `'${form}':AB`)
+            .join(' | ')
+        : `'${key.text}':*AB`,
+    );
     return `${owner} & (${terms.join(' | ')})`;
   }
 
@@ -231,6 +241,7 @@ export class PassagesRepository {
 
   private async insert(p: NewPassage): Promise<void> {
     const ownerKey = ownerToken((p.agentId ?? p.workflowId)!);
+    const terms = compounds(`${p.title}\n${p.content}`);
     const values = [
       newId(),
       p.teamId,
@@ -242,22 +253,23 @@ export class PassagesRepository {
       ownerKey,
       p.title,
       p.content,
+      terms,
     ];
     const columns = `"id", "team_id", "agent_id", "knowledge_base_id", "workflow_id", "source",
-      "position", "owner_key", "title", "content"`;
+      "position", "owner_key", "title", "content", "terms"`;
     if (this.db.kind === 'postgres') {
       const vector = POSTGRES_SEARCH_VECTOR.replace(
         /\$(\d)/g,
-        (_, n: string) => `$${Number(n) + 10}`,
+        (_, n: string) => `$${Number(n) + 11}`,
       );
       await this.db.manager.query(
         `INSERT INTO "knowledge_passages" (${columns}, "search")
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, ${vector})`,
-        [...values, ownerKey, fold(p.title), fold(p.content)],
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, ${vector})`,
+        [...values, ownerKey, fold(p.title), fold(p.content), terms],
       );
     } else {
       await this.db.manager.query(
-        `INSERT INTO "knowledge_passages" (${columns}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO "knowledge_passages" (${columns}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         values,
       );
     }

@@ -15,10 +15,14 @@ const STOP_WORDS = new Set(
     'tell than thank thanks that the their them then there these they this those to too up us ' +
     'very want was way we were what whats when where which while who whom why will with would ' +
     'wondering yes you your youre yours ' +
+    // The frame of a question rather than its subject.
+    'able allowed any anyone anything available bring come else even ever far get give go going ' +
+    'guys kind long lot make many much often ok okay pls plz possible provide really right sure ' +
+    'someone something soon thing things u ur ' +
     // Spanish.
-    'al algo como con cual cuando de del donde el ella en es esta estan este hay hola la las le ' +
-    'les lo los me mi mis mucho muy no nos o para pero por que quien se si sin su sus te tengo ' +
-    'tienen tiene tu un una uno unos usted ustedes y ya yo'
+    'al algo como con cual cuando cuanto de del donde el ella en es esta estan este hay hola la ' +
+    'las le les lo los me mi mis mucho muy no nos o para pero por puede pueden puedo que quien ' +
+    'se si sin su sus te tengo tienen tiene tu un una uno unos usted ustedes y ya yo'
   ).split(' '),
 );
 
@@ -89,8 +93,23 @@ export function searchKeys(question: string): SearchKey[] {
   return [...seen.values()];
 }
 
+/** The whole words a short key matches: itself and its plural ("dog", "dogs"). */
+export function exactForms(key: SearchKey): string[] {
+  return [key.text, `${key.text}s`];
+}
+
 export function keyMatches(key: SearchKey, word: string): boolean {
-  return key.exact ? word === key.text : word.startsWith(key.text);
+  return key.exact ? exactForms(key).includes(word) : word.startsWith(key.text);
+}
+
+/**
+ * Hyphenated words written as one ("Wi-Fi" → "wifi", "check-in" → "checkin"), indexed beside
+ * the text so that a customer who types them either way finds them.
+ */
+export function compounds(text: string): string {
+  return (fold(text).match(/[\p{L}\p{N}]+(?:-[\p{L}\p{N}]+)+/gu) ?? [])
+    .map((compound) => compound.replace(/-/g, ''))
+    .join(' ');
 }
 
 /** The owner of passages as one index token: a workflow or agent id without its dashes. */
