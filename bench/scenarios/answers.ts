@@ -216,12 +216,15 @@ export async function answers(sizes: Sizes, workDir: string): Promise<ScenarioLi
       ...loaded.business.unanswerable,
     ];
     const timings: number[] = [];
+    const slowest = new Map<string, number>();
     let stillRight = 0;
     for (let round = 0; round < TIMED_ROUNDS[sizes.mode]; round++) {
       for (const question of questions) {
         const started = performance.now();
         const answer = await search.bestAnswer(loaded.owner, question);
-        timings.push(performance.now() - started);
+        const elapsed = performance.now() - started;
+        timings.push(elapsed);
+        slowest.set(question, Math.max(slowest.get(question) ?? 0, elapsed));
         const expected = loaded.business.questions.find((q) => q.q === question);
         if (round === 0 && expected && answer && holds(answer.text, expected.fact)) {
           stillRight++;
@@ -229,6 +232,9 @@ export async function answers(sizes: Sizes, workDir: string): Promise<ScenarioLi
       }
     }
     const latency = summarize(timings.slice(questions.length));
+    for (const [question, ms] of [...slowest].sort((a, b) => b[1] - a[1]).slice(0, 5)) {
+      progress(`answers: slowest at ${passages} passages: ${ms.toFixed(1)} ms for "${question}"`);
+    }
     const rate = (n: number, of: number) => round(of > 0 ? n / of : null, 3);
     return scenarioLine(
       'answers',

@@ -28,7 +28,7 @@ function pageServer(): { server: Server; state: { notes: string } } {
       res.writeHead(status, { 'Content-Type': type });
       res.end(body);
     };
-    switch (req.url) {
+    switch (req.url ?? '') {
       case '/ferry':
         return send(200, 'text/html; charset=utf-8', FERRY_PAGE);
       case '/notes.md':

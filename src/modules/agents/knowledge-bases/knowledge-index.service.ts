@@ -11,7 +11,8 @@ const CANDIDATES = 30;
 /**
  * A word held by more passages than this (and by more than 5% of them) is too common to pick
  * candidates by: it would make the database rank most of a large knowledge base. It still counts
- * in the ranking of the candidates the rarer words find.
+ * in the ranking of the candidates the rarer words find; a question of common words only takes
+ * the titles (FAQ questions) that hold them, ranked, and the first passages holding them all.
  */
 const COMMON_WORD_PASSAGES = 200;
 /** Workflows whose FAQ digest this instance last saw indexed (only saves a read). */
@@ -58,12 +59,19 @@ export class KnowledgeIndexService {
     if (known.length === 0) {
       return [];
     }
-    const picking = known.filter(({ count }) => count <= common);
-    const candidates = await this.passages.candidates(
-      owners,
-      (picking.length > 0 ? picking : known.slice(0, 1)).map(({ key }) => key),
-      CANDIDATES,
-    );
+    const rare = known.filter(({ count }) => count <= common).map(({ key }) => key);
+    const candidates =
+      rare.length > 0
+        ? await this.passages.candidates(owners, rare, CANDIDATES)
+        : [
+            ...(await this.passages.candidates(owners, keys, CANDIDATES, 'titles')),
+            ...(await this.passages.candidates(
+              owners,
+              known.map(({ key }) => key),
+              CANDIDATES,
+              'first',
+            )),
+          ];
     return rankPassages(keys, candidates, frequencies);
   }
 

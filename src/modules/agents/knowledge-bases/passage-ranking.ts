@@ -28,8 +28,9 @@ function idf(count: number, total: number): number {
 }
 
 /**
- * Okapi BM25 over the candidates, with the document frequencies of the owners' whole knowledge,
- * and the coverage of the question by each candidate. The same on either database.
+ * Ranks the candidates by how much of the question each covers, then by Okapi BM25 (document
+ * frequencies from the owners' whole knowledge): a passage that holds more of what was asked
+ * comes first. The same on either database.
  */
 export function rankPassages(
   keys: SearchKey[],
@@ -37,7 +38,12 @@ export function rankPassages(
   frequencies: KeyFrequencies,
 ): RankedPassage[] {
   const weights = keys.map((_, i) => idf(frequencies.counts[i] ?? 0, frequencies.total));
-  const totalWeight = weights.reduce((sum, w) => sum + w, 0);
+  // A number the knowledge never mentions ("a table for 4") is a detail of the question, not
+  // its subject: it does not count against a passage.
+  const totalWeight = weights.reduce(
+    (sum, w, i) => (/^\p{N}+$/u.test(keys[i].text) && !frequencies.counts[i] ? sum : sum + w),
+    0,
+  );
   const documents = candidates.map((candidate) => {
     const title = words(candidate.title);
     const content = [...words(candidate.content), ...words(candidate.terms)];
@@ -62,5 +68,5 @@ export function rankPassages(
       return { ...candidate, score, coverage: totalWeight > 0 ? covered / totalWeight : 0 };
     })
     .filter((ranked) => ranked.score > 0)
-    .sort((a, b) => b.score - a.score);
+    .sort((a, b) => b.coverage - a.coverage || b.score - a.score);
 }

@@ -22,6 +22,8 @@ export interface CandidatePassage {
   terms: string;
 }
 
+export type CandidateMode = 'ranked' | 'titles' | 'first';
+
 export interface KeyFrequencies {
   /** Passages of the owners. */
   total: number;
@@ -148,11 +150,17 @@ export class PassagesRepository {
     return row?.digest ?? null;
   }
 
-  /** The owners' passages holding any of `keys`, best ranked by the database first. */
+  /**
+   * The owners' passages for `keys`. `ranked`: holding any key, best ranked by the database
+   * first; `titles`: the same among titles (FAQ questions) only; `first`: holding every key, in
+   * no order, the cheap way when the keys are so common that ranking them would read most of a
+   * large knowledge base.
+   */
   async candidates(
     owners: PassageOwners,
     keys: SearchKey[],
     limit: number,
+    mode: CandidateMode = 'ranked',
   ): Promise<CandidatePassage[]> {
     if (keys.length === 0) {
       return [];
@@ -163,18 +171,18 @@ export class PassagesRepository {
         `SELECT "p"."source", "p"."title", "p"."content", "p"."terms"
          FROM "knowledge_passages" "p", to_tsquery('simple', $1) "q"
          WHERE "p"."search" @@ "q" AND ${scope.replace('__T', '$2').replace('__A', '$3').replace('__W', '$4')}
-         ORDER BY ts_rank("p"."search", "q") DESC, "p"."position" ASC
+         ${mode === 'first' ? '' : 'ORDER BY ts_rank("p"."search", "q") DESC, "p"."position" ASC'}
          LIMIT $5`,
-        [this.tsQuery(owners, keys), owners.teamId, owners.agentId, owners.workflowId, limit],
+        [this.tsQuery(owners, keys, mode), owners.teamId, owners.agentId, owners.workflowId, limit],
       )) as CandidatePassage[];
     }
     return (await this.db.manager.query<unknown>(
       `SELECT "p"."source", "p"."title", "p"."content", "p"."terms"
        FROM "knowledge_fts" "f" JOIN "knowledge_passages" "p" ON "p"."seq" = "f"."rowid"
        WHERE "knowledge_fts" MATCH ? AND ${scope.replace(/__[TAW]/g, '?')}
-       ORDER BY bm25("knowledge_fts", 0.0, 2.0, 1.0, 1.0) ASC, "p"."position" ASC
+       ${mode === 'first' ? '' : 'ORDER BY bm25("knowledge_fts", 0.0, 2.0, 1.0, 1.0) ASC, "p"."position" ASC'}
        LIMIT ?`,
-      [this.ftsQuery(owners, keys), owners.teamId, owners.agentId, owners.workflowId, limit],
+      [this.ftsQuery(owners, keys, mode), owners.teamId, owners.agentId, owners.workflowId, limit],
     )) as CandidatePassage[];
   }
 
@@ -206,18 +214,28 @@ export class PassagesRepository {
       .map(ownerToken);
   }
 
-  private ftsQuery(owners: PassageOwners, keys: SearchKey[]): string {
+  private ftsQuery(
+    owners: PassageOwners,
+    keys: SearchKey[],
+    mode: CandidateMode = 'ranked',
+  ): string {
     const owner = `owner_key : (${this.ownerTokens(owners).map(quoted).join(' OR ')})`;
     if (keys.length === 0) {
       return owner;
     }
-    const terms = keys.map((key) =>
-      key.exact ? exactForms(key).map(quoted).join(' OR ') : `${quoted(key.text)}*`,
+    const columns = mode === 'titles' ? 'title' : '{title content terms}';
+    const terms = keys.map(
+      (key) =>
+        `${columns} : (${key.exact ? exactForms(key).map(quoted).join(' OR ') : `${quoted(key.text)}*`})`,
     );
-    return `${owner} AND {title content terms} : (${terms.join(' OR ')})`;
+    return `${owner} AND (${terms.join(mode === 'first' ? ' AND ' : ' OR ')})`;
   }
 
-  private tsQuery(owners: PassageOwners, keys: SearchKey[]): string {
+  private tsQuery(
+    owners: PassageOwners,
+    keys: SearchKey[],
+    mode: CandidateMode = 'ranked',
+  ): string {
     const owner = `(${this.ownerTokens(owners)
       .map((token) => `${token}:D`)
       .join(' | ')})`;
@@ -225,14 +243,15 @@ export class PassagesRepository {
       return owner;
     }
     // Keys hold letters and digits only; quoting keeps to_tsquery from reading any as syntax.
+    const weights = mode === 'titles' ? 'A' : 'AB';
     const terms = keys.map((key) =>
       key.exact
-        ? exactForms(key)
-            .map((form) => `'${form}':AB`)
-            .join(' | ')
-        : `'${key.text}':*AB`,
+        ? `(${exactForms(key)
+            .map((form) => `'${form}':${weights}`)
+            .join(' | ')})`
+        : `'${key.text}':*${weights}`,
     );
-    return `${owner} & (${terms.join(' | ')})`;
+    return `${owner} & (${terms.join(mode === 'first' ? ' & ' : ' | ')})`;
   }
 
   private param(n: number): string {

@@ -17,7 +17,8 @@ const STOP_WORDS = new Set(
     'wondering yes you your youre yours ' +
     // The frame of a question rather than its subject.
     'able allowed any anyone anything available bring come else even ever far get give go going ' +
-    'guys kind long lot make many much often ok okay pls plz possible provide really right sure ' +
+    'guys kind long lot make many may much must often ok okay pls plz possible provide really ' +
+    'right shall should sure ' +
     'someone something soon thing things u ur ' +
     // Spanish.
     'al algo como con cual cuando cuanto de del donde el ella en es esta estan este hay hola la ' +

@@ -11,7 +11,7 @@ import { WorkflowEntity } from '@/modules/workflows/entities/workflow.entity';
  * question's weight (each word weighing its rarity in the agent's knowledge): a wrong confident
  * answer is worse than a hand-off.
  */
-export const MIN_ANSWER_COVERAGE = 0.5;
+export const MIN_ANSWER_COVERAGE = 0.6;
 
 export type KnowledgeSource = 'kb' | 'faq' | 'url';
 
