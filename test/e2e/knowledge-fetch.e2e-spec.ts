@@ -143,7 +143,7 @@ describe('knowledge that answers', () => {
     expect(await ask('When does the first boat to Lumo island leave?')).toMatch(
       /The first ferry to Lumo Island leaves pier 3 at 7:40/,
     );
-    expect(await ask('can I bring my bike on the ferry')).toMatch(/Bicycles travel free/);
+    expect(await ask('are bicycles free on the ferry?')).toMatch(/^Bicycles travel free/);
   });
 
   it.each([
@@ -201,7 +201,7 @@ describe('knowledge that answers', () => {
         ],
       })
       .expect(200);
-    expect(await ask('where can I park my car near the shop?')).toBe(
+    expect(await ask('is there somewhere to park at the shop?')).toBe(
       'Free parking behind the shop.',
     );
     expect(await ask('Do you offer gift wrapping?')).toBe(handoff);
@@ -211,7 +211,7 @@ describe('knowledge that answers', () => {
     await fetched(`${site}/horario`);
     expect(await ask('¿Qué horario tienen el sabado?')).toMatch(/^Horario de la tienda/);
     expect(await ask('¿Abren el domingo?')).toBe('Sí, los domingos de 10:00 a 14:00.');
-    expect(await ask('y los festivos, ¿qué horario?')).toMatch(/^Los domingos y festivos/);
+    expect(await ask('¿abris los festivos por la manana?')).toMatch(/^Los domingos y festivos/);
   });
 
   it('hands off what the knowledge does not answer', async () => {
