@@ -145,10 +145,10 @@ export class KnowledgeIndex1732608000000 implements MigrationInterface {
         postgres
           ? `INSERT INTO "knowledge_passages" (${columns}, "search")
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'kb', '',
-               setweight(to_tsvector('simple', $6), 'D') ||
+               setweight(to_tsvector('simple', $10), 'D') ||
                setweight(to_tsvector('simple', $9), 'B') || setweight(to_tsvector('simple', $8), 'B'))`
           : `INSERT INTO "knowledge_passages" (${columns}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'kb', '')`,
-        postgres ? [...values, fold(String(passage.content))] : values,
+        postgres ? [...values, fold(String(passage.content)), ownerKey] : values,
       );
     }
     await queryRunner.query('DROP TABLE "knowledge_passages_old"');
