@@ -1,4 +1,6 @@
 import { createServer, Server } from 'node:http';
+import { KnowledgeBaseEntity } from '@/modules/agents/knowledge-bases/entities/knowledge-base.entity';
+import { KnowledgeFetchRepository } from '@/modules/agents/knowledge-bases/knowledge-fetch.repository';
 import { AddressInfo } from 'node:net';
 import { createAgent } from '../factories/agents';
 import { allMessages, repliesSettled, sendAs } from '../factories/conversations';
@@ -212,6 +214,44 @@ describe('knowledge that answers', () => {
     expect(await ask('¿Qué horario tienen el sabado?')).toMatch(/^Horario de la tienda/);
     expect(await ask('¿Abren el domingo?')).toBe('Sí, los domingos de 10:00 a 14:00.');
     expect(await ask('¿abris los festivos por la manana?')).toMatch(/^Los domingos y festivos/);
+  });
+
+  it('fetches a page under one lease at a time, and again once a lease runs out', async () => {
+    const queue = t.app.get(KnowledgeFetchRepository);
+    const items = t.dataSource().getRepository(KnowledgeBaseEntity);
+    const kb = await fetched(`${site}/notes.md`);
+    const { teamId } = await items.findOneByOrFail({ id: kb.id });
+    expect(await queue.claim(teamId, kb.id, 60_000, null)).toBeNull(); // fetched, not due
+
+    await items.update({ id: kb.id }, { status: 'pending' });
+    const held = await queue.claim(teamId, kb.id, 60_000, null);
+    expect(held).toEqual(expect.any(String));
+    expect(await queue.claim(teamId, kb.id, 60_000, null)).toBeNull();
+    const item = await items.findOneByOrFail({ id: kb.id });
+    expect(await queue.settleFetch(item, 'not-the-token', { text: 'stale' })).toBeNull();
+    expect(await queue.settleFetch(item, held!, { text: 'Fresh text.' })).toMatchObject({
+      status: 'ready',
+      content: 'Fresh text.',
+    });
+
+    // A worker that died mid-fetch: its lease runs out, and a sweep fetches the page again.
+    await items.update({ id: kb.id }, { status: 'pending' });
+    const dead = await queue.claim(teamId, kb.id, 200, null);
+    expect(dead).toEqual(expect.any(String));
+    const retried = await settled(
+      kb.id,
+      (await t.api().get(`${base}/${kb.id}`)).body.data.fetched_at,
+    );
+    expect(retried).toMatchObject({ status: 'ready', content: state.notes });
+    expect(await queue.settleFetch(item, dead!, { text: 'too late' })).toBeNull();
+
+    // One whose fetches keep being cut short is given up, with a reason.
+    await items.update({ id: kb.id }, { status: 'pending', fetchAttempts: 3 });
+    expect(await settled(kb.id, retried.fetched_at)).toMatchObject({
+      status: 'failed',
+      error: 'fetching the page was interrupted 3 times',
+      content: state.notes,
+    });
   });
 
   it('hands off what the knowledge does not answer', async () => {

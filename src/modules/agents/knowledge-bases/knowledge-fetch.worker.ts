@@ -4,7 +4,7 @@ import { Database } from '@/database/database.service';
 import { KnowledgeFetchRepository } from './knowledge-fetch.repository';
 import { PageFetcher } from './page-fetcher';
 
-const SWEEP_INTERVAL_MS = 5_000;
+const SWEEP_INTERVAL_MS = 2_000;
 const SWEEP_BATCH = 20;
 /** Fetches run side by side on one instance at most this many at a time. */
 const CONCURRENT_FETCHES = 4;

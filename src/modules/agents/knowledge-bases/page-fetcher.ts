@@ -77,7 +77,12 @@ export class PageFetcher {
     if (raw.includes('\u0000')) {
       return { error: `the page is not text (${mediaType} holding binary data)` };
     }
-    const text = (HTML.has(mediaType) ? readableText(raw) : raw).trim();
+    let text: string;
+    try {
+      text = (HTML.has(mediaType) ? readableText(raw) : raw).trim();
+    } catch {
+      return { error: 'the page could not be read as HTML' };
+    }
     return text ? { text } : { error: 'the page has no readable text' };
   }
 }

@@ -61,7 +61,10 @@ function blockText(root: DomNode): string {
 }
 
 function withoutFurniture(html: string) {
-  const { document } = parseHTML(html);
+  // linkedom builds no document element for a fragment, and Readability needs one.
+  const { document } = parseHTML(
+    /<html[\s>]/i.test(html) ? html : `<html><body>${html}</body></html>`,
+  );
   document.querySelectorAll(SKIPPED).forEach((element) => element.remove());
   return document;
 }
