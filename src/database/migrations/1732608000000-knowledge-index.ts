@@ -110,6 +110,9 @@ export class KnowledgeIndex1732608000000 implements MigrationInterface {
     await queryRunner.query(
       'CREATE INDEX "ix_knowledge_bases_fetch" ON "knowledge_bases" ("type", "status", "lease_until")',
     );
+    await queryRunner.query(
+      'CREATE INDEX "ix_knowledge_bases_fetched" ON "knowledge_bases" ("type", "fetched_at")',
+    );
 
     await queryRunner.query('ALTER TABLE "knowledge_passages" RENAME TO "knowledge_passages_old"');
     for (const index of ['ix_knowledge_passages_agent', 'ix_knowledge_passages_kb']) {
@@ -188,6 +191,7 @@ export class KnowledgeIndex1732608000000 implements MigrationInterface {
       'CREATE INDEX "ix_knowledge_passages_kb" ON "knowledge_passages" ("knowledge_base_id")',
     );
     await queryRunner.query('DROP INDEX "ix_knowledge_bases_fetch"');
+    await queryRunner.query('DROP INDEX "ix_knowledge_bases_fetched"');
     for (const column of [
       'status',
       'error',

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { download, DownloadError, MAX_REDIRECTS } from '@/common/outbound/outbound-download';
 import { OutboundHttp } from '@/common/outbound/outbound-http';
+import { LIMITS } from '@/common/validation/limits';
 import { AppConfig } from '@/config/app-config';
 import { readableText } from './readable-text';
 
@@ -36,6 +37,16 @@ function decode(body: Buffer, contentType: string): string {
   } catch {
     return new TextDecoder('utf-8').decode(body);
   }
+}
+
+/** A page's text as long as a text item may be, cut at the last paragraph that fits. */
+function withinLimit(text: string): string {
+  if (text.length <= LIMITS.knowledgeContent) {
+    return text;
+  }
+  const cut = text.slice(0, LIMITS.knowledgeContent);
+  const paragraphEnd = cut.lastIndexOf('\n\n');
+  return (paragraphEnd > 0 ? cut.slice(0, paragraphEnd) : cut).trim();
 }
 
 /**
@@ -83,6 +94,6 @@ export class PageFetcher {
     } catch {
       return { error: 'the page could not be read as HTML' };
     }
-    return text ? { text } : { error: 'the page has no readable text' };
+    return text ? { text: withinLimit(text) } : { error: 'the page has no readable text' };
   }
 }
