@@ -69,6 +69,7 @@ export class PageFetcher {
     try {
       page = await download(this.outbound, url, this.timeoutMs, {
         Accept: 'text/html, text/plain;q=0.9, text/markdown;q=0.9, */*;q=0.1',
+        'User-Agent': 'console-api-knowledge-fetcher/1.0',
       });
     } catch (error) {
       if (error instanceof DownloadError) {
