@@ -1,8 +1,31 @@
+/**
+ * Packages shipped as ES modules only (linkedom's DOM and its HTML parser): Node requires them as
+ * they are, Jest's module loader needs them compiled to CommonJS.
+ */
+const ESM_PACKAGES = [
+  'boolbase',
+  'css-select',
+  'css-what',
+  'cssomnom',
+  'dom-serializer',
+  'domelementtype',
+  'domhandler',
+  'domutils',
+  'entities',
+  'htmlparser2',
+  'nth-check',
+  'uhyphen',
+];
+
 /** @type {import('jest').Config} */
 const common = {
   rootDir: __dirname,
   moduleFileExtensions: ['js', 'json', 'ts'],
-  transform: { '^.+\\.ts$': 'ts-jest' },
+  transform: {
+    '^.+\\.ts$': 'ts-jest',
+    '^.+\\.js$': ['ts-jest', { isolatedModules: true, tsconfig: { allowJs: true } }],
+  },
+  transformIgnorePatterns: [`/node_modules/(?!(${ESM_PACKAGES.join('|')})/)`],
   moduleNameMapper: { '^@/(.*)$': '<rootDir>/src/$1' },
   testEnvironment: 'node',
 };

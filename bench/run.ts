@@ -16,6 +16,7 @@ import {
   workflowEnvelope,
 } from './lib/seed';
 import { renderTable } from './lib/table';
+import { answers } from './scenarios/answers';
 import { clusterDelivery } from './scenarios/cluster-delivery';
 import { EmbeddedContext, EmbeddedSeed, Floors } from './scenarios/context';
 import { measureFloors } from './scenarios/floors';
@@ -37,6 +38,8 @@ import { TARGETS } from './targets';
 const WARMUP_CONVERSATIONS = 10;
 const LOAD_SCENARIOS: ScenarioName[] = ['get-workflow', 'list-workflows', 'post-messages'];
 const STREAM_SCENARIOS: ScenarioName[] = ['stream-capacity', 'stream-fanout'];
+/** Scenarios that start what they need in this process: the embedded app is not needed for them. */
+const IN_PROCESS_SCENARIOS: ScenarioName[] = ['rule-matching', 'answers', 'cluster-delivery'];
 
 async function runScenario(
   report: Report,
@@ -142,10 +145,15 @@ async function main(): Promise<void> {
       // In this process, before any server starts, so that nothing else runs meanwhile.
       await runScenario(report, 'rule-matching', options.sizes, () => ruleMatching(options.sizes));
     }
-    try {
-      await runEmbedded(options, report, workDir);
-    } catch (error) {
-      progress(`embedded run stopped: ${String((error as Error)?.stack ?? error)}`);
+    if (options.scenarios.has('answers')) {
+      await runScenario(report, 'answers', options.sizes, () => answers(options.sizes, workDir));
+    }
+    if ([...options.scenarios].some((name) => !IN_PROCESS_SCENARIOS.includes(name))) {
+      try {
+        await runEmbedded(options, report, workDir);
+      } catch (error) {
+        progress(`embedded run stopped: ${String((error as Error)?.stack ?? error)}`);
+      }
     }
     if (options.scenarios.has('cluster-delivery')) {
       await runScenario(report, 'cluster-delivery', options.sizes, () =>

@@ -16,4 +16,9 @@ export const TARGETS: Record<string, Target[]> = {
   'stream-stalled-replay': [atMost('rss_mib_per_stream', 2)],
   'cluster-delivery': [atMost('p99_ms', 150)],
   'rule-matching': [atMost('match_ms_per_message', 5)],
+  answers: [
+    atLeast('answer_rate', 0.9),
+    atMost('false_answer_rate', 0.1),
+    atMost('retrieval_p99_ms', 10),
+  ],
 };

@@ -7,6 +7,7 @@ export const SCENARIOS = [
   'stream-stalled-replay',
   'cluster-delivery',
   'rule-matching',
+  'answers',
 ] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
 

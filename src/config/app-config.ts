@@ -38,6 +38,8 @@ export class AppConfig {
     slotLeaseMs: number;
   };
   readonly outbound: { allowPrivate: boolean; timeoutMs: number };
+  /** URL items: each fetch's time cap, and how often a fetched page is fetched again (0: never). */
+  readonly knowledge: { fetchTimeoutMs: number; refreshHours: number };
   /** No base URL: replies come from the built-in engine. */
   readonly llm: {
     baseUrl: string | undefined;
@@ -86,6 +88,10 @@ export class AppConfig {
     this.outbound = {
       allowPrivate: env.OUTBOUND_ALLOW_PRIVATE,
       timeoutMs: env.OUTBOUND_TIMEOUT_MS,
+    };
+    this.knowledge = {
+      fetchTimeoutMs: env.KNOWLEDGE_FETCH_TIMEOUT_MS,
+      refreshHours: env.KNOWLEDGE_REFRESH_HOURS,
     };
     this.llm = {
       baseUrl: env.LLM_BASE_URL && withoutTrailingSlashes(env.LLM_BASE_URL),

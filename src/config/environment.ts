@@ -100,6 +100,12 @@ export class Environment {
   @IntegerSetting({ min: 100, max: 120_000 })
   OUTBOUND_TIMEOUT_MS = 10_000;
 
+  @IntegerSetting({ min: 0, max: 8_760 })
+  KNOWLEDGE_REFRESH_HOURS = 24;
+
+  @IntegerSetting({ min: 100, max: 120_000 })
+  KNOWLEDGE_FETCH_TIMEOUT_MS = 15_000;
+
   @Matches(/^https:\/\/[^\s]+$/, { message: 'must be an https URL' })
   PIPEDREAM_MCP_URL = 'https://remote.mcp.pipedream.net';
 

@@ -35,6 +35,9 @@ describe('knowledge bases', () => {
       description: 'Common questions',
       url: null,
       content,
+      status: 'ready',
+      error: null,
+      fetched_at: null,
       created_at: expect.any(String),
       updated_at: expect.any(String),
     });
@@ -50,12 +53,14 @@ describe('knowledge bases', () => {
     const res = await t
       .api()
       .post(base)
-      .send({ type: 'url', name: 'Site', url: 'https://example.com/faq' })
+      .send({ type: 'url', name: 'Site', url: 'http://127.0.0.1:9/faq' })
       .expect(201);
     expect(res.body.data).toMatchObject({
       type: 'url',
-      url: 'https://example.com/faq',
+      url: 'http://127.0.0.1:9/faq',
       content: null,
+      status: 'pending',
+      error: null,
       description: null,
     });
   });

@@ -7,9 +7,13 @@ import { AppConfig } from '@/config/app-config';
 import { Database } from '@/database/database.service';
 import { isCallableAddress, isPublicAddress } from './address-policy';
 
-const MAX_OUTBOUND_RESPONSE_BYTES = 5 * 1024 * 1024;
+export const MAX_OUTBOUND_RESPONSE_BYTES = 5 * 1024 * 1024;
 
-class OutboundRefusedError extends Error {}
+/** A call the address guard or the size cap stopped. */
+export class OutboundRefusedError extends Error {}
+
+/** A response body that passed MAX_OUTBOUND_RESPONSE_BYTES. */
+export class ResponseTooLargeError extends OutboundRefusedError {}
 
 const REFUSAL = 'must not point to a private, loopback, link-local or metadata address';
 
@@ -133,7 +137,7 @@ function capped(response: Response, maxBytes: number): Response {
     transform(chunk, controller) {
       received += chunk.byteLength;
       if (received > maxBytes) {
-        controller.error(new OutboundRefusedError(`response larger than ${maxBytes} bytes`));
+        controller.error(new ResponseTooLargeError(`response larger than ${maxBytes} bytes`));
         return;
       }
       controller.enqueue(chunk);

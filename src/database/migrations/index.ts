@@ -3,6 +3,7 @@ import { Platform1732262400000 } from './1732262400000-platform';
 import { Agents1732348800000 } from './1732348800000-agents';
 import { Conversations1732435200000 } from './1732435200000-conversations';
 import { exactShapesMigration } from './1732521600000-exact-shapes';
+import { KnowledgeIndex1732608000000 } from './1732608000000-knowledge-index';
 import { PhoneNumbers1732867200000 } from './1732867200000-phone-numbers';
 
 /** Every migration, oldest first; `secretBox` opens and seals the stored secrets some rewrite. */
@@ -12,6 +13,7 @@ export function migrations(secretBox: SecretBox): Array<new () => unknown> {
     Agents1732348800000,
     Conversations1732435200000,
     exactShapesMigration(secretBox),
+    KnowledgeIndex1732608000000,
     PhoneNumbers1732867200000,
   ];
 }

@@ -79,6 +79,23 @@ export class KnowledgeBasesController {
     return toKnowledgeBaseResponse(await this.knowledgeBases.update(teamId, agentId, kbId, body));
   }
 
+  @Post(':kbId/refresh')
+  @Endpoint({
+    scope: 'agents:write',
+    summary: 'Fetch a URL knowledge base again, in the background',
+    message: 'Knowledge base refresh requested',
+    response: KnowledgeBaseResponseDto,
+    status: 202,
+    errors: [400, 404, 409, 422],
+  })
+  async refreshKnowledgeBase(
+    @TeamId() teamId: string,
+    @AgentId() agentId: string,
+    @IdParam('kbId') kbId: string,
+  ): Promise<KnowledgeBaseResponseDto> {
+    return toKnowledgeBaseResponse(await this.knowledgeBases.refresh(teamId, agentId, kbId));
+  }
+
   @Delete(':kbId')
   @Endpoint({
     scope: 'agents:write',

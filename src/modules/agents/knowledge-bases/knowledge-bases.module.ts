@@ -1,20 +1,43 @@
 import { forwardRef, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AgentsModule } from '@/modules/agents/agents.module';
-import { KnowledgeBaseEntity, KnowledgePassageEntity } from './entities/knowledge-base.entity';
+import { OutboundHttp } from '@/common/outbound/outbound-http';
+import {
+  KnowledgeBaseEntity,
+  KnowledgeFaqVersionEntity,
+  KnowledgePassageEntity,
+} from './entities/knowledge-base.entity';
+import { KnowledgeFetchRepository } from './knowledge-fetch.repository';
+import { KnowledgeIndexService } from './knowledge-index.service';
+import { KnowledgeFetchWorker } from './knowledge-fetch.worker';
+import { PageFetcher } from './page-fetcher';
+import { PassagesRepository } from './passages.repository';
 import { KnowledgeBasesController } from './knowledge-bases.controller';
 import { KnowledgeBasesRepository } from './knowledge-bases.repository';
 import { KnowledgeBasesService } from './knowledge-bases.service';
 
-/** The agent's knowledge bases, and the passages its replies draw on. */
+/** The agent's knowledge bases, the fetching of URL ones, and the passages replies draw on. */
 @Module({
   imports: [
     // The agent's profile lists the knowledge bases, and every one belongs to an agent.
     forwardRef(() => AgentsModule),
-    TypeOrmModule.forFeature([KnowledgeBaseEntity, KnowledgePassageEntity]),
+    TypeOrmModule.forFeature([
+      KnowledgeBaseEntity,
+      KnowledgePassageEntity,
+      KnowledgeFaqVersionEntity,
+    ]),
   ],
   controllers: [KnowledgeBasesController],
-  providers: [KnowledgeBasesRepository, KnowledgeBasesService],
-  exports: [KnowledgeBasesService],
+  providers: [
+    KnowledgeBasesRepository,
+    KnowledgeBasesService,
+    PassagesRepository,
+    KnowledgeIndexService,
+    KnowledgeFetchRepository,
+    KnowledgeFetchWorker,
+    PageFetcher,
+    OutboundHttp,
+  ],
+  exports: [KnowledgeBasesService, KnowledgeIndexService],
 })
 export class KnowledgeBasesModule {}

@@ -1,12 +1,14 @@
 import { Injectable } from '@nestjs/common';
-import { newId } from '@/common/ids';
 import { Database } from '@/database/database.service';
-import { KnowledgeBaseEntity, KnowledgePassageEntity } from './entities/knowledge-base.entity';
-import { toPassages } from './passages';
+import { KnowledgeBaseEntity } from './entities/knowledge-base.entity';
+import { PassagesRepository } from './passages.repository';
 
 @Injectable()
 export class KnowledgeBasesRepository {
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    private readonly passages: PassagesRepository,
+  ) {}
 
   listForAgent(teamId: string, agentId: string): Promise<KnowledgeBaseEntity[]> {
     return this.db.manager.find(KnowledgeBaseEntity, {
@@ -19,49 +21,19 @@ export class KnowledgeBasesRepository {
     return this.db.manager.findOneBy(KnowledgeBaseEntity, { teamId, agentId, id });
   }
 
-  /** Changes whenever the agent's knowledge bases do (one added, removed or updated). */
-  async passagesVersion(teamId: string, agentId: string): Promise<string> {
-    const stamp = (await this.db.manager
-      .createQueryBuilder(KnowledgeBaseEntity, 'kb')
-      .select('COUNT(*)', 'count')
-      .addSelect('MAX(kb.updated_at)', 'newest')
-      .where('kb.team_id = :teamId AND kb.agent_id = :agentId', { teamId, agentId })
-      .getRawOne<{ count: string | number; newest: string | Date | null }>())!;
-    return `${stamp.count}:${String(stamp.newest)}`;
-  }
-
-  async passages(teamId: string, agentId: string): Promise<string[]> {
-    const rows = await this.db.manager
-      .createQueryBuilder(KnowledgePassageEntity, 'passage')
-      .innerJoin(KnowledgeBaseEntity, 'kb', 'kb.id = passage.knowledge_base_id')
-      .where('kb.team_id = :teamId AND passage.agent_id = :agentId', { teamId, agentId })
-      .orderBy('passage.knowledgeBaseId', 'ASC')
-      .addOrderBy('passage.position', 'ASC')
-      .getMany();
-    return rows.map((row) => row.content);
-  }
-
   countForAgent(teamId: string, agentId: string): Promise<number> {
     return this.db.manager.countBy(KnowledgeBaseEntity, { teamId, agentId });
   }
 
-  /** Writes the knowledge base and re-slices its text into passages, in one transaction. */
-  save(kb: KnowledgeBaseEntity): Promise<void> {
+  /**
+   * Writes the item and, when its text is new (`reindex`), its passages, in one transaction: a
+   * text item's from its content, a URL item's none until its page is fetched.
+   */
+  save(kb: KnowledgeBaseEntity, reindex: boolean): Promise<void> {
     return this.db.transaction(async () => {
       await this.db.manager.save(KnowledgeBaseEntity, kb);
-      await this.db.manager.delete(KnowledgePassageEntity, { knowledgeBaseId: kb.id });
-      const passages = kb.type === 'text' && kb.content ? toPassages(kb.content) : [];
-      if (passages.length > 0) {
-        await this.db.manager.insert(
-          KnowledgePassageEntity,
-          passages.map((content, position) => ({
-            id: newId(),
-            agentId: kb.agentId,
-            knowledgeBaseId: kb.id,
-            position,
-            content,
-          })),
-        );
+      if (reindex) {
+        await this.passages.replaceForItem(kb, kb.type === 'text' ? kb.content : null);
       }
     });
   }

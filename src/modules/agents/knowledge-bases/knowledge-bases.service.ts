@@ -8,8 +8,17 @@ import { KnowledgeBaseSummaryDto, toKnowledgeBaseSummary } from './dto/knowledge
 import { KnowledgeBaseUpdateDto } from './dto/knowledge-base-update.dto';
 import { KnowledgeBaseEntity } from './entities/knowledge-base.entity';
 import { KnowledgeBasesRepository } from './knowledge-bases.repository';
+import { KnowledgeFetchWorker } from './knowledge-fetch.worker';
 
 export const MAX_KNOWLEDGE_BASES_PER_AGENT = 200;
+
+/** An item with no error and no fetch under way (a new token takes over any running one). */
+const AWAITING_NOTHING = {
+  error: null,
+  leaseUntil: null,
+  fetchToken: null,
+  fetchAttempts: 0,
+} as const;
 const NOT_FOUND = 'Knowledge base not found';
 
 @Injectable()
@@ -18,6 +27,7 @@ export class KnowledgeBasesService {
     private readonly db: Database,
     private readonly agents: AgentsService,
     private readonly knowledgeBases: KnowledgeBasesRepository,
+    private readonly fetcher: KnowledgeFetchWorker,
   ) {}
 
   async list(teamId: string, agentId: string): Promise<KnowledgeBaseEntity[]> {
@@ -28,16 +38,6 @@ export class KnowledgeBasesService {
   /** For the agent's profile, whose caller has checked the agent already. */
   async summaries(teamId: string, agentId: string): Promise<KnowledgeBaseSummaryDto[]> {
     return (await this.knowledgeBases.listForAgent(teamId, agentId)).map(toKnowledgeBaseSummary);
-  }
-
-  /** A stamp of the agent's knowledge: when it changes, `passagesFor` answers differently. */
-  passagesVersion(teamId: string, agentId: string): Promise<string> {
-    return this.knowledgeBases.passagesVersion(teamId, agentId);
-  }
-
-  /** The passages of the agent's text knowledge bases, in a stable order. */
-  passagesFor(teamId: string, agentId: string): Promise<string[]> {
-    return this.knowledgeBases.passages(teamId, agentId);
   }
 
   async get(teamId: string, agentId: string, id: string): Promise<KnowledgeBaseEntity> {
@@ -65,6 +65,9 @@ export class KnowledgeBasesService {
       description: input.description ?? null,
       url: input.type === 'url' ? input.url! : null,
       content: input.type === 'text' ? input.content! : null,
+      ...AWAITING_NOTHING,
+      status: input.type === 'text' ? 'ready' : 'pending',
+      fetchedAt: null,
       createdAt: now,
       updatedAt: now,
     };
@@ -77,7 +80,8 @@ export class KnowledgeBasesService {
           `An agent can have at most ${MAX_KNOWLEDGE_BASES_PER_AGENT} knowledge bases`,
         );
       }
-      await this.knowledgeBases.save(kb);
+      await this.knowledgeBases.save(kb, true);
+      this.scheduleFetch(kb);
     });
     return kb;
   }
@@ -102,16 +106,37 @@ export class KnowledgeBasesService {
         `${misplaced}: is only allowed when type is ${misplaced === 'url' ? 'url' : 'text'}`,
       ]);
     }
+    const urlChanged = input.url !== undefined && input.url !== kb.url;
     const updated: KnowledgeBaseEntity = {
       ...kb,
       name: input.name ?? kb.name,
       description: input.description === undefined ? kb.description : input.description,
       url: input.url ?? kb.url,
-      content: input.content ?? kb.content,
+      content: urlChanged ? null : (input.content ?? kb.content),
+      ...(urlChanged ? { ...AWAITING_NOTHING, status: 'pending' as const } : {}),
       updatedAt: new Date(),
     };
-    await this.knowledgeBases.save(updated);
+    await this.knowledgeBases.save(updated, urlChanged || input.content !== undefined);
+    this.scheduleFetch(updated);
     return updated;
+  }
+
+  /** Asks for the page of a URL item again; its current text keeps answering meanwhile. */
+  async refresh(teamId: string, agentId: string, id: string): Promise<KnowledgeBaseEntity> {
+    const kb = await this.get(teamId, agentId, id);
+    if (kb.type !== 'url') {
+      throw Errors.conflict('Only a url knowledge base can be refreshed');
+    }
+    const updated: KnowledgeBaseEntity = { ...kb, ...AWAITING_NOTHING, status: 'pending' };
+    await this.knowledgeBases.save(updated, false);
+    this.scheduleFetch(updated);
+    return updated;
+  }
+
+  private scheduleFetch(kb: KnowledgeBaseEntity): void {
+    if (kb.status === 'pending') {
+      this.db.afterCommit(() => this.fetcher.schedule(kb.teamId, kb.id));
+    }
   }
 
   async delete(teamId: string, agentId: string, id: string): Promise<void> {

@@ -1,23 +1,17 @@
 import { Injectable } from '@nestjs/common';
-import { KnowledgeBasesService } from '@/modules/agents/knowledge-bases/knowledge-bases.service';
 import { AgentEntity } from '@/modules/agents/entities/agent.entity';
+import {
+  KnowledgeIndexService,
+  RankedPassage,
+} from '@/modules/agents/knowledge-bases/knowledge-index.service';
 import { WorkflowEntity } from '@/modules/workflows/entities/workflow.entity';
-import { Bm25Index } from './bm25';
 
 /**
- * A passage answers only if it contains at least half of the question's significant words: BM25
- * ranks, but its scores do not compare across knowledge bases of different sizes.
+ * Without a model, the best passage answers alone only when it holds at least this share of the
+ * question's weight (each word weighing its rarity in the agent's knowledge): a wrong confident
+ * answer is worse than a hand-off.
  */
-function isRelevant(matchedTerms: number, queryTerms: number): boolean {
-  return queryTerms > 0 && matchedTerms >= Math.ceil(queryTerms / 2);
-}
-const CACHED_AGENTS = 200;
-
-interface AgentIndex {
-  version: string;
-  passages: string[];
-  index: Bm25Index;
-}
+export const MIN_ANSWER_COVERAGE = 0.6;
 
 export type KnowledgeSource = 'kb' | 'faq' | 'url';
 
@@ -33,48 +27,41 @@ export interface KnowledgeOwner {
   workflow: Pick<WorkflowEntity, 'id' | 'faq'> | null;
 }
 
-/**
- * Ranks an agent's text knowledge passages for a question. Each agent's index is kept in memory
- * and rebuilt when its knowledge bases change (count or newest update), on any instance.
- */
+/** The agent's knowledge as replies use it: ranked for a model, or one answer on its own. */
 @Injectable()
 export class KnowledgeSearch {
-  private readonly indexes = new Map<string, AgentIndex>();
+  constructor(private readonly index: KnowledgeIndexService) {}
 
-  constructor(private readonly knowledgeBases: KnowledgeBasesService) {}
-
-  /** The passages a model should read for the question, best first. */
+  /** The passages a model should read for the question, best first (a FAQ entry whole). */
   async topPassages(
-    { agent }: KnowledgeOwner,
+    owner: KnowledgeOwner,
     question: string,
     limit: number,
   ): Promise<FoundPassage[]> {
-    const index = await this.indexFor(agent.teamId, agent.id);
-    return index.index
-      .search(question, limit)
-      .filter((hit) => isRelevant(hit.matchedTerms, hit.queryTerms))
-      .map((hit) => ({ text: index.passages[hit.index], score: hit.score, source: 'kb' }));
+    return (await this.search(owner, question)).slice(0, limit).map((passage) => ({
+      text: passage.source === 'faq' ? `${passage.title}\n${passage.content}` : passage.content,
+      score: passage.score,
+      source: passage.source,
+    }));
   }
 
   /** The one passage that answers the question on its own, or null (then a person should). */
   async bestAnswer(owner: KnowledgeOwner, question: string): Promise<FoundPassage | null> {
-    const [best] = await this.topPassages(owner, question, 1);
-    return best ?? null;
+    const [best] = await this.search(owner, question);
+    if (!best || best.coverage < MIN_ANSWER_COVERAGE) {
+      return null;
+    }
+    return { text: best.content, score: best.score, source: best.source };
   }
 
-  private async indexFor(teamId: string, agentId: string): Promise<AgentIndex> {
-    const version = await this.knowledgeBases.passagesVersion(teamId, agentId);
-    const cached = this.indexes.get(agentId);
-    if (cached?.version === version) {
-      return cached;
-    }
-    const passages = await this.knowledgeBases.passagesFor(teamId, agentId);
-    const built = { version, passages, index: new Bm25Index(passages) };
-    this.indexes.delete(agentId);
-    if (this.indexes.size >= CACHED_AGENTS) {
-      this.indexes.delete(this.indexes.keys().next().value!);
-    }
-    this.indexes.set(agentId, built);
-    return built;
+  private search({ agent, workflow }: KnowledgeOwner, question: string): Promise<RankedPassage[]> {
+    return this.index.search(
+      {
+        teamId: agent.teamId,
+        agentId: agent.id,
+        workflow: workflow && { id: workflow.id, faq: workflow.faq },
+      },
+      question,
+    );
   }
 }

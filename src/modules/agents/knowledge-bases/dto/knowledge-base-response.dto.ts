@@ -1,5 +1,9 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { KnowledgeBaseEntity, KnowledgeBaseType } from '../entities/knowledge-base.entity';
+import {
+  KnowledgeBaseEntity,
+  KnowledgeBaseStatus,
+  KnowledgeBaseType,
+} from '../entities/knowledge-base.entity';
 
 export class KnowledgeBaseSummaryDto {
   @ApiProperty() id: string;
@@ -11,6 +15,19 @@ export class KnowledgeBaseSummaryDto {
 export class KnowledgeBaseResponseDto extends KnowledgeBaseSummaryDto {
   @ApiProperty({ type: String, nullable: true }) url: string | null;
   @ApiProperty({ type: String, nullable: true }) content: string | null;
+  @ApiProperty({
+    enum: ['pending', 'ready', 'failed'],
+    description: 'A url item is pending until its page is fetched; text items are ready at once',
+  })
+  status: KnowledgeBaseStatus;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'Why the last fetch failed, in words a person can act on',
+  })
+  error: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'When the page was last fetched' })
+  fetched_at: string | null;
   @ApiProperty() created_at: string;
   @ApiProperty() updated_at: string;
 }
@@ -24,6 +41,9 @@ export function toKnowledgeBaseResponse(kb: KnowledgeBaseEntity): KnowledgeBaseR
     ...toKnowledgeBaseSummary(kb),
     url: kb.url,
     content: kb.content,
+    status: kb.status,
+    error: kb.error,
+    fetched_at: kb.fetchedAt?.toISOString() ?? null,
     created_at: kb.createdAt.toISOString(),
     updated_at: kb.updatedAt.toISOString(),
   };

@@ -1,0 +1,38 @@
+import { rankPassages } from './passage-ranking';
+import { searchKeys } from './search-terms';
+
+const passage = (content: string, title = '') => ({
+  source: title ? ('faq' as const) : ('kb' as const),
+  title,
+  content,
+  terms: '',
+});
+
+describe('passage ranking', () => {
+  const candidates = [
+    passage('Refunds are paid back within five business days.'),
+    passage('Our shop opens at 9 and closes at 18, every day but Sunday.'),
+    passage('Yes, within 5 km.', 'Do you deliver?'),
+  ];
+
+  it('ranks the passage holding the most of the question first, with its coverage', () => {
+    const keys = searchKeys('refund paid in how many days?');
+    expect(keys.map((key) => key.text)).toEqual(['refund', 'paid', 'day']);
+    const [best, second] = rankPassages(keys, candidates, { total: 40, counts: [1, 2, 3] });
+    expect(best.content).toMatch(/^Refunds/);
+    expect(best.coverage).toBe(1);
+    expect(second.content).toMatch(/every day/);
+    expect(second.coverage).toBeLessThan(0.4);
+  });
+
+  it('weighs a word no passage holds at half the rarest, and a missing number not at all', () => {
+    const keys = searchKeys('do you deliver gift boxes for 4?');
+    const [best] = rankPassages(keys, candidates, { total: 40, counts: [1, 0, 0, 0] });
+    expect(best.title).toBe('Do you deliver?');
+    expect(best.coverage).toBeCloseTo(1 / 2, 2);
+  });
+
+  it('leaves out candidates that hold none of the keys', () => {
+    expect(rankPassages(searchKeys('parking'), candidates, { total: 3, counts: [0] })).toEqual([]);
+  });
+});

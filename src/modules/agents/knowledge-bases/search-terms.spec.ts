@@ -1,0 +1,49 @@
+import { compounds, keyMatches, searchKeys, words } from './search-terms';
+
+const keysOf = (question: string) => searchKeys(question).map((key) => key.text);
+
+describe('search keys', () => {
+  it('keep the subject of a question, folded, without its frame words', () => {
+    expect(keysOf('How long do REFUNDS take?')).toEqual(['refund', 'take']);
+    expect(keysOf('¿Abren el DOMINGO?')).toEqual(['abren', 'doming']);
+    expect(keysOf('Hi! can u tell me if there is anything vegan?')).toEqual(['vegan']);
+    expect(keysOf('hello?')).toEqual([]);
+  });
+
+  it('meet the words of the same stem in a text', () => {
+    const [refund] = searchKeys('refunds');
+    for (const word of ['refund', 'refunds', 'refunded', 'refundable']) {
+      expect(keyMatches(refund, word)).toBe(true);
+    }
+    const [shipping] = searchKeys('shipping');
+    expect(['ship', 'ships', 'shipped'].every((word) => keyMatches(shipping, word))).toBe(true);
+    const [delivery] = searchKeys('delivery');
+    expect(keyMatches(delivery, 'delivered')).toBe(true);
+    expect(keyMatches(delivery, 'deli')).toBe(false);
+  });
+
+  it('match short words whole, or their plural', () => {
+    const [dog] = searchKeys('dog');
+    expect(dog).toEqual({ text: 'dog', exact: true });
+    expect(['dog', 'dogs'].map((word) => keyMatches(dog, word))).toEqual([true, true]);
+    expect(keyMatches(dog, 'dogma')).toBe(false);
+    expect(keysOf('a table for 4')).toEqual(['table', '4']);
+  });
+
+  it('read text in any script, without accents', () => {
+    expect(words('Réparations de vélos, Straße 5, 東京')).toEqual([
+      'reparations',
+      'de',
+      'velos',
+      'straße',
+      '5',
+      '東京',
+    ]);
+  });
+
+  it('index hyphenated words also written as one', () => {
+    expect(compounds('Free Wi-Fi; check-in from 14:00; a 12-month warranty.')).toBe(
+      'wifi checkin 12month',
+    );
+  });
+});

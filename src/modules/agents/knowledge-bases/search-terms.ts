@@ -1,0 +1,119 @@
+/**
+ * How questions and passages are cut into search keys, the same way for SQLite and PostgreSQL:
+ * words are folded (lower case, no diacritics, so "¿Abren el DOMINGO?" meets "domingo"), common
+ * English and Spanish words are dropped, and a word becomes the prefix of its stem, so that
+ * "refunds", "refunded" and "refundable" all meet "refund", and "delivery" meets "delivered".
+ */
+
+const STOP_WORDS = new Set(
+  // English function words, and the words every customer question carries.
+  (
+    'a about after again all also am an and any anything are as at be been before being but by ' +
+    'can cant could did do does doing dont for from get got had has have having he her here hi ' +
+    'hello hey him his how i id if im in into is it its ive just know let like me might more most ' +
+    'much my need no not now of off on once one only or other our ours out please so some such ' +
+    'tell than thank thanks that the their them then there these they this those to too up us ' +
+    'very want was way we were what whats when where which while who whom why will with would ' +
+    'wondering yes you your youre yours ' +
+    // The frame of a question rather than its subject.
+    'able allowed any anyone anything available bring come else even ever far get give go going ' +
+    'guys kind long lot make many may much must often ok okay pls plz possible provide really ' +
+    'right shall should sure ' +
+    'someone something soon thing things u ur ' +
+    // Spanish.
+    'al algo como con cual cuando cuanto de del donde el ella en es esta estan este hay hola la ' +
+    'las le les lo los me mi mis mucho muy no nos o para pero por puede pueden puedo que quien ' +
+    'se si sin su sus te tengo tienen tiene tu un una uno unos usted ustedes y ya yo'
+  ).split(' '),
+);
+
+/** Stems longer than this are cut to it: the key is a prefix matched against whole words. */
+const KEY_CHARS = 6;
+/** Words this short or shorter are matched whole ("tv", "9am"). */
+const EXACT_CHARS = 3;
+
+export function fold(text: string): string {
+  return text
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase();
+}
+
+export function words(text: string): string[] {
+  return fold(text).match(/[\p{L}\p{N}]+/gu) ?? [];
+}
+
+/** A light English stem: plural, -ing, -ed and -ly endings come off. */
+function stem(word: string): string {
+  let stemmed = word;
+  for (const [suffix, replacement] of [
+    ['ies', 'y'],
+    ['ing', ''],
+    ['ed', ''],
+    ['ly', ''],
+    ['es', ''],
+    ['s', ''],
+  ] as const) {
+    if (stemmed.endsWith(suffix) && stemmed.length - suffix.length >= 3) {
+      stemmed = stemmed.slice(0, -suffix.length) + replacement;
+      break;
+    }
+  }
+  // "shipping" → "shipp" → "ship", as "shipped" does.
+  if (/([^aeiouls])\1$/.test(stemmed) && stemmed.length > 3) {
+    stemmed = stemmed.slice(0, -1);
+  }
+  return stemmed;
+}
+
+export interface SearchKey {
+  text: string;
+  /** Whole word only (short words), else any word starting with `text`. */
+  exact: boolean;
+}
+
+function keyOf(word: string): SearchKey {
+  if (word.length <= EXACT_CHARS) {
+    return { text: word, exact: true };
+  }
+  return { text: stem(word).slice(0, KEY_CHARS), exact: false };
+}
+
+/** The distinct keys of a question, in order. */
+export function searchKeys(question: string): SearchKey[] {
+  const seen = new Map<string, SearchKey>();
+  for (const word of words(question)) {
+    if (STOP_WORDS.has(word) || (word.length < 2 && !/\p{N}/u.test(word))) {
+      continue;
+    }
+    const key = keyOf(word);
+    if (!seen.has(`${key.text}|${key.exact}`)) {
+      seen.set(`${key.text}|${key.exact}`, key);
+    }
+  }
+  return [...seen.values()];
+}
+
+/** The whole words a short key matches: itself and its plural ("dog", "dogs"). */
+export function exactForms(key: SearchKey): string[] {
+  return [key.text, `${key.text}s`];
+}
+
+export function keyMatches(key: SearchKey, word: string): boolean {
+  return key.exact ? exactForms(key).includes(word) : word.startsWith(key.text);
+}
+
+/**
+ * Hyphenated words written as one ("Wi-Fi" → "wifi", "check-in" → "checkin"), indexed beside
+ * the text so that a customer who types them either way finds them.
+ */
+export function compounds(text: string): string {
+  return (fold(text).match(/[\p{L}\p{N}]+(?:-[\p{L}\p{N}]+)+/gu) ?? [])
+    .map((compound) => compound.replace(/-/g, ''))
+    .join(' ');
+}
+
+/** The owner of passages as one index token: a workflow or agent id without its dashes. */
+export function ownerToken(id: string): string {
+  return `o${id.toLowerCase().replace(/[^0-9a-z]/g, '')}`;
+}
