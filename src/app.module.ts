@@ -24,6 +24,7 @@ import { ScopeGuard } from './modules/auth/scope.guard';
 import { CallsModule } from './modules/calls/calls.module';
 import { ConversationsModule } from './modules/conversations/conversations.module';
 import { HealthModule } from './modules/health/health.module';
+import { WebhooksModule } from './modules/webhooks/webhooks.module';
 import { WorkflowsModule } from './modules/workflows/workflows.module';
 
 /**
@@ -53,6 +54,7 @@ export class AppModule {
         IntegrationsModule,
         ConversationsModule,
         CallsModule,
+        WebhooksModule,
         FallbackModule,
       ],
       providers: [

@@ -56,6 +56,9 @@ export class AppConfig {
     };
   };
   readonly integrations: { dashboardUrl: string; pipedreamMcpUrl: string };
+  readonly webhooks: { retryMaxAgeS: number; firstRetryS: number };
+  /** No SMTP URL: hand-off mails are not sent. */
+  readonly mail: { smtpUrl: string | undefined; from: string; escalationCooldownS: number };
   readonly logging: { level: LogLevel; file: string | undefined };
 
   constructor(env: Environment) {
@@ -100,6 +103,15 @@ export class AppConfig {
     this.integrations = {
       dashboardUrl: withoutTrailingSlashes(env.DASHBOARD_URL),
       pipedreamMcpUrl: withoutTrailingSlashes(env.PIPEDREAM_MCP_URL),
+    };
+    this.webhooks = {
+      retryMaxAgeS: env.WEBHOOK_RETRY_MAX_AGE_S,
+      firstRetryS: env.WEBHOOK_FIRST_RETRY_S,
+    };
+    this.mail = {
+      smtpUrl: env.SMTP_URL,
+      from: env.SMTP_FROM,
+      escalationCooldownS: env.ESCALATION_EMAIL_COOLDOWN_S,
     };
     this.logging = { level: env.LOG_LEVEL, file: env.LOG_FILE };
   }

@@ -1,0 +1,102 @@
+import { Injectable } from '@nestjs/common';
+import { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import { paginate } from '@/common/pagination/paginate';
+import { Page } from '@/common/pagination/page';
+import { Database } from '@/database/database.service';
+import { WebhookListQueryDto } from './dto/webhook-list-query.dto';
+import { WebhookEndpointEntity } from './entities/webhook-endpoint.entity';
+
+@Injectable()
+export class WebhookEndpointsRepository {
+  constructor(private readonly db: Database) {}
+
+  async insert(endpoint: WebhookEndpointEntity): Promise<void> {
+    await this.db.write(() => this.db.manager.insert(WebhookEndpointEntity, endpoint));
+  }
+
+  findOwned(teamId: string, id: string): Promise<WebhookEndpointEntity | null> {
+    return this.db.manager.findOneBy(WebhookEndpointEntity, { teamId, id });
+  }
+
+  list(teamId: string, query: WebhookListQueryDto): Promise<Page<WebhookEndpointEntity>> {
+    const builder = this.db.manager
+      .createQueryBuilder(WebhookEndpointEntity, 'endpoint')
+      .where('endpoint.team_id = :teamId', { teamId });
+    return paginate(builder, query, {
+      searchColumns: ['endpoint.url', 'endpoint.description'],
+      sortColumns: {
+        created_at: 'endpoint.created_at',
+        updated_at: 'endpoint.updated_at',
+        url: 'endpoint.url',
+      },
+      defaultSort: '-created_at',
+      tieBreaker: 'endpoint.id',
+    });
+  }
+
+  /** The team's enabled endpoints; the caller picks those subscribed to its event. */
+  enabled(teamId: string): Promise<WebhookEndpointEntity[]> {
+    return this.db.manager.findBy(WebhookEndpointEntity, { teamId, isEnabled: true });
+  }
+
+  async update(
+    teamId: string,
+    id: string,
+    changes: QueryDeepPartialEntity<WebhookEndpointEntity>,
+  ): Promise<boolean> {
+    const result = await this.db.write(() =>
+      this.db.manager.update(WebhookEndpointEntity, { teamId, id }, changes),
+    );
+    return (result.affected ?? 0) > 0;
+  }
+
+  async delete(teamId: string, id: string): Promise<boolean> {
+    const result = await this.db.write(() =>
+      this.db.manager.delete(WebhookEndpointEntity, { teamId, id }),
+    );
+    return (result.affected ?? 0) > 0;
+  }
+
+  /** A 2xx came back: the endpoint is healthy again. */
+  async markHealthy(teamId: string, id: string): Promise<void> {
+    await this.db.write(() =>
+      this.db.manager
+        .createQueryBuilder()
+        .update(WebhookEndpointEntity)
+        .set({ failingSince: null })
+        .where('team_id = :teamId AND id = :id AND failing_since IS NOT NULL', { teamId, id })
+        .execute(),
+    );
+  }
+
+  /**
+   * Notes a failed attempt; when every attempt since `failingFor` ago has failed, turns the
+   * endpoint off with `reason`. Returns whether it did.
+   */
+  async markFailing(
+    teamId: string,
+    id: string,
+    now: Date,
+    failingForMs: number,
+    reason: string,
+  ): Promise<boolean> {
+    return this.db.transaction(async () => {
+      await this.db.lockRow('webhook_endpoints', id);
+      const endpoint = await this.findOwned(teamId, id);
+      if (!endpoint) {
+        return false;
+      }
+      const since = endpoint.failingSince ?? now;
+      const disable = endpoint.isEnabled && now.getTime() - since.getTime() >= failingForMs;
+      await this.db.manager.update(
+        WebhookEndpointEntity,
+        { teamId, id },
+        {
+          failingSince: since,
+          ...(disable ? { isEnabled: false, disabledReason: reason, updatedAt: now } : {}),
+        },
+      );
+      return disable;
+    });
+  }
+}
