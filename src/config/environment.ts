@@ -134,7 +134,7 @@ export class Environment {
   @OptionalSetting(IsPhoneNumber())
   TEST_TELEPHONY_NUMBER?: string;
 
-  @IntegerSetting({ min: 60 })
+  @IntegerSetting({ min: 1 })
   WEBHOOK_RETRY_MAX_AGE_S = 86400;
 
   @IntegerSetting({ min: 1, max: 30 })

@@ -2,6 +2,7 @@ import { forwardRef, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { IntegrationsModule } from '@/modules/agents/integrations/integrations.module';
 import { KnowledgeBasesModule } from '@/modules/agents/knowledge-bases/knowledge-bases.module';
+import { WebhooksModule } from '@/modules/webhooks/webhooks.module';
 import { WorkflowsModule } from '@/modules/workflows/workflows.module';
 import { AgentProfileService } from './agent-profile.service';
 import { AgentsController } from './agents.controller';
@@ -22,6 +23,7 @@ import { AgentEntity } from './entities/agent.entity';
     forwardRef(() => KnowledgeBasesModule),
     forwardRef(() => IntegrationsModule),
     WorkflowsModule,
+    WebhooksModule,
     TypeOrmModule.forFeature([AgentEntity, AgentChannelEntity]),
   ],
   controllers: [AgentsController],

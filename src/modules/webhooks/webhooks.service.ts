@@ -90,14 +90,14 @@ export class WebhooksService {
     const reenabled = input.is_enabled === true;
     return this.writePhase.run(async () => {
       const changed = await this.endpoints.update(teamId, id, {
-      ...definedFields({
-        url: input.url,
-        events: input.events,
-        description: input.description,
-        isEnabled: input.is_enabled,
-      }),
-      ...(reenabled ? { disabledReason: null, failingSince: null } : {}),
-      updatedAt: new Date(),
+        ...definedFields({
+          url: input.url,
+          events: input.events,
+          description: input.description,
+          isEnabled: input.is_enabled,
+        }),
+        ...(reenabled ? { disabledReason: null, failingSince: null } : {}),
+        updatedAt: new Date(),
       });
       if (!changed) {
         throw Errors.notFound(NOT_FOUND);

@@ -151,13 +151,15 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
     );
     if (result.ok) {
       await this.endpoints.markHealthy(endpoint.teamId, endpoint.id);
-    } else if (await this.endpoints.markFailing(
-      endpoint.teamId,
-      endpoint.id,
-      new Date(),
-      this.retryMaxAgeMs,
-      `Every delivery failed for ${Math.round(this.retryMaxAgeMs / 3_600_000)} h or more`,
-    )) {
+    } else if (
+      await this.endpoints.markFailing(
+        endpoint.teamId,
+        endpoint.id,
+        new Date(),
+        this.retryMaxAgeMs,
+        `Every delivery failed for ${Math.round(this.retryMaxAgeMs / 3_600_000)} h or more`,
+      )
+    ) {
       this.logger.warn({ webhook_id: endpoint.id }, 'Webhook endpoint disabled: it kept failing');
     }
     return result;
@@ -183,8 +185,8 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
       };
     }
     const next = result.final
-        ? null
-        : nextAttemptAt(delivery.attempts, new Date(), delivery.retryUntil, this.firstRetryS);
+      ? null
+      : nextAttemptAt(delivery.attempts, new Date(), delivery.retryUntil, this.firstRetryS);
     return {
       status: next ? 'pending' : 'failed',
       lastStatusCode: result.statusCode,

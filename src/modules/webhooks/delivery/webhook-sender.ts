@@ -19,7 +19,12 @@ export interface AttemptResult {
 export class WebhookSender {
   constructor(private readonly outbound: OutboundHttp) {}
 
-  async send(url: string, secret: string, eventId: string, payload: string): Promise<AttemptResult> {
+  async send(
+    url: string,
+    secret: string,
+    eventId: string,
+    payload: string,
+  ): Promise<AttemptResult> {
     // Checked on every attempt, not only at registration: the name may resolve elsewhere now.
     const refusal = await this.outbound.refusal(url);
     if (refusal) {
@@ -43,7 +48,9 @@ export class WebhookSender {
       return {
         ok,
         statusCode: response.status,
-        error: ok ? null : `HTTP ${response.status}${excerpt ? `: ${excerpt}` : ''}`.slice(0, ERROR_LENGTH),
+        error: ok
+          ? null
+          : `HTTP ${response.status}${excerpt ? `: ${excerpt}` : ''}`.slice(0, ERROR_LENGTH),
       };
     } catch (error) {
       return { ok: false, statusCode: null, error: describe(error, deadline) };
@@ -56,7 +63,7 @@ async function readExcerpt(response: Response): Promise<string> {
   if (!response.body) {
     return '';
   }
-  const reader = response.body.getReader();
+  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
   try {
