@@ -1,5 +1,11 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { createServer, IncomingHttpHeaders, Server, ServerResponse } from 'node:http';
+import {
+  createServer,
+  IncomingHttpHeaders,
+  IncomingMessage,
+  Server,
+  ServerResponse,
+} from 'node:http';
 import { AddressInfo } from 'node:net';
 import { pollUntil } from './wait';
 
@@ -29,15 +35,15 @@ export class WebhookReceiver {
   ) {}
 
   static async start(path = '/hooks'): Promise<WebhookReceiver> {
-    let receiver!: WebhookReceiver;
-    const server = createServer((req, res) => {
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    const receiver = new WebhookReceiver(server, `http://127.0.0.1:${port}${path}`);
+    server.on('request', (req: IncomingMessage, res: ServerResponse) => {
       const chunks: Buffer[] = [];
       req.on('data', (chunk: Buffer) => chunks.push(chunk));
       req.on('end', () => receiver.handle(req.headers, Buffer.concat(chunks).toString(), res));
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const { port } = server.address() as AddressInfo;
-    receiver = new WebhookReceiver(server, `http://127.0.0.1:${port}${path}`);
     return receiver;
   }
 

@@ -70,15 +70,16 @@ export class WebhookEndpointsRepository {
   }
 
   /**
-   * Notes a failed attempt; when every attempt since `failingFor` ago has failed, turns the
-   * endpoint off with `reason`. Returns whether it did.
+   * Notes a failed attempt of a delivery created at `deliveryCreatedAt`. The endpoint is turned off
+   * when it has been failing for `failingForMs`, or when that delivery has just run out of retries
+   * (`exhausted`) with nothing succeeding since it was created: its whole retry window failed.
    */
   async markFailing(
     teamId: string,
     id: string,
-    now: Date,
+    deliveryCreatedAt: Date,
     failingForMs: number,
-    reason: string,
+    exhausted: boolean,
   ): Promise<boolean> {
     return this.db.transaction(async () => {
       await this.db.lockRow('webhook_endpoints', id);
@@ -86,8 +87,13 @@ export class WebhookEndpointsRepository {
       if (!endpoint) {
         return false;
       }
-      const since = endpoint.failingSince ?? now;
-      const disable = endpoint.isEnabled && now.getTime() - since.getTime() >= failingForMs;
+      const now = new Date();
+      const since = endpoint.failingSince ?? deliveryCreatedAt;
+      const disable =
+        endpoint.isEnabled &&
+        (now.getTime() - since.getTime() >= failingForMs ||
+          (exhausted && since <= deliveryCreatedAt));
+      const reason = `Every delivery failed since ${since.toISOString()}; enable it again once it answers`;
       await this.db.manager.update(
         WebhookEndpointEntity,
         { teamId, id },

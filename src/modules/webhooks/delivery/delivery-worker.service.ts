@@ -116,8 +116,15 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
     if (!result) {
       return;
     }
-    await this.deliveries.record(delivery.teamId, delivery.id, this.outcome(delivery, result));
-    this.logger.log(
+    const outcome = this.outcome(delivery, result);
+    // The endpoint first: once the log shows a delivery failed for good, the endpoint's state
+    // already reflects it.
+    if (delivery.endpointId && !result.final) {
+      await this.noteEndpointHealth(delivery, result, outcome);
+    }
+    await this.deliveries.record(delivery.teamId, delivery.id, outcome);
+    const log = result.ok ? this.logger.debug.bind(this.logger) : this.logger.log.bind(this.logger);
+    log(
       {
         delivery_id: delivery.id,
         event_id: `${EVENT_ID_PREFIX}${delivery.eventId}`,
@@ -126,9 +133,33 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
         attempt: delivery.attempts,
         status_code: result.statusCode,
         error: result.error,
+        status: outcome.status,
       },
       result.ok ? 'Webhook delivered' : 'Webhook attempt failed',
     );
+  }
+
+  private async noteEndpointHealth(
+    delivery: WebhookDeliveryEntity,
+    result: AttemptResult,
+    outcome: DeliveryOutcome,
+  ): Promise<void> {
+    const { teamId, endpointId } = delivery;
+    if (result.ok) {
+      await this.endpoints.markHealthy(teamId, endpointId!);
+      return;
+    }
+    if (
+      await this.endpoints.markFailing(
+        teamId,
+        endpointId!,
+        delivery.createdAt,
+        this.retryMaxAgeMs,
+        outcome.status === 'failed',
+      )
+    ) {
+      this.logger.warn({ webhook_id: endpointId }, 'Webhook endpoint disabled: it kept failing');
+    }
   }
 
   /** Null when the endpoint went meanwhile (its deliveries went with it). */
@@ -143,26 +174,12 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
     if (!endpoint.isEnabled) {
       return { ok: false, statusCode: null, error: 'endpoint disabled', final: true };
     }
-    const result = await this.sender.send(
+    return this.sender.send(
       endpoint.url,
       this.secrets.open(endpoint.secretSealed),
       `${EVENT_ID_PREFIX}${delivery.eventId}`,
       payload,
     );
-    if (result.ok) {
-      await this.endpoints.markHealthy(endpoint.teamId, endpoint.id);
-    } else if (
-      await this.endpoints.markFailing(
-        endpoint.teamId,
-        endpoint.id,
-        new Date(),
-        this.retryMaxAgeMs,
-        `Every delivery failed for ${Math.round(this.retryMaxAgeMs / 3_600_000)} h or more`,
-      )
-    ) {
-      this.logger.warn({ webhook_id: endpoint.id }, 'Webhook endpoint disabled: it kept failing');
-    }
-    return result;
   }
 
   private async sendMail(message: MailMessage): Promise<AttemptResult> {

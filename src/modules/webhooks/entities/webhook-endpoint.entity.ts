@@ -25,7 +25,10 @@ export class WebhookEndpointEntity extends TeamScopedEntity {
   @Column({ name: 'secret_sealed', type: 'text' })
   secretSealed: string;
 
-  /** Since when every attempt to this endpoint has failed; null after a success. */
+  /**
+   * Since when every attempt has failed (the creation of the first delivery that failed); null
+   * after a success.
+   */
   @TimeColumn('failing_since', { nullable: true })
   failingSince: Date | null;
 }
