@@ -136,7 +136,7 @@ export class WebhooksController {
     shape: 'paginated',
     errors: [400, 404],
   })
-  async listDeliveries(
+  async listWebhookDeliveries(
     @TeamId() teamId: string,
     @IdParam('id') id: string,
     @Query() query: DeliveryListQueryDto,
@@ -153,7 +153,7 @@ export class WebhooksController {
     status: 202,
     errors: [404, 409, 422],
   })
-  async redeliver(
+  async redeliverWebhookDelivery(
     @TeamId() teamId: string,
     @IdParam('id') id: string,
     @IdParam('deliveryId') deliveryId: string,
