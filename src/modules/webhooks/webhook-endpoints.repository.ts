@@ -34,9 +34,19 @@ export class WebhookEndpointsRepository {
     });
   }
 
-  /** The team's enabled endpoints; the caller picks those subscribed to its event. */
+  /**
+   * The team's enabled endpoints; the caller picks those subscribed to its event. On PostgreSQL
+   * they are share-locked for the rest of the transaction: an endpoint deleted meanwhile would
+   * otherwise make the deliveries written for it (and with them the change) fail.
+   */
   enabled(teamId: string): Promise<WebhookEndpointEntity[]> {
-    return this.db.manager.findBy(WebhookEndpointEntity, { teamId, isEnabled: true });
+    const query = this.db.manager
+      .createQueryBuilder(WebhookEndpointEntity, 'endpoint')
+      .where('endpoint.team_id = :teamId AND endpoint.is_enabled = :enabled', {
+        teamId,
+        enabled: true,
+      });
+    return (this.db.kind === 'postgres' ? query.setLock('pessimistic_read') : query).getMany();
   }
 
   async update(
@@ -70,9 +80,11 @@ export class WebhookEndpointsRepository {
   }
 
   /**
-   * Notes a failed attempt of a delivery created at `deliveryCreatedAt`. The endpoint is turned off
-   * when it has been failing for `failingForMs`, or when that delivery has just run out of retries
-   * (`exhausted`) with nothing succeeding since it was created: its whole retry window failed.
+   * Notes a failed attempt of a delivery created at `deliveryCreatedAt` (`failing_since` becomes
+   * the creation of the first delivery that failed). The endpoint is turned off when it has been
+   * failing for `failingForMs`, or when that delivery has just run out of retries (`exhausted`)
+   * with nothing succeeding since it was created: its whole retry window failed. Two single
+   * statements, so no lock is held on the endpoint that changes write deliveries for.
    */
   async markFailing(
     teamId: string,
@@ -80,29 +92,35 @@ export class WebhookEndpointsRepository {
     deliveryCreatedAt: Date,
     failingForMs: number,
     exhausted: boolean,
+    reason: string,
   ): Promise<boolean> {
-    return this.db.transaction(async () => {
-      await this.db.lockRow('webhook_endpoints', id);
-      const endpoint = await this.findOwned(teamId, id);
-      if (!endpoint) {
-        return false;
-      }
-      const now = new Date();
-      const since = endpoint.failingSince ?? deliveryCreatedAt;
-      const disable =
-        endpoint.isEnabled &&
-        (now.getTime() - since.getTime() >= failingForMs ||
-          (exhausted && since <= deliveryCreatedAt));
-      const reason = `Every delivery failed since ${since.toISOString()}; enable it again once it answers`;
-      await this.db.manager.update(
-        WebhookEndpointEntity,
-        { teamId, id },
-        {
-          failingSince: since,
-          ...(disable ? { isEnabled: false, disabledReason: reason, updatedAt: now } : {}),
-        },
-      );
-      return disable;
-    });
+    const now = new Date();
+    await this.db.write(() =>
+      this.db.manager
+        .createQueryBuilder()
+        .update(WebhookEndpointEntity)
+        .set({ failingSince: deliveryCreatedAt })
+        .where('team_id = :teamId AND id = :id AND failing_since IS NULL', { teamId, id })
+        .execute(),
+    );
+    const disabled = await this.db.write(() =>
+      this.db.manager
+        .createQueryBuilder()
+        .update(WebhookEndpointEntity)
+        .set({ isEnabled: false, disabledReason: reason, updatedAt: now })
+        .where('team_id = :teamId AND id = :id AND is_enabled = :enabled', {
+          teamId,
+          id,
+          enabled: true,
+        })
+        .andWhere(
+          exhausted
+            ? '(failing_since <= :cutoff OR failing_since <= :deliveryCreatedAt)'
+            : 'failing_since <= :cutoff',
+          { cutoff: new Date(now.getTime() - failingForMs), deliveryCreatedAt },
+        )
+        .execute(),
+    );
+    return (disabled.affected ?? 0) > 0;
   }
 }

@@ -156,6 +156,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
         delivery.createdAt,
         this.retryMaxAgeMs,
         outcome.status === 'failed',
+        `Every delivery failed for ${describeDuration(this.retryMaxAgeMs)}; enable it again once it answers`,
       )
     ) {
       this.logger.warn({ webhook_id: endpointId }, 'Webhook endpoint disabled: it kept failing');
@@ -211,4 +212,8 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
       nextAttemptAt: next,
     };
   }
+}
+
+function describeDuration(ms: number): string {
+  return ms >= 3_600_000 ? `${Math.round(ms / 3_600_000)} h` : `${Math.round(ms / 1000)} s`;
 }
