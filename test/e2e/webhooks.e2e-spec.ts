@@ -184,6 +184,12 @@ describe('webhooks', () => {
         last_error: null,
       }),
     ]);
+    // The success ends the endpoint's failing streak (which would lead to its disabling).
+    const endpoint = await t
+      .dataSource()
+      .getRepository(WebhookEndpointEntity)
+      .findOneByOrFail({ id });
+    expect(endpoint.failingSince).toBeNull();
     await t.api().delete(`${WEBHOOKS}/${id}`).expect(200);
   });
 

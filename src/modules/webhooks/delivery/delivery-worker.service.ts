@@ -119,8 +119,8 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
     const outcome = this.outcome(delivery, result);
     // The endpoint first: once the log shows a delivery failed for good, the endpoint's state
     // already reflects it.
-    if (delivery.endpointId && !result.final) {
-      await this.noteEndpointHealth(delivery, result, outcome);
+    if (delivery.endpointId && !result.ok && !result.final) {
+      await this.noteEndpointFailure(delivery, outcome);
     }
     await this.deliveries.record(delivery.teamId, delivery.id, outcome);
     const log = result.ok ? this.logger.debug.bind(this.logger) : this.logger.log.bind(this.logger);
@@ -139,16 +139,11 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
     );
   }
 
-  private async noteEndpointHealth(
+  private async noteEndpointFailure(
     delivery: WebhookDeliveryEntity,
-    result: AttemptResult,
     outcome: DeliveryOutcome,
   ): Promise<void> {
     const { teamId, endpointId } = delivery;
-    if (result.ok) {
-      await this.endpoints.markHealthy(teamId, endpointId!);
-      return;
-    }
     if (
       await this.endpoints.markFailing(
         teamId,
@@ -175,12 +170,16 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
     if (!endpoint.isEnabled) {
       return { ok: false, statusCode: null, error: 'endpoint disabled', final: true };
     }
-    return this.sender.send(
+    const result = await this.sender.send(
       endpoint.url,
       this.secrets.open(endpoint.secretSealed),
       `${EVENT_ID_PREFIX}${delivery.eventId}`,
       payload,
     );
+    if (result.ok && endpoint.failingSince) {
+      await this.endpoints.markHealthy(endpoint.teamId, endpoint.id);
+    }
+    return result;
   }
 
   private async sendMail(message: MailMessage): Promise<AttemptResult> {
