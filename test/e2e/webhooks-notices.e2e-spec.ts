@@ -1,3 +1,5 @@
+import { ConversationsRepository } from '@/modules/conversations/conversations.repository';
+import { ConversationEntity } from '@/modules/conversations/entities/conversation.entity';
 import { createAgent } from '../factories/agents';
 import { conversationsPath, repliesSettled, sendAs, sendTo } from '../factories/conversations';
 import { API, startTestApp, TestApp } from '../factories/test-app';
@@ -84,6 +86,44 @@ describe('hand-off mails', () => {
     await sleep(1_500);
     expect(smtp.mails).toHaveLength(2);
     expect(mailText(smtp.mails[1])).toContain('> talk to a human now');
+  });
+
+  it('announces a hand-off set without a message (an approval waiting) by webhook and mail', async () => {
+    const receiver = await WebhookReceiver.start();
+    try {
+      await createWebhook(t, receiver.url, ['conversation.needs_attention']);
+      const agent = await createAgent(t, { escalation_email: 'approvals@example.test' });
+      // A paused conversation: the message gets no reply, so no hand-off line either.
+      const opening = await sendAs(t, agent.id, 'customer-4', 'Hello', { role: 'assistant' });
+      await t
+        .api()
+        .patch(`${conversationsPath(agent.id)}/${opening.conversation_id}/ai-status`)
+        .send({ is_ai_chat_paused: true })
+        .expect(200);
+      const sent = await sendTo(t, agent.id, opening.conversation_id, 'Please refund order 42');
+      await repliesSettled(t);
+      expect(receiver.received).toEqual([]);
+      const conversation = await t
+        .dataSource()
+        .getRepository(ConversationEntity)
+        .findOneByOrFail({ id: sent.conversation_id });
+      const before = smtp.mails.length;
+      await t.app
+        .get(ConversationsRepository)
+        .update(conversation.teamId, conversation.id, { needsAttention: true });
+
+      const [event] = await receiver.waitFor((all) => all.length === 1);
+      expect(event.body.data).toMatchObject({ id: conversation.id, needs_attention: true });
+      await pollUntil(
+        async () => smtp.mails.length,
+        (count) => count === before + 1,
+        10_000,
+      );
+      expect(smtp.mails.at(-1)!.to).toEqual(['approvals@example.test']);
+      expect(mailText(smtp.mails.at(-1)!)).toContain('> Please refund order 42');
+    } finally {
+      await receiver.close();
+    }
   });
 
   it('sends no mail for an agent without an escalation address', async () => {

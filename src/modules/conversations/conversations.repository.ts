@@ -217,6 +217,21 @@ export class ConversationsRepository {
     id: string,
     changes: QueryDeepPartialEntity<ConversationEntity>,
   ): Promise<void> {
-    await this.db.write(() => this.db.manager.update(ConversationEntity, { teamId, id }, changes));
+    if (changes.needsAttention !== true) {
+      await this.db.write(() =>
+        this.db.manager.update(ConversationEntity, { teamId, id }, changes),
+      );
+      return;
+    }
+    // A hand-off set without a message (an approval waiting) is announced like any other.
+    await this.db.transaction(async () => {
+      const handedOff = await this.raiseAttention(teamId, id);
+      await this.db.manager.update(ConversationEntity, { teamId, id }, changes);
+      if (handedOff) {
+        await this.events.needsAttention(
+          await this.db.manager.findOneByOrFail(ConversationEntity, { teamId, id }),
+        );
+      }
+    });
   }
 }
