@@ -26,6 +26,7 @@ import { ruleMatching } from './scenarios/rule-matching';
 import { streamCapacity } from './scenarios/stream-capacity';
 import { streamFanout } from './scenarios/stream-fanout';
 import { streamStalledReplay } from './scenarios/stream-stalled-replay';
+import { webhookDelivery } from './scenarios/webhook-delivery';
 import { getWorkflow, listWorkflows } from './scenarios/workflow-reads';
 import { TARGETS } from './targets';
 
@@ -154,6 +155,16 @@ async function main(): Promise<void> {
       } catch (error) {
         progress(`embedded run stopped: ${String((error as Error)?.stack ?? error)}`);
       }
+    }
+    if (options.scenarios.has('webhook-delivery')) {
+      await runScenario(report, 'webhook-delivery', options.sizes, () =>
+        webhookDelivery(options.sizes, workDir, 'sqlite'),
+      );
+    }
+    if (options.scenarios.has('webhook-delivery-cluster')) {
+      await runScenario(report, 'webhook-delivery-cluster', options.sizes, () =>
+        webhookDelivery(options.sizes, workDir, 'cluster'),
+      );
     }
     if (options.scenarios.has('cluster-delivery')) {
       await runScenario(report, 'cluster-delivery', options.sizes, () =>

@@ -21,4 +21,6 @@ export const TARGETS: Record<string, Target[]> = {
     atMost('false_answer_rate', 0.1),
     atMost('retrieval_p99_ms', 10),
   ],
+  'webhook-delivery': [],
+  'webhook-delivery-cluster': [],
 };

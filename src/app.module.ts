@@ -25,6 +25,7 @@ import { CallsModule } from './modules/calls/calls.module';
 import { ConversationsModule } from './modules/conversations/conversations.module';
 import { HealthModule } from './modules/health/health.module';
 import { PhoneNumbersModule } from './modules/phone-numbers/phone-numbers.module';
+import { WebhooksModule } from './modules/webhooks/webhooks.module';
 import { WorkflowsModule } from './modules/workflows/workflows.module';
 
 /**
@@ -55,6 +56,7 @@ export class AppModule {
         ConversationsModule,
         PhoneNumbersModule,
         CallsModule,
+        WebhooksModule,
         FallbackModule,
       ],
       providers: [

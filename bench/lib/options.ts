@@ -8,8 +8,11 @@ export const SCENARIOS = [
   'cluster-delivery',
   'rule-matching',
   'answers',
+  'webhook-delivery',
+  'webhook-delivery-cluster',
 ] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
+const CLUSTER_SCENARIOS: ScenarioName[] = ['cluster-delivery', 'webhook-delivery-cluster'];
 
 export interface Sizes {
   mode: 'quick' | 'full';
@@ -34,6 +37,8 @@ export interface Sizes {
   clusterMessages: number;
   /** Timed matches of each message against each workflow. */
   matchRuns: number;
+  /** Events posted (and delivered to one webhook endpoint) by the webhook scenarios. */
+  webhookEvents: number;
 }
 
 const FULL: Sizes = {
@@ -54,6 +59,7 @@ const FULL: Sizes = {
   clusterSubscribers: 1_000,
   clusterMessages: 100,
   matchRuns: 100,
+  webhookEvents: 2_000,
 };
 
 const QUICK: Sizes = {
@@ -69,6 +75,7 @@ const QUICK: Sizes = {
   clusterSubscribers: 200,
   clusterMessages: 20,
   matchRuns: 30,
+  webhookEvents: 500,
 };
 
 export interface BenchOptions {
@@ -78,7 +85,7 @@ export interface BenchOptions {
 
 const USAGE =
   'usage: npm run bench -- [--quick] [--cluster] [--only=<scenario>,…]\n' +
-  `scenarios: ${SCENARIOS.join(', ')} (cluster-delivery needs --cluster)`;
+  `scenarios: ${SCENARIOS.join(', ')} (cluster-delivery, webhook-delivery-cluster need --cluster)`;
 
 export function parseOptions(args: string[]): BenchOptions {
   let quick = false;
@@ -102,7 +109,8 @@ export function parseOptions(args: string[]): BenchOptions {
   const scenarios = new Set<ScenarioName>(
     SCENARIOS.filter(
       (name) =>
-        (only === undefined || only.includes(name)) && (name !== 'cluster-delivery' || cluster),
+        (only === undefined || only.includes(name)) &&
+        (!CLUSTER_SCENARIOS.includes(name) || cluster),
     ),
   );
   return { sizes: quick ? QUICK : FULL, scenarios };

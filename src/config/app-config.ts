@@ -63,6 +63,9 @@ export class AppConfig {
     /** Where the built-in connectors call their providers; tests and proxies stand in here. */
     providers: { stripe: string; paystack: string; bumpa: string };
   };
+  readonly webhooks: { retryMaxAgeS: number; firstRetryS: number };
+  /** No SMTP URL: hand-off mails are not sent. */
+  readonly mail: { smtpUrl: string | undefined; from: string; escalationCooldownS: number };
   readonly logging: { level: LogLevel; file: string | undefined };
 
   constructor(env: Environment) {
@@ -116,6 +119,15 @@ export class AppConfig {
         paystack: withoutTrailingSlashes(env.PAYSTACK_API_BASE_URL),
         bumpa: withoutTrailingSlashes(env.BUMPA_API_BASE_URL),
       },
+    };
+    this.webhooks = {
+      retryMaxAgeS: env.WEBHOOK_RETRY_MAX_AGE_S,
+      firstRetryS: env.WEBHOOK_FIRST_RETRY_S,
+    };
+    this.mail = {
+      smtpUrl: env.SMTP_URL,
+      from: env.SMTP_FROM,
+      escalationCooldownS: env.ESCALATION_EMAIL_COOLDOWN_S,
     };
     this.logging = { level: env.LOG_LEVEL, file: env.LOG_FILE };
   }

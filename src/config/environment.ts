@@ -17,7 +17,12 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 const API_KEY_FORMAT = /^sk_[A-Za-z0-9_-]{32,}$/;
 const DATABASE_URL_FORMAT = /^(sqlite:.+|postgres(ql)?:\/\/.+)$/;
 
-const SECRET_VARIABLES = new Set(['CONSOLE_BOOTSTRAP_KEY', 'CONSOLE_SECRET_KEY', 'LLM_API_KEY']);
+const SECRET_VARIABLES = new Set([
+  'CONSOLE_BOOTSTRAP_KEY',
+  'CONSOLE_SECRET_KEY',
+  'LLM_API_KEY',
+  'SMTP_URL',
+]);
 const URL_PASSWORD = /(\/\/[^/@:\s]*):[^/@\s]*@/g;
 
 /** Every variable the service reads, as validated at start; the code reads them through AppConfig. */
@@ -143,6 +148,21 @@ export class Environment {
 
   @OptionalSetting(IsPhoneNumber())
   TEST_TELEPHONY_NUMBER?: string;
+
+  @IntegerSetting({ min: 1 })
+  WEBHOOK_RETRY_MAX_AGE_S = 86400;
+
+  @IntegerSetting({ min: 1, max: 30 })
+  WEBHOOK_FIRST_RETRY_S = 30;
+
+  @OptionalSetting(Matches(/^smtps?:\/\/.+/, { message: 'must be an smtp:// or smtps:// URL' }))
+  SMTP_URL?: string;
+
+  @IsString()
+  SMTP_FROM = 'Console <no-reply@localhost>';
+
+  @IntegerSetting({ min: 0 })
+  ESCALATION_EMAIL_COOLDOWN_S = 900;
 }
 
 /** Settings that stop the start, one problem a line, each naming its variable. */

@@ -3,7 +3,9 @@ import { sendAs } from './conversations';
 import { configureIntegration, createTool, IntegrationFamily } from './integrations';
 import { createKnowledgeBase } from './knowledge-bases';
 import { createPhoneNumber } from './phone-numbers';
+import { pollUntil } from '../support/wait';
 import { TestApp } from './test-app';
+import { createWebhook, deliveriesOf, WEBHOOKS } from './webhooks';
 import { createWorkflow } from './workflows';
 
 /** One record of every kind a path can name, all of one team. */
@@ -19,6 +21,8 @@ export interface TeamRecords {
   conversations: string;
   messages: string;
   'phone-numbers': string;
+  webhooks: string;
+  deliveries: string;
 }
 
 /** Creates one record of every kind in the team of `key`. */
@@ -40,6 +44,7 @@ export async function seedTeam(t: TestApp, key: string): Promise<TeamRecords> {
   const pipedream = await configure('pipedream', { app_slug: 'slack' });
   const message = await sendAs(t, agent.id, 'victim', 'Secret', {}, key);
   const number = await createPhoneNumber(t, key);
+  const { webhook, delivery } = await seedWebhook(t, key);
   return {
     workflows: workflow.id,
     agents: agent.id,
@@ -52,5 +57,26 @@ export async function seedTeam(t: TestApp, key: string): Promise<TeamRecords> {
     conversations: message.conversation_id,
     messages: message.id,
     'phone-numbers': number.id,
+    webhooks: webhook,
+    deliveries: delivery,
   };
+}
+
+/**
+ * An endpoint nobody listens on, with one delivery whose first attempt has failed: its next one
+ * is at least 15 s away (WEBHOOK_FIRST_RETRY_S), so it stays as it is while a test reads it.
+ */
+async function seedWebhook(t: TestApp, key: string) {
+  const webhook = await createWebhook(t, 'http://127.0.0.1:9/hooks', ['agent.status_changed'], key);
+  const ping = await t.api(key).post(`${WEBHOOKS}/${webhook.id}/test`).expect(200);
+  const { value } = await pollUntil(
+    () => deliveriesOf(t, webhook.id, key),
+    (log) => log[0]?.attempts === 1 && log[0]?.last_error !== null,
+    5_000,
+    20,
+  );
+  if (value[0]?.attempts !== 1) {
+    throw new Error('the seeded webhook delivery was not attempted');
+  }
+  return { webhook: webhook.id, delivery: String(ping.body.data.id) };
 }

@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { IntegrationsModule } from '@/modules/agents/integrations/integrations.module';
 import { KnowledgeBasesModule } from '@/modules/agents/knowledge-bases/knowledge-bases.module';
 import { PhoneNumberEntity } from '@/modules/phone-numbers/entities/phone-number.entity';
+import { WebhooksModule } from '@/modules/webhooks/webhooks.module';
 import { WorkflowsModule } from '@/modules/workflows/workflows.module';
 import { AgentProfileService } from './agent-profile.service';
 import { AgentsController } from './agents.controller';
@@ -24,6 +25,7 @@ import { AgentEntity } from './entities/agent.entity';
     forwardRef(() => IntegrationsModule),
     WorkflowsModule,
     // Phone numbers are read, never written, here: a linked one connects the telephony channel.
+    WebhooksModule,
     TypeOrmModule.forFeature([AgentEntity, AgentChannelEntity, PhoneNumberEntity]),
   ],
   controllers: [AgentsController],

@@ -4,6 +4,7 @@ import { ClusterEvents } from '@/common/state/ports';
 import { AppConfig } from '@/config/app-config';
 import { Database } from '@/database/database.service';
 import { WorkflowEntity } from '@/modules/workflows/entities/workflow.entity';
+import { WebhookEvents } from '@/modules/webhooks/webhook-events.service';
 import { WorkflowsService } from '@/modules/workflows/workflows.service';
 import { AgentsRepository } from './agents.repository';
 import { AgentsService } from './agents.service';
@@ -80,6 +81,7 @@ describe('AgentsService.create', () => {
       channels as unknown as ChannelsRepository,
       workflows as unknown as WorkflowsService,
       {} as ClusterEvents,
+      {} as WebhookEvents,
       { agents: { quota: QUOTA } } as AppConfig,
     );
   });

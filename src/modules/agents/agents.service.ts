@@ -11,6 +11,7 @@ import {
   toWorkflowResponse,
   WorkflowResponseDto,
 } from '@/modules/workflows/dto/workflow-response.dto';
+import { WebhookEvents } from '@/modules/webhooks/webhook-events.service';
 import { WorkflowsService } from '@/modules/workflows/workflows.service';
 import { canTransition } from './agent-status';
 import { AgentsRepository } from './agents.repository';
@@ -19,6 +20,7 @@ import { newTestChannelCode } from './deployment/test-channel-code';
 import { AgentCreateDto } from './dto/agent-create.dto';
 import { AgentListQueryDto } from './dto/agent-list-query.dto';
 import { AgentLiveStatusDto } from './dto/agent-live-status-update.dto';
+import { toAgentResponse } from './dto/agent-response.dto';
 import { AgentUpdateDto } from './dto/agent-update.dto';
 import { AgentChannelEntity } from './entities/agent-channel.entity';
 import { AgentEntity } from './entities/agent.entity';
@@ -64,6 +66,7 @@ export class AgentsService {
     private readonly channels: ChannelsRepository,
     private readonly workflows: WorkflowsService,
     @Inject(CLUSTER_EVENTS) private readonly events: ClusterEvents,
+    private readonly webhooks: WebhookEvents,
     config: AppConfig,
   ) {
     this.quota = config.agents.quota;
@@ -136,7 +139,9 @@ export class AgentsService {
         statusReason: input.status_reason ?? null,
         updatedAt: new Date(),
       });
-      return this.requireOwned(teamId, id);
+      const changed = await this.requireOwned(teamId, id);
+      await this.webhooks.emit(teamId, 'agent.status_changed', toAgentResponse(changed));
+      return changed;
     });
   }
 

@@ -7,6 +7,8 @@ export const SCOPES = [
   'conversations:write',
   'calls:read',
   'calls:write',
+  'webhooks:read',
+  'webhooks:write',
   'phone_numbers:read',
   'phone_numbers:write',
   '*',

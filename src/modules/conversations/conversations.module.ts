@@ -4,7 +4,9 @@ import { AppConfig } from '@/config/app-config';
 import { AgentsModule } from '@/modules/agents/agents.module';
 import { KnowledgeBasesModule } from '@/modules/agents/knowledge-bases/knowledge-bases.module';
 import { ApiKeysModule } from '@/modules/auth/api-keys.module';
+import { WebhooksModule } from '@/modules/webhooks/webhooks.module';
 import { WorkflowsModule } from '@/modules/workflows/workflows.module';
+import { ConversationEvents } from './conversation-events';
 import { ConversationsController } from './conversations.controller';
 import { ConversationsRepository } from './conversations.repository';
 import { ConversationsService } from './conversations.service';
@@ -31,11 +33,13 @@ import { StreamService } from './stream/stream.service';
     KnowledgeBasesModule,
     ApiKeysModule,
     WorkflowsModule,
+    WebhooksModule,
     TypeOrmModule.forFeature([ConversationEntity, MessageEntity, PendingReplyEntity]),
   ],
   // The stream controller first: its `…/messages/stream` must win over `…/messages/:messageId`.
   controllers: [StreamController, ConversationsController],
   providers: [
+    ConversationEvents,
     ConversationsRepository,
     MessagesRepository,
     PendingRepliesRepository,

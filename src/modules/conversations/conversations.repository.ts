@@ -4,6 +4,7 @@ import { newId } from '@/common/ids';
 import { paginate } from '@/common/pagination/paginate';
 import { Page } from '@/common/pagination/page';
 import { Database } from '@/database/database.service';
+import { ConversationEvents } from './conversation-events';
 import { ConversationListQueryDto } from './dto/conversation.dto';
 import { ConversationChannel, ConversationEntity } from './entities/conversation.entity';
 import { MessageEntity, MessageRole } from './entities/message.entity';
@@ -19,7 +20,10 @@ export interface ChannelUser {
 
 @Injectable()
 export class ConversationsRepository {
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    private readonly events: ConversationEvents,
+  ) {}
 
   findOwned(teamId: string, agentId: string, id: string): Promise<ConversationEntity | null> {
     return this.db.manager.findOneBy(ConversationEntity, { teamId, agentId, id });
@@ -83,12 +87,13 @@ export class ConversationsRepository {
     user: ChannelUser,
   ): Promise<ConversationEntity> {
     const now = new Date();
+    const id = newId();
     await this.db.manager
       .createQueryBuilder()
       .insert()
       .into(ConversationEntity)
       .values({
-        id: newId(),
+        id,
         teamId,
         agentId,
         channelType: user.channelType,
@@ -119,6 +124,9 @@ export class ConversationsRepository {
       channelUserId: user.channelUserId,
       isTestChannel: user.isTestChannel,
     });
+    if (conversation.id === id) {
+      await this.events.conversationCreated(conversation);
+    }
     if (user.username && user.username !== conversation.channelUserUsername) {
       await this.db.manager.update(
         ConversationEntity,
@@ -150,6 +158,7 @@ export class ConversationsRepository {
   ): Promise<MessageEntity> {
     const { teamId, id } = conversation;
     const now = new Date();
+    const handedOff = changes.needsAttention === true && (await this.raiseAttention(teamId, id));
     await this.db.manager
       .createQueryBuilder()
       .update(ConversationEntity)
@@ -178,7 +187,29 @@ export class ConversationsRepository {
       createdAt: updated.lastMessageAt!,
     };
     await this.db.manager.insert(MessageEntity, message as QueryDeepPartialEntity<MessageEntity>);
+    await this.events.messageCreated(message);
+    if (handedOff) {
+      await this.events.needsAttention(updated);
+    }
     return message;
+  }
+
+  /**
+   * Sets `needs_attention`; true when it was not set before. The conditional update decides under
+   * the row's lock, so of two concurrent hand-offs only one is the moment it became set.
+   */
+  private async raiseAttention(teamId: string, id: string): Promise<boolean> {
+    const result = await this.db.manager
+      .createQueryBuilder()
+      .update(ConversationEntity)
+      .set({ needsAttention: true })
+      .where('team_id = :teamId AND id = :id AND needs_attention = :off', {
+        teamId,
+        id,
+        off: false,
+      })
+      .execute();
+    return (result.affected ?? 0) > 0;
   }
 
   async update(
@@ -186,6 +217,21 @@ export class ConversationsRepository {
     id: string,
     changes: QueryDeepPartialEntity<ConversationEntity>,
   ): Promise<void> {
-    await this.db.write(() => this.db.manager.update(ConversationEntity, { teamId, id }, changes));
+    if (changes.needsAttention !== true) {
+      await this.db.write(() =>
+        this.db.manager.update(ConversationEntity, { teamId, id }, changes),
+      );
+      return;
+    }
+    // A hand-off set without a message (an approval waiting) is announced like any other.
+    await this.db.transaction(async () => {
+      const handedOff = await this.raiseAttention(teamId, id);
+      await this.db.manager.update(ConversationEntity, { teamId, id }, changes);
+      if (handedOff) {
+        await this.events.needsAttention(
+          await this.db.manager.findOneByOrFail(ConversationEntity, { teamId, id }),
+        );
+      }
+    });
   }
 }

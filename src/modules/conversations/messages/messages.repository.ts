@@ -72,6 +72,14 @@ export class MessagesRepository {
     });
   }
 
+  /** The customer's latest message in the conversation. */
+  lastFromUser(teamId: string, conversationId: string): Promise<MessageEntity | null> {
+    return this.db.manager.findOne(MessageEntity, {
+      where: { teamId, conversationId, role: 'user' },
+      order: { seq: 'DESC' },
+    });
+  }
+
   recent(teamId: string, conversationId: string, count: number): Promise<MessageEntity[]> {
     return this.db.manager
       .find(MessageEntity, {

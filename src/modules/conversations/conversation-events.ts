@@ -1,0 +1,71 @@
+import { Injectable } from '@nestjs/common';
+import { AppConfig } from '@/config/app-config';
+import { AgentsService } from '@/modules/agents/agents.service';
+import { WebhookEvents } from '@/modules/webhooks/webhook-events.service';
+import { toConversationResponse } from './dto/conversation.dto';
+import { toMessageResponse } from './dto/message.dto';
+import { ConversationEntity } from './entities/conversation.entity';
+import { MessageEntity } from './entities/message.entity';
+import { MessagesRepository } from './messages/messages.repository';
+
+const QUOTE_LENGTH = 2_000;
+
+/**
+ * What the conversations tell the team's systems: webhook events, and the hand-off mail to the
+ * agent's escalation address. Each is called inside the transaction of its change. `agent_id` is
+ * added to the records' API shape: a receiver needs it to find the conversation.
+ */
+@Injectable()
+export class ConversationEvents {
+  private readonly dashboardUrl: string;
+
+  constructor(
+    private readonly webhooks: WebhookEvents,
+    private readonly messages: MessagesRepository,
+    private readonly agents: AgentsService,
+    config: AppConfig,
+  ) {
+    this.dashboardUrl = config.integrations.dashboardUrl;
+  }
+
+  conversationCreated(conversation: ConversationEntity): Promise<void> {
+    return this.webhooks.emit(conversation.teamId, 'conversation.created', {
+      ...toConversationResponse(conversation),
+      agent_id: conversation.agentId,
+    });
+  }
+
+  messageCreated(message: MessageEntity): Promise<void> {
+    return this.webhooks.emit(message.teamId, 'message.created', {
+      ...toMessageResponse(message),
+      agent_id: message.agentId,
+    });
+  }
+
+  /** The conversation has just become `needs_attention` (a hand-off). */
+  async needsAttention(conversation: ConversationEntity): Promise<void> {
+    const { teamId, agentId, id } = conversation;
+    await this.webhooks.emit(teamId, 'conversation.needs_attention', {
+      ...toConversationResponse(conversation),
+      agent_id: agentId,
+    });
+    const agent = await this.agents.requireOwned(teamId, agentId);
+    if (!agent.escalationEmail) {
+      return;
+    }
+    const customer = conversation.channelUserUsername ?? conversation.channelUserId;
+    const last = await this.messages.lastFromUser(teamId, id);
+    await this.webhooks.queueHandoffMail(teamId, id, {
+      to: agent.escalationEmail,
+      subject: `${agent.name}: a conversation needs a person`,
+      text: [
+        `${customer} (${conversation.channelType}) is waiting for a person to answer.`,
+        '',
+        'Their last message:',
+        ...(last?.message.slice(0, QUOTE_LENGTH).split('\n') ?? ['(none)']).map((l) => `> ${l}`),
+        '',
+        `Open the conversation: ${this.dashboardUrl}/agents/${agentId}/conversations/${id}`,
+      ].join('\n'),
+    });
+  }
+}

@@ -1,0 +1,42 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { SecretBox } from '@/common/crypto/secret-box';
+import { IdempotencyModule } from '@/common/idempotency/idempotency.module';
+import { OutboundHttp } from '@/common/outbound/outbound-http';
+import { DeliveryWorker } from './delivery/delivery-worker.service';
+import { WebhookSender } from './delivery/webhook-sender';
+import { WebhookDeliveryEntity } from './entities/webhook-delivery.entity';
+import { WebhookEndpointEntity } from './entities/webhook-endpoint.entity';
+import { WebhookEventEntity } from './entities/webhook-event.entity';
+import { HandoffMail } from './mail/handoff-mail';
+import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
+import { WebhookEndpointsRepository } from './webhook-endpoints.repository';
+import { WebhookEvents } from './webhook-events.service';
+import { WebhooksController } from './webhooks.controller';
+import { WebhooksService } from './webhooks.service';
+
+/**
+ * Webhook endpoints, the events outbox and its delivery worker. It depends on the common and
+ * database layers only, so that any feature module can import it to call `WebhookEvents.emit`
+ * without an import cycle.
+ */
+@Module({
+  imports: [
+    IdempotencyModule,
+    TypeOrmModule.forFeature([WebhookEndpointEntity, WebhookEventEntity, WebhookDeliveryEntity]),
+  ],
+  controllers: [WebhooksController],
+  providers: [
+    WebhookEndpointsRepository,
+    WebhookDeliveriesRepository,
+    WebhookEvents,
+    WebhooksService,
+    DeliveryWorker,
+    WebhookSender,
+    HandoffMail,
+    OutboundHttp,
+    SecretBox,
+  ],
+  exports: [WebhookEvents],
+})
+export class WebhooksModule {}
