@@ -14,3 +14,37 @@ export async function runLoad(name: string, job: LoadJob): Promise<LoadResult> {
     await worker.stop();
   }
 }
+
+/**
+ * The job's connections split over several instances (one load process each, run together);
+ * one instance is the job itself. Throughput adds up; of the latencies, the worst instance's.
+ */
+export async function runLoadSpread(
+  name: string,
+  job: LoadJob,
+  origins: string[],
+): Promise<LoadResult> {
+  if (origins.length <= 1) {
+    return runLoad(name, { ...job, origin: origins[0] ?? job.origin });
+  }
+  const share = Math.max(1, Math.floor(job.connections / origins.length));
+  const results = await Promise.all(
+    origins.map((origin, i) =>
+      runLoad(`${name} #${i + 1}`, { ...job, origin, connections: share }),
+    ),
+  );
+  const sum = (pick: (r: LoadResult) => number) => results.reduce((t, r) => t + pick(r), 0);
+  return {
+    rps: sum((r) => r.rps),
+    p50_ms: Math.max(...results.map((r) => r.p50_ms)),
+    p99_ms: Math.max(...results.map((r) => r.p99_ms)),
+    requests: sum((r) => r.requests),
+    ok: sum((r) => r.ok),
+    non2xx: sum((r) => r.non2xx),
+    errors: sum((r) => r.errors),
+    timeouts: sum((r) => r.timeouts),
+    duration_s: Math.max(...results.map((r) => r.duration_s)),
+    started_at: Math.min(...results.map((r) => r.started_at)),
+    ended_at: Math.max(...results.map((r) => r.ended_at)),
+  };
+}

@@ -1,14 +1,13 @@
 import { ApiClient } from '../../test/support/api-client';
 import { API } from '../../test/support/api-client';
-import { runLoad } from '../lib/load-runner';
+import { runLoadSpread } from '../lib/load-runner';
 import { LoadJob } from '../lib/load-protocol';
 import { progress } from '../lib/log';
 import { sleep } from '../lib/processes';
 import { ScenarioLine, scenarioLine } from '../lib/report';
 import { round } from '../lib/stats';
 import { USER_MESSAGES } from '../lib/seed';
-import { TARGETS } from '../targets';
-import { EmbeddedContext } from './context';
+import { EmbeddedContext, placement, targetsFor } from './context';
 import { loadFigures } from './load-figures';
 
 const SETTLE_TIMEOUT_MS = 120_000;
@@ -92,12 +91,20 @@ export async function postMessages(ctx: EmbeddedContext): Promise<ScenarioLine> 
     // no warm-up replies.
     const warmIds = seed.warmupConversationIds;
     const warmBefore = await countMessages(api, seed.agentId, warmIds);
-    const warm = await runLoad('post-messages warm-up', postJob(ctx, warmIds, sizes.warmupS));
+    const warm = await runLoadSpread(
+      'post-messages warm-up',
+      postJob(ctx, warmIds, sizes.warmupS),
+      ctx.origins,
+    );
     await settle(api, seed.agentId, warmIds, warmBefore + 2 * warm.ok);
   }
   const ids = seed.postConversationIds;
   const before = await countMessages(api, seed.agentId, ids);
-  const result = await runLoad('post-messages', postJob(ctx, ids, sizes.durationS));
+  const result = await runLoadSpread(
+    'post-messages',
+    postJob(ctx, ids, sizes.durationS),
+    ctx.origins,
+  );
   progress('post-messages: waiting for the replies');
   const expected = before + 2 * result.ok;
   const after = await settle(api, seed.agentId, ids, expected);
@@ -116,10 +123,11 @@ export async function postMessages(ctx: EmbeddedContext): Promise<ScenarioLine> 
       window_s: round(windowS),
       reply_lag_ms: Math.max(0, lastAt - result.ended_at),
       conversations: ids.length,
+      ...placement(ctx),
       note:
         `${sizes.connections} connections over ${ids.length} conversations, ${sizes.durationS} s; ` +
         `${stored} messages (posts + replies) stored in ${windowS.toFixed(1)} s`,
     },
-    TARGETS['post-messages'],
+    targetsFor('post-messages', ctx),
   );
 }
