@@ -40,6 +40,17 @@ function scenarioLabel(line: ScenarioLine): string {
   return where.length > 0 ? `${line.scenario} (${where.join(', ')})` : line.scenario;
 }
 
+/** Baselines say so; a load line run where no target applies shows its own figures. */
+function untargeted(line: ScenarioLine): string {
+  if (line.scenario.startsWith('floor-') || line.scenario === 'peer-nest') {
+    return '(baseline)';
+  }
+  const figures = (['ratio_vs_peer', 'messages_per_s'] as const)
+    .filter((metric) => typeof line[metric] === 'number')
+    .map((metric) => `${formatNumber(line[metric])} ${UNITS[metric]}`);
+  return [...figures, '(no target here)'].join('; ');
+}
+
 const COLUMNS: [string, (line: ScenarioLine) => string][] = [
   ['scenario', scenarioLabel],
   ['req/s', (line) => formatNumber(line.rps)],
@@ -52,7 +63,7 @@ const COLUMNS: [string, (line: ScenarioLine) => string][] = [
     (line) =>
       typeof line.error === 'string'
         ? `ERROR: ${line.error.split('\n')[0].slice(0, 100)}`
-        : line.targets.map(formatTarget).join('; ') || '(baseline)',
+        : line.targets.map(formatTarget).join('; ') || untargeted(line),
   ],
   ['details', (line) => (typeof line.note === 'string' ? line.note : '')],
 ];
