@@ -65,7 +65,7 @@ async function runEmbedded(
       seed,
       floors,
       database: 'sqlite',
-      origins: [app.origin],
+      instances: [app],
     });
     await runLoadScenarios(report, scenarios, context);
     const run = (name: ScenarioName, scenario: (ctx: EmbeddedContext) => Promise<ScenarioLine>) =>

@@ -1,4 +1,5 @@
 import { LoadAnswer, LoadCommand, LoadJob, LoadResult } from './load-protocol';
+import { cpuTimeMs } from './cpu';
 import { Worker } from './worker';
 
 const SLACK_MS = 60_000;
@@ -46,5 +47,33 @@ export async function runLoadSpread(
     duration_s: Math.max(...results.map((r) => r.duration_s)),
     started_at: Math.min(...results.map((r) => r.started_at)),
     ended_at: Math.max(...results.map((r) => r.ended_at)),
+  };
+}
+
+export interface LoadTarget {
+  origin: string;
+  pid: number;
+}
+
+/**
+ * As runLoadSpread, with the servers' CPU time per request over the measured run (warm-up run
+ * first, apart): steadier than req/s when other work shares the cores.
+ */
+export async function runLoadWithCpu(
+  name: string,
+  job: LoadJob,
+  targets: LoadTarget[],
+): Promise<LoadResult & { cpu_us_per_request: number | null }> {
+  const origins = targets.map((target) => target.origin);
+  if (job.warmupS > 0) {
+    await runLoadSpread(`${name} warm-up`, { ...job, durationS: job.warmupS, warmupS: 0 }, origins);
+  }
+  const cpu = () => targets.reduce((total, target) => total + cpuTimeMs(target.pid), 0);
+  const before = cpu();
+  const result = await runLoadSpread(name, { ...job, warmupS: 0 }, origins);
+  const used = cpu() - before;
+  return {
+    ...result,
+    cpu_us_per_request: result.requests > 0 ? (used * 1000) / result.requests : null,
   };
 }

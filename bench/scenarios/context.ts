@@ -10,6 +10,8 @@ export interface Floors {
   nest: number | null;
   /** bench/peer-nest on the same database as the instance measured (get-workflow only). */
   peer: number | null;
+  /** The peer's CPU time per request, in microseconds. */
+  peerCpuUs: number | null;
 }
 
 /** What the load scenarios work on, seeded through the API. */
@@ -30,15 +32,19 @@ export interface EmbeddedContext {
   floors: Floors;
   database: DatabaseKind;
   /** Where the load goes: the app alone, or every instance of a cluster (connections split). */
-  origins: string[];
+  instances: AppInstance[];
 }
 
 /** What every load line says about where it ran. */
 export function placement(ctx: EmbeddedContext): Record<string, unknown> {
-  return { database: ctx.database, instances: ctx.origins.length };
+  return { database: ctx.database, instances: ctx.instances.length };
 }
 
 /** The targets are set on one instance on SQLite; other placements give figures to read. */
 export function targetsFor(scenario: string, ctx: EmbeddedContext): Target[] {
-  return ctx.database === 'sqlite' && ctx.origins.length === 1 ? TARGETS[scenario] : [];
+  return ctx.database === 'sqlite' && ctx.instances.length === 1 ? TARGETS[scenario] : [];
+}
+
+export function originsOf(ctx: EmbeddedContext): string[] {
+  return ctx.instances.map((instance) => instance.origin);
 }

@@ -29,11 +29,11 @@ export interface BaselineRequest {
  */
 export async function measureBaselines(req: BaselineRequest, report: Report): Promise<Floors> {
   if (!LOAD_SCENARIOS.some((name) => req.scenarios.has(name))) {
-    return { node: null, nest: null, peer: null };
+    return { node: null, nest: null, peer: null, peerCpuUs: null };
   }
   const envelope = await workflowEnvelope(req.api, req.seed.workflowId);
   const floors = req.floors ?? (await measureFloors(envelope, req.workDir, req.sizes, report));
-  let peer: number | null = null;
+  let peer: Pick<Floors, 'peer' | 'peerCpuUs'> = { peer: null, peerCpuUs: null };
   if (req.scenarios.has('get-workflow')) {
     const where = { database: req.database };
     await runScenario(
@@ -52,13 +52,13 @@ export async function measureBaselines(req: BaselineRequest, report: Report): Pr
           req.sizes,
           floors,
         );
-        peer = measured.rps;
+        peer = { peer: measured.rps, peerCpuUs: measured.cpuUsPerRequest };
         return measured.line;
       },
       where,
     );
   }
-  return { ...floors, peer };
+  return { ...floors, ...peer };
 }
 
 /** Scenarios 1–3 on one placement (database, instances), each line saying where it ran. */
@@ -77,7 +77,7 @@ export async function runLoadScenarios(
       const context = ctx();
       await runScenario(report, name, context.sizes, () => scenario(context), {
         database: context.database,
-        instances: context.origins.length,
+        instances: context.instances.length,
       });
     }
   }

@@ -7,7 +7,7 @@ import { sleep } from '../lib/processes';
 import { ScenarioLine, scenarioLine } from '../lib/report';
 import { round } from '../lib/stats';
 import { USER_MESSAGES } from '../lib/seed';
-import { EmbeddedContext, placement, targetsFor } from './context';
+import { EmbeddedContext, originsOf, placement, targetsFor } from './context';
 import { loadFigures } from './load-figures';
 
 const SETTLE_TIMEOUT_MS = 120_000;
@@ -94,7 +94,7 @@ export async function postMessages(ctx: EmbeddedContext): Promise<ScenarioLine> 
     const warm = await runLoadSpread(
       'post-messages warm-up',
       postJob(ctx, warmIds, sizes.warmupS),
-      ctx.origins,
+      originsOf(ctx),
     );
     await settle(api, seed.agentId, warmIds, warmBefore + 2 * warm.ok);
   }
@@ -103,7 +103,7 @@ export async function postMessages(ctx: EmbeddedContext): Promise<ScenarioLine> 
   const result = await runLoadSpread(
     'post-messages',
     postJob(ctx, ids, sizes.durationS),
-    ctx.origins,
+    originsOf(ctx),
   );
   progress('post-messages: waiting for the replies');
   const expected = before + 2 * result.ok;

@@ -1,12 +1,13 @@
 import { isDeepStrictEqual } from 'node:util';
 import { API } from '../../test/support/api-client';
 import { freePort } from '../../test/support/free-port';
-import { runLoad } from '../lib/load-runner';
+import { runLoadWithCpu } from '../lib/load-runner';
 import { progress } from '../lib/log';
 import { DatabaseKind, Sizes } from '../lib/options';
 import { ManagedProcess } from '../../test/support/managed-process';
 import { benchScriptArgs, sleep, spawnNode } from '../lib/processes';
 import { ScenarioLine, scenarioLine } from '../lib/report';
+import { round } from '../lib/stats';
 import { TARGETS } from '../targets';
 import { Floors } from './context';
 import { loadFigures } from './load-figures';
@@ -61,7 +62,7 @@ export async function measurePeer(
   target: PeerTarget,
   sizes: Sizes,
   floors: Floors,
-): Promise<{ line: ScenarioLine; rps: number | null }> {
+): Promise<{ line: ScenarioLine; rps: number; cpuUsPerRequest: number | null }> {
   progress(`peer-nest (${target.database}): starting`);
   const port = await freePort();
   const server = spawnNode('peer-nest', benchScriptArgs('peer-nest/main.ts'), {
@@ -77,19 +78,24 @@ export async function measurePeer(
     await waitForListening(origin, server);
     const sameBytes = await checkSameBody(`${origin}${path}`, target.key, target.envelope);
     progress(`peer-nest: ${sizes.connections} connections, ${sizes.durationS} s`);
-    const result = await runLoad('peer-nest', {
-      origin,
-      method: 'GET',
-      paths: [path],
-      headers,
-      connections: sizes.connections,
-      durationS: sizes.durationS,
-      warmupS: sizes.warmupS,
-    });
+    const result = await runLoadWithCpu(
+      'peer-nest',
+      {
+        origin,
+        method: 'GET',
+        paths: [path],
+        headers,
+        connections: sizes.connections,
+        durationS: sizes.durationS,
+        warmupS: sizes.warmupS,
+      },
+      [{ origin, pid: server.child.pid! }],
+    );
     const line = scenarioLine(
       'peer-nest',
       {
         ...loadFigures(result, sizes, floors),
+        cpu_us_per_request: round(result.cpu_us_per_request, 0),
         database: target.database,
         path,
         same_data: true,
@@ -97,7 +103,7 @@ export async function measurePeer(
       },
       TARGETS['peer-nest'],
     );
-    return { line, rps: result.rps };
+    return { line, rps: result.rps, cpuUsPerRequest: result.cpu_us_per_request };
   } finally {
     await server.stop();
   }

@@ -49,20 +49,20 @@ export async function runPostgres(
         workDir,
         sizes,
         scenarios,
-        floors: sqliteFloors && { ...sqliteFloors, peer: null },
+        floors: sqliteFloors && { ...sqliteFloors, peer: null, peerCpuUs: null },
       },
       report,
     );
-    const context = (origins: string[], peer: number | null): EmbeddedContext => ({
+    const context = (on: AppInstance[], withPeer: boolean): EmbeddedContext => ({
       sizes,
-      app: instances[0],
-      api: new ApiClient(origins[0], key),
+      app: on[0],
+      api: new ApiClient(on[0].origin, key),
       seed,
-      floors: { ...floors, peer },
+      floors: withPeer ? floors : { ...floors, peer: null, peerCpuUs: null },
       database: 'postgres',
-      origins,
+      instances: on,
     });
-    await runLoadScenarios(report, scenarios, () => context([app.origin], floors.peer));
+    await runLoadScenarios(report, scenarios, () => context([app], true));
     await stopAll();
 
     progress('starting two instances on the same PostgreSQL database with Redis (cluster mode)');
@@ -71,7 +71,7 @@ export async function runPostgres(
     const b = await startApp('pg-instance-b', env, workDir);
     instances.push(b);
     // The peer is one instance: a ratio of two instances against it would say nothing.
-    await runLoadScenarios(report, scenarios, () => context([a.origin, b.origin], null));
+    await runLoadScenarios(report, scenarios, () => context([a, b], false));
   } finally {
     await stopAll();
     await cleanup();

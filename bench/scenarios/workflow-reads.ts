@@ -1,7 +1,7 @@
 import { API } from '../../test/support/api-client';
-import { runLoadSpread } from '../lib/load-runner';
+import { runLoadWithCpu } from '../lib/load-runner';
 import { Figures, ScenarioLine, scenarioLine } from '../lib/report';
-import { ratio } from '../lib/stats';
+import { ratio, round } from '../lib/stats';
 import { EmbeddedContext, placement, targetsFor } from './context';
 import { loadFigures } from './load-figures';
 
@@ -9,9 +9,9 @@ async function readLoad(
   scenario: 'get-workflow' | 'list-workflows',
   path: string,
   ctx: EmbeddedContext,
-  extra: (rps: number) => Figures = () => ({}),
+  extra: (figures: { rps: number; cpuUs: number | null }) => Figures = () => ({}),
 ): Promise<ScenarioLine> {
-  const result = await runLoadSpread(
+  const result = await runLoadWithCpu(
     scenario,
     {
       origin: ctx.app.origin,
@@ -22,13 +22,15 @@ async function readLoad(
       durationS: ctx.sizes.durationS,
       warmupS: ctx.sizes.warmupS,
     },
-    ctx.origins,
+    ctx.instances.map((instance) => ({ origin: instance.origin, pid: instance.pid })),
   );
+  const cpuUs = result.cpu_us_per_request;
   return scenarioLine(
     scenario,
     {
       ...loadFigures(result, ctx.sizes, ctx.floors),
-      ...extra(result.rps),
+      cpu_us_per_request: round(cpuUs, 0),
+      ...extra({ rps: result.rps, cpuUs }),
       ...placement(ctx),
       path,
     },
@@ -38,8 +40,10 @@ async function readLoad(
 
 /** Scenario 1: one workflow by id (auth, rate limit, envelope, one database read). */
 export function getWorkflow(ctx: EmbeddedContext): Promise<ScenarioLine> {
-  return readLoad('get-workflow', `/workflows/${ctx.seed.workflowId}`, ctx, (rps) => ({
+  return readLoad('get-workflow', `/workflows/${ctx.seed.workflowId}`, ctx, ({ rps, cpuUs }) => ({
     ratio_vs_peer: ratio(rps, ctx.floors.peer),
+    // The same comparison in CPU time: peer's per request / ours (above 1: we spend less).
+    cpu_ratio_vs_peer: ratio(ctx.floors.peerCpuUs, cpuUs),
   }));
 }
 
