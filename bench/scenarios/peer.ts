@@ -28,12 +28,11 @@ const READY_TIMEOUT_MS = 60_000;
 async function waitForListening(origin: string, server: ManagedProcess): Promise<void> {
   const deadline = performance.now() + READY_TIMEOUT_MS;
   while (performance.now() < deadline && server.isRunning()) {
-    if (
-      await fetch(origin).then(
-        () => true,
-        () => false,
-      )
-    ) {
+    const up = await fetch(origin).then(
+      () => true,
+      () => false,
+    );
+    if (up) {
       return;
     }
     await sleep(20);
