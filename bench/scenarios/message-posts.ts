@@ -1,5 +1,4 @@
-import { ApiClient } from '../../test/support/api-client';
-import { API } from '../../test/support/api-client';
+import { API, ApiClient, ApiResponse } from '../../test/support/api-client';
 import { runLoadSpread } from '../lib/load-runner';
 import { LoadJob } from '../lib/load-protocol';
 import { progress } from '../lib/log';
@@ -15,13 +14,28 @@ const SETTLE_TIMEOUT_MS = 120_000;
 const STALL_MS = 5_000;
 const POLL_MS = 200;
 
+/**
+ * A GET of the suite's own: when the server closed a kept-alive socket just as the request went
+ * out on it (idle while the load ran), it is sent once more, as Node advises for such requests.
+ */
+async function read(api: ApiClient, path: string): Promise<ApiResponse> {
+  let outcome = await api.call('GET', path);
+  if (outcome.kind === 'no-response' && outcome.reusedSocket && !outcome.partial) {
+    outcome = await api.call('GET', path);
+  }
+  if (outcome.kind !== 'response') {
+    throw new Error(`GET ${path}: no response (${outcome.code})`);
+  }
+  if (outcome.status !== 200) {
+    throw new Error(`GET ${path}: ${outcome.status} ${outcome.text.slice(0, 300)}`);
+  }
+  return outcome;
+}
+
 async function countMessages(api: ApiClient, agentId: string, ids: string[]): Promise<number> {
   const counts = await Promise.all(
     ids.map(async (id) => {
-      const res = await api.request(
-        'GET',
-        `/agents/${agentId}/conversations/${id}/messages?limit=1`,
-      );
+      const res = await read(api, `/agents/${agentId}/conversations/${id}/messages?limit=1`);
       return Number(res.body.meta.total_count);
     }),
   );
@@ -32,12 +46,11 @@ async function countMessages(api: ApiClient, agentId: string, ids: string[]): Pr
 async function newestMessageAt(api: ApiClient, agentId: string, ids: string[]): Promise<number> {
   const times = await Promise.all(
     ids.map(async (id) => {
-      const data = await api.data(
-        'GET',
+      const res = await read(
+        api,
         `/agents/${agentId}/conversations/${id}/messages?limit=1&sort=-created_at`,
-        200,
       );
-      return Date.parse(String(data[0].created_at));
+      return Date.parse(String(res.body.data[0].created_at));
     }),
   );
   return Math.max(...times);
