@@ -6,29 +6,22 @@ import { randomApiKey } from '../test/support/keys';
 import { AppInstance, startApp } from './lib/app-instance';
 import { installExitHandlers, removeAtExit, runCleanup } from './lib/cleanup';
 import { progress } from './lib/log';
-import { BenchOptions, parseOptions, ScenarioName, Sizes } from './lib/options';
-import { Report, ScenarioLine, scenarioLine } from './lib/report';
-import {
-  seedAgent,
-  seedConversations,
-  seedLongConversation,
-  seedWorkflows,
-  workflowEnvelope,
-} from './lib/seed';
+import { BenchOptions, parseOptions, ScenarioName } from './lib/options';
+import { Report, ScenarioLine } from './lib/report';
+import { runScenario } from './lib/scenario-runner';
+import { seedLoadData, seedLongConversation } from './lib/seed';
 import { renderTable } from './lib/table';
 import { answers } from './scenarios/answers';
 import { clusterDelivery } from './scenarios/cluster-delivery';
-import { EmbeddedContext, EmbeddedSeed, Floors } from './scenarios/context';
-import { measureFloors } from './scenarios/floors';
+import { EmbeddedContext, Floors } from './scenarios/context';
+import { measureBaselines, runLoadScenarios } from './scenarios/load-scenarios';
+import { runPostgres } from './scenarios/postgres';
 import { measureStartup } from './scenarios/startup';
-import { postMessages } from './scenarios/message-posts';
 import { ruleMatching } from './scenarios/rule-matching';
 import { streamCapacity } from './scenarios/stream-capacity';
 import { streamFanout } from './scenarios/stream-fanout';
 import { streamStalledReplay } from './scenarios/stream-stalled-replay';
 import { webhookDelivery } from './scenarios/webhook-delivery';
-import { getWorkflow, listWorkflows } from './scenarios/workflow-reads';
-import { TARGETS } from './targets';
 
 /**
  * `npm run bench`: starts the built app and the baselines as processes of their own, runs the
@@ -36,64 +29,44 @@ import { TARGETS } from './targets';
  * reported against their targets; a missed target never fails the run.
  */
 
-const WARMUP_CONVERSATIONS = 10;
-const LOAD_SCENARIOS: ScenarioName[] = ['get-workflow', 'list-workflows', 'post-messages'];
 const STREAM_SCENARIOS: ScenarioName[] = ['stream-capacity', 'stream-fanout'];
-/** Scenarios that start what they need in this process: the embedded app is not needed for them. */
-const IN_PROCESS_SCENARIOS: ScenarioName[] = ['rule-matching', 'answers', 'cluster-delivery'];
-
-async function runScenario(
-  report: Report,
-  name: string,
-  sizes: Sizes,
-  scenario: () => Promise<ScenarioLine>,
-): Promise<void> {
-  progress(`${name}: running`);
-  try {
-    report.add(await scenario());
-  } catch (error) {
-    const message = String((error as Error)?.message ?? error);
-    progress(`${name}: failed: ${message}`);
-    report.add(scenarioLine(name, { mode: sizes.mode, error: message }, TARGETS[name] ?? []));
-  }
-}
-
-async function seedEmbedded(api: ApiClient, sizes: Sizes): Promise<EmbeddedSeed> {
-  progress(`seeding ${sizes.workflows} workflows, an agent and conversations through the API`);
-  const workflowIds = await seedWorkflows(api, sizes.workflows);
-  const agentId = await seedAgent(api, workflowIds[0]);
-  return {
-    workflowId: workflowIds[0],
-    agentId,
-    postConversationIds: await seedConversations(api, agentId, sizes.postConversations, 'load'),
-    warmupConversationIds: await seedConversations(api, agentId, WARMUP_CONVERSATIONS, 'warm'),
-    fanoutConversationId: (await seedConversations(api, agentId, 1, 'fanout'))[0],
-  };
-}
+/** Scenarios that start what they need themselves: the embedded app is not needed for them. */
+const SELF_CONTAINED_SCENARIOS: ScenarioName[] = [
+  'rule-matching',
+  'answers',
+  'cluster-delivery',
+  'webhook-delivery',
+  'webhook-delivery-cluster',
+];
 
 /** Scenarios 1–5 and 7 and the start-up time, on one instance with a fresh SQLite database. */
-async function runEmbedded(options: BenchOptions, report: Report, workDir: string): Promise<void> {
+async function runEmbedded(
+  options: BenchOptions,
+  report: Report,
+  workDir: string,
+): Promise<Floors | null> {
   const { sizes, scenarios } = options;
   const key = randomApiKey();
-  const env = {
-    DATABASE_URL: `sqlite:${join(workDir, 'data', 'console.sqlite')}`,
-    CONSOLE_BOOTSTRAP_KEY: key,
-  };
+  const databaseUrl = `sqlite:${join(workDir, 'data', 'console.sqlite')}`;
+  const env = { DATABASE_URL: databaseUrl, CONSOLE_BOOTSTRAP_KEY: key };
   await runScenario(report, 'startup', sizes, () => measureStartup(sizes, workDir, env));
   progress('starting the app (dist/main.js) on a fresh SQLite database');
   let app: AppInstance = await startApp('app', env, workDir);
   try {
-    const api = new ApiClient(app.origin, key);
-    const seed = await seedEmbedded(api, sizes);
-    let floors: Floors = { node: null, nest: null };
-    if (LOAD_SCENARIOS.some((name) => scenarios.has(name))) {
-      floors = await measureFloors(
-        await workflowEnvelope(api, seed.workflowId),
+    const seed = await seedLoadData(new ApiClient(app.origin, key), sizes);
+    const floors = await measureBaselines(
+      {
+        api: new ApiClient(app.origin, key),
+        seed,
+        database: 'sqlite',
+        databaseUrl,
         workDir,
         sizes,
-        report,
-      );
-    }
+        scenarios,
+        floors: null,
+      },
+      report,
+    );
     // Built per scenario: the restart below moves the app to another port.
     const context = (): EmbeddedContext => ({
       sizes,
@@ -101,12 +74,12 @@ async function runEmbedded(options: BenchOptions, report: Report, workDir: strin
       api: new ApiClient(app.origin, key),
       seed,
       floors,
+      database: 'sqlite',
+      instances: [app],
     });
+    await runLoadScenarios(report, scenarios, context);
     const run = (name: ScenarioName, scenario: (ctx: EmbeddedContext) => Promise<ScenarioLine>) =>
       scenarios.has(name) ? runScenario(report, name, sizes, () => scenario(context())) : undefined;
-    await run('get-workflow', getWorkflow);
-    await run('list-workflows', listWorkflows);
-    await run('post-messages', postMessages);
     // A fresh process (same database) before stream memory is measured, from an idle baseline.
     const restart = async (before: string) => {
       progress(`restarting the app before ${before}`);
@@ -128,6 +101,7 @@ async function runEmbedded(options: BenchOptions, report: Report, workDir: strin
       await restart('stream-stalled-replay');
       await run('stream-stalled-replay', (ctx) => streamStalledReplay(ctx, long));
     }
+    return floors;
   } finally {
     await app.stop();
   }
@@ -140,7 +114,10 @@ async function main(): Promise<void> {
   const report = new Report();
   const workDir = mkdtempSync(join(tmpdir(), 'console-bench-'));
   removeAtExit(workDir);
-  progress(`mode ${options.sizes.mode}; scenarios: ${[...options.scenarios].join(', ')}`);
+  progress(
+    `mode ${options.sizes.mode}; databases: ${options.databases.join(', ')}; ` +
+      `scenarios: ${[...options.scenarios].join(', ')}`,
+  );
   try {
     if (options.scenarios.has('rule-matching')) {
       // In this process, before any server starts, so that nothing else runs meanwhile.
@@ -149,11 +126,22 @@ async function main(): Promise<void> {
     if (options.scenarios.has('answers')) {
       await runScenario(report, 'answers', options.sizes, () => answers(options.sizes, workDir));
     }
-    if ([...options.scenarios].some((name) => !IN_PROCESS_SCENARIOS.includes(name))) {
+    let floors: Floors | null = null;
+    const needsEmbedded = [...options.scenarios].some(
+      (name) => !SELF_CONTAINED_SCENARIOS.includes(name),
+    );
+    if (options.databases.includes('sqlite') && needsEmbedded) {
       try {
-        await runEmbedded(options, report, workDir);
+        floors = await runEmbedded(options, report, workDir);
       } catch (error) {
         progress(`embedded run stopped: ${String((error as Error)?.stack ?? error)}`);
+      }
+    }
+    if (options.databases.includes('postgres')) {
+      try {
+        await runPostgres(options, report, workDir, floors);
+      } catch (error) {
+        progress(`PostgreSQL run stopped: ${String((error as Error)?.stack ?? error)}`);
       }
     }
     if (options.scenarios.has('webhook-delivery')) {

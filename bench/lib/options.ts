@@ -78,24 +78,33 @@ const QUICK: Sizes = {
   webhookEvents: 500,
 };
 
+export const DATABASES = ['sqlite', 'postgres'] as const;
+export type DatabaseKind = (typeof DATABASES)[number];
+
 export interface BenchOptions {
   sizes: Sizes;
   scenarios: Set<ScenarioName>;
+  /** Where the load scenarios run: SQLite (one instance), PostgreSQL (one instance, then two with Redis). */
+  databases: DatabaseKind[];
 }
 
 const USAGE =
-  'usage: npm run bench -- [--quick] [--cluster] [--only=<scenario>,…]\n' +
-  `scenarios: ${SCENARIOS.join(', ')} (cluster-delivery, webhook-delivery-cluster need --cluster)`;
+  'usage: npm run bench -- [--quick] [--cluster] [--database=sqlite,postgres] [--only=<scenario>,…]\n' +
+  `scenarios: ${SCENARIOS.join(', ')} (cluster-delivery, webhook-delivery-cluster need --cluster)\n` +
+  'databases: sqlite (default), postgres (get-workflow, list-workflows, post-messages)';
 
 export function parseOptions(args: string[]): BenchOptions {
   let quick = false;
   let cluster = false;
   let only: string[] | undefined;
+  let databases: string[] = ['sqlite'];
   for (const arg of args) {
     if (arg === '--quick') {
       quick = true;
     } else if (arg === '--cluster') {
       cluster = true;
+    } else if (arg.startsWith('--database=')) {
+      databases = arg.slice('--database='.length).split(',');
     } else if (arg.startsWith('--only=')) {
       only = arg.slice('--only='.length).split(',');
     } else {
@@ -106,6 +115,12 @@ export function parseOptions(args: string[]): BenchOptions {
   if (unknown && unknown.length > 0) {
     throw new Error(`unknown scenario ${unknown.join(', ')}\n${USAGE}`);
   }
+  const unknownDatabases = databases.filter(
+    (name) => !(DATABASES as readonly string[]).includes(name),
+  );
+  if (unknownDatabases.length > 0 || databases.length === 0) {
+    throw new Error(`unknown database ${unknownDatabases.join(', ')}\n${USAGE}`);
+  }
   const scenarios = new Set<ScenarioName>(
     SCENARIOS.filter(
       (name) =>
@@ -113,5 +128,9 @@ export function parseOptions(args: string[]): BenchOptions {
         (!CLUSTER_SCENARIOS.includes(name) || cluster),
     ),
   );
-  return { sizes: quick ? QUICK : FULL, scenarios };
+  return {
+    sizes: quick ? QUICK : FULL,
+    scenarios,
+    databases: DATABASES.filter((name) => databases.includes(name)),
+  };
 }

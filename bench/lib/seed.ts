@@ -1,4 +1,7 @@
 import { ApiClient } from '../../test/support/api-client';
+import type { EmbeddedSeed } from '../scenarios/context';
+import { progress } from './log';
+import { Sizes } from './options';
 
 /** A workflow as a team would write one: a few rules, a flow, an FAQ. */
 function workflowBody(index: number): Record<string, unknown> {
@@ -148,4 +151,20 @@ export async function workflowEnvelope(api: ApiClient, workflowId: string): Prom
     throw new Error(`GET /workflows/${workflowId}: ${res.status} ${res.text}`);
   }
   return res.text;
+}
+
+const WARMUP_CONVERSATIONS = 10;
+
+/** What the load scenarios work on: workflows, an agent with knowledge, conversations. */
+export async function seedLoadData(api: ApiClient, sizes: Sizes): Promise<EmbeddedSeed> {
+  progress(`seeding ${sizes.workflows} workflows, an agent and conversations through the API`);
+  const workflowIds = await seedWorkflows(api, sizes.workflows);
+  const agentId = await seedAgent(api, workflowIds[0]);
+  return {
+    workflowId: workflowIds[0],
+    agentId,
+    postConversationIds: await seedConversations(api, agentId, sizes.postConversations, 'load'),
+    warmupConversationIds: await seedConversations(api, agentId, WARMUP_CONVERSATIONS, 'warm'),
+    fanoutConversationId: (await seedConversations(api, agentId, 1, 'fanout'))[0],
+  };
 }

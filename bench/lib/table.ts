@@ -2,6 +2,7 @@ import { ScenarioLine, TargetCheck } from './report';
 
 const UNITS: Record<string, string> = {
   ratio_vs_floor_nest: '× floor-nest',
+  ratio_vs_peer: '× peer-nest',
   p99_ms: 'ms p99',
   messages_per_s: 'messages/s',
   rss_mib_at_10k_streams: 'MiB RSS at 10k streams',
@@ -30,8 +31,28 @@ function formatTarget(check: TargetCheck): string {
   return `${formatNumber(check.value)} ${unit} (target ${op} ${formatNumber(check.bound)}): ${verdict}`;
 }
 
+/** The scenario, with where it ran when that is not one instance on SQLite. */
+function scenarioLabel(line: ScenarioLine): string {
+  const where = [
+    line.database === 'postgres' ? 'postgres' : null,
+    typeof line.instances === 'number' && line.instances > 1 ? `${line.instances} instances` : null,
+  ].filter(Boolean);
+  return where.length > 0 ? `${line.scenario} (${where.join(', ')})` : line.scenario;
+}
+
+/** Baselines say so; a load line run where no target applies shows its own figures. */
+function untargeted(line: ScenarioLine): string {
+  if (line.scenario.startsWith('floor-') || line.scenario === 'peer-nest') {
+    return '(baseline)';
+  }
+  const figures = (['ratio_vs_peer', 'messages_per_s'] as const)
+    .filter((metric) => typeof line[metric] === 'number')
+    .map((metric) => `${formatNumber(line[metric])} ${UNITS[metric]}`);
+  return [...figures, '(no target here)'].join('; ');
+}
+
 const COLUMNS: [string, (line: ScenarioLine) => string][] = [
-  ['scenario', (line) => line.scenario],
+  ['scenario', scenarioLabel],
   ['req/s', (line) => formatNumber(line.rps)],
   ['p50 ms', (line) => formatNumber(line.p50_ms)],
   ['p99 ms', (line) => formatNumber(line.p99_ms)],
@@ -42,7 +63,7 @@ const COLUMNS: [string, (line: ScenarioLine) => string][] = [
     (line) =>
       typeof line.error === 'string'
         ? `ERROR: ${line.error.split('\n')[0].slice(0, 100)}`
-        : line.targets.map(formatTarget).join('; ') || '(baseline)',
+        : line.targets.map(formatTarget).join('; ') || untargeted(line),
   ],
   ['details', (line) => (typeof line.note === 'string' ? line.note : '')],
 ];

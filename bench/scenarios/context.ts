@@ -1,14 +1,20 @@
 import { ApiClient } from '../../test/support/api-client';
 import { AppInstance } from '../lib/app-instance';
-import { Sizes } from '../lib/options';
+import { DatabaseKind, Sizes } from '../lib/options';
+import { Target } from '../lib/report';
+import { TARGETS } from '../targets';
 
-/** Requests per second of the two baselines, measured earlier in the same run. */
+/** Requests per second of the baselines, measured earlier in the same run. */
 export interface Floors {
   node: number | null;
   nest: number | null;
+  /** bench/peer-nest on the same database as the instance measured (get-workflow only). */
+  peer: number | null;
+  /** The peer's CPU time per request, in microseconds. */
+  peerCpuUs: number | null;
 }
 
-/** What the embedded (SQLite) scenarios work on, seeded through the API. */
+/** What the load scenarios work on, seeded through the API. */
 export interface EmbeddedSeed {
   workflowId: string;
   agentId: string;
@@ -24,4 +30,21 @@ export interface EmbeddedContext {
   api: ApiClient;
   seed: EmbeddedSeed;
   floors: Floors;
+  database: DatabaseKind;
+  /** Where the load goes: the app alone, or every instance of a cluster (connections split). */
+  instances: AppInstance[];
+}
+
+/** What every load line says about where it ran. */
+export function placement(ctx: EmbeddedContext): Record<string, unknown> {
+  return { database: ctx.database, instances: ctx.instances.length };
+}
+
+/** The targets are set on one instance on SQLite; other placements give figures to read. */
+export function targetsFor(scenario: string, ctx: EmbeddedContext): Target[] {
+  return ctx.database === 'sqlite' && ctx.instances.length === 1 ? TARGETS[scenario] : [];
+}
+
+export function originsOf(ctx: EmbeddedContext): string[] {
+  return ctx.instances.map((instance) => instance.origin);
 }

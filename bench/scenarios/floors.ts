@@ -62,7 +62,7 @@ export async function measureFloors(
   const bodyFile = join(workDir, 'floor-body.json');
   writeFileSync(bodyFile, envelope);
   const bodyBytes = Buffer.byteLength(envelope);
-  const floors: Floors = { node: null, nest: null };
+  const floors: Floors = { node: null, nest: null, peer: null, peerCpuUs: null };
   const results: Partial<Record<'floor-node' | 'floor-nest', LoadResult | Error>> = {};
   for (const name of ['floor-node', 'floor-nest'] as const) {
     try {

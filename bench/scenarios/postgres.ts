@@ -1,0 +1,79 @@
+import { ApiClient } from '../../test/support/api-client';
+import { clusterEnv } from '../../test/support/cluster-env';
+import { AppInstance, startApp } from '../lib/app-instance';
+import { onCleanup } from '../lib/cleanup';
+import { progress } from '../lib/log';
+import { BenchOptions } from '../lib/options';
+import { Report } from '../lib/report';
+import { seedLoadData } from '../lib/seed';
+import { EmbeddedContext, Floors } from './context';
+import { LOAD_SCENARIOS, measureBaselines, runLoadScenarios } from './load-scenarios';
+
+/**
+ * Scenarios 1–3 on PostgreSQL (--database=postgres): a throwaway database on TEST_POSTGRES_URL,
+ * first one instance, then two instances with Redis (cluster mode) sharing the same data, the
+ * load's connections split between them. Floors come from the SQLite run when there was one.
+ */
+export async function runPostgres(
+  options: BenchOptions,
+  report: Report,
+  workDir: string,
+  sqliteFloors: Floors | null,
+): Promise<void> {
+  const { sizes, scenarios } = options;
+  if (!LOAD_SCENARIOS.some((name) => scenarios.has(name))) {
+    return;
+  }
+  const cluster = await clusterEnv({ LOG_LEVEL: 'warn' });
+  const cleanup = onCleanup('drop the PostgreSQL database and the Redis keys', cluster.cleanup);
+  const { env, key } = cluster;
+  const { REDIS_URL: _url, REDIS_KEY_PREFIX: _prefix, ...single } = env;
+  const instances: AppInstance[] = [];
+  const stopAll = async () => {
+    for (const instance of instances.splice(0)) {
+      await instance.stop();
+    }
+  };
+  try {
+    progress('starting the app on a fresh PostgreSQL database (one instance, no Redis)');
+    const app = await startApp('pg-app', single, workDir);
+    instances.push(app);
+    const api = new ApiClient(app.origin, key);
+    const seed = await seedLoadData(api, sizes);
+    const floors = await measureBaselines(
+      {
+        api,
+        seed,
+        database: 'postgres',
+        databaseUrl: cluster.database.url,
+        workDir,
+        sizes,
+        scenarios,
+        floors: sqliteFloors && { ...sqliteFloors, peer: null, peerCpuUs: null },
+      },
+      report,
+    );
+    const context = (on: AppInstance[], withPeer: boolean): EmbeddedContext => ({
+      sizes,
+      app: on[0],
+      api: new ApiClient(on[0].origin, key),
+      seed,
+      floors: withPeer ? floors : { ...floors, peer: null, peerCpuUs: null },
+      database: 'postgres',
+      instances: on,
+    });
+    await runLoadScenarios(report, scenarios, () => context([app], true));
+    await stopAll();
+
+    progress('starting two instances on the same PostgreSQL database with Redis (cluster mode)');
+    const a = await startApp('pg-instance-a', env, workDir);
+    instances.push(a);
+    const b = await startApp('pg-instance-b', env, workDir);
+    instances.push(b);
+    // The peer is one instance: a ratio of two instances against it would say nothing.
+    await runLoadScenarios(report, scenarios, () => context([a, b], false));
+  } finally {
+    await stopAll();
+    await cleanup();
+  }
+}
