@@ -7,7 +7,9 @@ import { allMessages, repliesSettled, sendAs } from '../factories/conversations'
 import { createKnowledgeBase } from '../factories/knowledge-bases';
 import { API, startTestApp, TestApp } from '../factories/test-app';
 import { createWorkflow } from '../factories/workflows';
+import { createWebhook } from '../factories/webhooks';
 import { pollUntil } from '../support/wait';
+import { verifySignature, WebhookReceiver } from '../support/webhook-receiver';
 
 const FERRY_PAGE = `<!doctype html><html><head><title>Lumo Island ferry</title>
 <style>body { font-family: sans-serif }</style><script>window.tracking = 'menu sitemap';</script>
@@ -160,6 +162,28 @@ describe('knowledge that answers', () => {
     expect(kb.fetched_at).toEqual(expect.any(String));
     // The rest of the agent's knowledge keeps answering.
     expect(await ask('Do you do gift wrapping?')).toMatch(/^Yes: gift wrapping costs 3 euros/);
+  });
+
+  it('tells webhooks when a page turns ready or failed, with the item in its API shape', async () => {
+    const receiver = await WebhookReceiver.start();
+    try {
+      const { id: webhookId, secret } = await createWebhook(t, receiver.url, [
+        'knowledge_base.ready',
+        'knowledge_base.failed',
+      ]);
+      const ready = await fetched(`${site}/ferry`);
+      const failed = await fetched(`${site}/missing`);
+      const events = await receiver.waitFor((all) => all.length === 2);
+      const byType = Object.fromEntries(events.map((event) => [event.body.type, event]));
+      expect(byType['knowledge_base.ready'].body.data).toEqual(ready);
+      expect(byType['knowledge_base.failed'].body.data).toEqual(failed);
+      for (const event of events) {
+        expect(verifySignature(secret, event)).toBe(true);
+      }
+      await t.api().delete(`${API}/webhooks/${webhookId}`).expect(200);
+    } finally {
+      await receiver.close();
+    }
   });
 
   it('fetches again on refresh (202) and when the url changes', async () => {

@@ -2,6 +2,7 @@ import { forwardRef, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AgentsModule } from '@/modules/agents/agents.module';
 import { OutboundHttp } from '@/common/outbound/outbound-http';
+import { WebhooksModule } from '@/modules/webhooks/webhooks.module';
 import {
   KnowledgeBaseEntity,
   KnowledgeFaqVersionEntity,
@@ -21,6 +22,7 @@ import { KnowledgeBasesService } from './knowledge-bases.service';
   imports: [
     // The agent's profile lists the knowledge bases, and every one belongs to an agent.
     forwardRef(() => AgentsModule),
+    WebhooksModule,
     TypeOrmModule.forFeature([
       KnowledgeBaseEntity,
       KnowledgePassageEntity,

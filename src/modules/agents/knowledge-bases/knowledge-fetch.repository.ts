@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { newId } from '@/common/ids';
 import { Database } from '@/database/database.service';
+import { WebhookEvents } from '@/modules/webhooks/webhook-events.service';
+import { toKnowledgeBaseResponse } from './dto/knowledge-base-response.dto';
 import { KnowledgeBaseEntity } from './entities/knowledge-base.entity';
 import { PassagesRepository } from './passages.repository';
 
@@ -19,6 +21,7 @@ export class KnowledgeFetchRepository {
   constructor(
     private readonly db: Database,
     private readonly passages: PassagesRepository,
+    private readonly webhooks: WebhookEvents,
   ) {}
 
   /** The condition "due and free" on columns prefixed by `alias` (an UPDATE has none). */
@@ -105,7 +108,13 @@ export class KnowledgeFetchRepository {
       if (outcome.text !== undefined) {
         await this.passages.replaceForItem(item, outcome.text);
       }
-      return { ...item, ...changes };
+      const settled = { ...item, ...changes };
+      await this.webhooks.emit(
+        item.teamId,
+        settled.status === 'ready' ? 'knowledge_base.ready' : 'knowledge_base.failed',
+        toKnowledgeBaseResponse(settled),
+      );
+      return settled;
     });
   }
 
