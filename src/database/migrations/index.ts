@@ -3,6 +3,7 @@ import { Platform1732262400000 } from './1732262400000-platform';
 import { Agents1732348800000 } from './1732348800000-agents';
 import { Conversations1732435200000 } from './1732435200000-conversations';
 import { exactShapesMigration } from './1732521600000-exact-shapes';
+import { ActionRuns1732694400000 } from './1732694400000-action-runs';
 
 /** Every migration, oldest first; `secretBox` opens and seals the stored secrets some rewrite. */
 export function migrations(secretBox: SecretBox): Array<new () => unknown> {
@@ -11,5 +12,6 @@ export function migrations(secretBox: SecretBox): Array<new () => unknown> {
     Agents1732348800000,
     Conversations1732435200000,
     exactShapesMigration(secretBox),
+    ActionRuns1732694400000,
   ];
 }

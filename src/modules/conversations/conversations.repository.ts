@@ -6,7 +6,7 @@ import { Page } from '@/common/pagination/page';
 import { Database } from '@/database/database.service';
 import { ConversationListQueryDto } from './dto/conversation.dto';
 import { ConversationChannel, ConversationEntity } from './entities/conversation.entity';
-import { MessageEntity, MessageRole } from './entities/message.entity';
+import { MessageAction, MessageEntity, MessageRole } from './entities/message.entity';
 
 const PREVIEW_LENGTH = 160;
 
@@ -107,6 +107,7 @@ export class ConversationsRepository {
         profilePicture: null,
         lastSeq: 0,
         flowState: null,
+        context: null,
         createdAt: now,
         updatedAt: now,
       })
@@ -138,8 +139,11 @@ export class ConversationsRepository {
     role: MessageRole,
     text: string,
     changes: QueryDeepPartialEntity<ConversationEntity> = {},
+    action: MessageAction | null = null,
   ): Promise<MessageEntity> {
-    return this.db.transaction(() => this.insertMessage(conversation, role, text, changes));
+    return this.db.transaction(() =>
+      this.insertMessage(conversation, role, text, changes, action),
+    );
   }
 
   private async insertMessage(
@@ -147,6 +151,7 @@ export class ConversationsRepository {
     role: MessageRole,
     text: string,
     changes: QueryDeepPartialEntity<ConversationEntity>,
+    action: MessageAction | null,
   ): Promise<MessageEntity> {
     const { teamId, id } = conversation;
     const now = new Date();
@@ -173,8 +178,9 @@ export class ConversationsRepository {
       seq: updated.lastSeq,
       role,
       message: text,
-      messageType: 'text',
+      messageType: action ? 'action' : 'text',
       attachments: [],
+      action,
       createdAt: updated.lastMessageAt!,
     };
     await this.db.manager.insert(MessageEntity, message as QueryDeepPartialEntity<MessageEntity>);

@@ -4,6 +4,7 @@ import { SecretBox } from '@/common/crypto/secret-box';
 import { IdempotencyModule } from '@/common/idempotency/idempotency.module';
 import { OutboundHttp } from '@/common/outbound/outbound-http';
 import { AgentsModule } from '@/modules/agents/agents.module';
+import { ActionExecutors } from './actions/action-executors';
 import { ActionsController } from './actions/actions.controller';
 import { ActionsRepository } from './actions/actions.repository';
 import { ActionsService } from './actions/actions.service';
@@ -19,6 +20,7 @@ import { IntegrationsService } from './integrations.service';
 import { McpClient } from './mcp/mcp-client';
 import { McpServersController } from './mcp/mcp-servers.controller';
 import { McpServersService } from './mcp/mcp-servers.service';
+import { McpToolExecutor } from './mcp/mcp-tool.executor';
 import { PipedreamController } from './pipedream/pipedream.controller';
 import { PipedreamService } from './pipedream/pipedream.service';
 
@@ -50,7 +52,9 @@ import { PipedreamService } from './pipedream/pipedream.service';
     PipedreamService,
     ActionsRepository,
     ActionsService,
+    McpToolExecutor,
+    ActionExecutors,
   ],
-  exports: [IntegrationsService],
+  exports: [IntegrationsService, ActionExecutors],
 })
 export class IntegrationsModule {}

@@ -22,9 +22,14 @@ export class IntegrationsRepository {
     teamId: string,
     agentId: string,
     id: string,
-    family: IntegrationFamily,
+    family: IntegrationFamily | undefined,
   ): Promise<IntegrationEntity | null> {
-    return this.db.manager.findOneBy(IntegrationEntity, { teamId, agentId, id, family });
+    return this.db.manager.findOneBy(IntegrationEntity, {
+      teamId,
+      agentId,
+      id,
+      ...(family ? { family } : {}),
+    });
   }
 
   findByType(teamId: string, agentId: string, type: string): Promise<IntegrationEntity | null> {

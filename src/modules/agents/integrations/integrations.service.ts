@@ -5,6 +5,7 @@ import { OutboundHttp } from '@/common/outbound/outbound-http';
 import { AppConfig } from '@/config/app-config';
 import { Database } from '@/database/database.service';
 import { AgentsService } from '@/modules/agents/agents.service';
+import { ExecutableAction } from './actions/action-executor';
 import { ActionsRepository } from './actions/actions.repository';
 import {
   CatalogAction,
@@ -204,6 +205,31 @@ export class IntegrationsService {
         .filter((action) => action.integrationId === integration.id)
         .map(toIntegrationAction),
     }));
+  }
+
+  /** The actions the agent may run now (enabled and still offered), each with its integration. */
+  async executableActions(teamId: string, agentId: string): Promise<ExecutableAction[]> {
+    const [integrations, actions] = await Promise.all([
+      this.integrations.listForAgent(teamId, agentId),
+      this.actions.listForAgent(teamId, agentId),
+    ]);
+    const byId = new Map(integrations.map((integration) => [integration.id, integration]));
+    return actions
+      .filter((action) => action.isEnabled && action.isAvailable && byId.has(action.integrationId))
+      .map((action) => ({ action, integration: byId.get(action.integrationId)! }));
+  }
+
+  /** One of the agent's actions with its integration, enabled or not (a decided run names it). */
+  async executableAction(
+    teamId: string,
+    agentId: string,
+    actionId: string,
+  ): Promise<ExecutableAction | null> {
+    const action = await this.actions.findOwned(teamId, agentId, actionId);
+    const integration =
+      action &&
+      (await this.integrations.findOwned(teamId, agentId, action.integrationId, undefined));
+    return action && integration ? { action, integration } : null;
   }
 
   /** For the agent's profile, whose caller has checked the agent already. */

@@ -15,6 +15,10 @@ export class ActionsRepository {
     });
   }
 
+  findOwned(teamId: string, agentId: string, id: string): Promise<ActionEntity | null> {
+    return this.db.manager.findOneBy(ActionEntity, { teamId, agentId, id });
+  }
+
   listForIntegration(teamId: string, integrationId: string): Promise<ActionEntity[]> {
     return this.db.manager.find(ActionEntity, {
       where: { teamId, integrationId },
