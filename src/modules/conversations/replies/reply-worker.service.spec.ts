@@ -146,7 +146,10 @@ describe('ReplyWorker', () => {
       { findForAgent: async () => null } as unknown as WorkflowsService,
       { publish: (stored: MessageEntity) => published.push(stored) } as unknown as MessagePublisher,
       engine,
-      { llm: { timeoutMs: LEASE_MS - 5_000 } } as AppConfig,
+      {
+        llm: { baseUrl: 'http://model', timeoutMs: LEASE_MS - 5_000, maxToolSteps: 0 },
+        outbound: { timeoutMs: 1_000 },
+      } as AppConfig,
     );
   });
 

@@ -15,6 +15,7 @@ import { ConversationsRepository } from '../conversations.repository';
 import { MessageEntity, PendingReplyEntity } from '../entities/message.entity';
 import { MessagePublisher } from '../messages/message-publisher';
 import { MessagesRepository } from '../messages/messages.repository';
+import { messageActionOf, runLine } from './action-lines';
 import { PendingRepliesRepository } from './pending-replies.repository';
 import { handoffReply, Reply, REPLY_ENGINE, ReplyEngine } from './reply-engine';
 
@@ -24,7 +25,7 @@ const SWEEP_INTERVAL_MS = 2_000;
 const SWEEP_GRACE_MS = 1_000;
 const SWEEP_BATCH = 50;
 const MAX_ATTEMPTS = 5;
-/** A reply takes at most the model's timeout plus a few database round trips. */
+/** Beyond its model calls and action calls, a reply takes a few database round trips. */
 const REPLY_LEASE_MARGIN_MS = 5_000;
 
 /**
@@ -53,7 +54,12 @@ export class ReplyWorker implements OnApplicationBootstrap, OnModuleDestroy {
     @Inject(REPLY_ENGINE) private readonly engine: ReplyEngine,
     config: AppConfig,
   ) {
-    this.leaseMs = config.llm.timeoutMs + REPLY_LEASE_MARGIN_MS;
+    // Each tool round is one model call and its action calls, and one more call answers: a
+    // lease shorter than that would hand a live reply to another worker.
+    const steps = config.llm.maxToolSteps;
+    this.leaseMs = config.llm.baseUrl
+      ? (steps + 1) * config.llm.timeoutMs + steps * config.outbound.timeoutMs + REPLY_LEASE_MARGIN_MS
+      : 2 * config.outbound.timeoutMs + REPLY_LEASE_MARGIN_MS;
   }
 
   async onApplicationBootstrap(): Promise<void> {
@@ -144,13 +150,29 @@ export class ReplyWorker implements OnApplicationBootstrap, OnModuleDestroy {
       if (!(await this.pending.remove(pending.teamId, pending.id))) {
         return null;
       }
-      return this.conversations.append(conversation, 'assistant', reply.text, {
-        ...(reply.needsAttention ? { needsAttention: true } : {}),
-        ...(reply.flowState !== undefined ? { flowState: reply.flowState } : {}),
-      });
+      const written: MessageEntity[] = [];
+      for (const run of reply.runs ?? []) {
+        written.push(
+          await this.conversations.append(
+            conversation,
+            'assistant',
+            runLine(run),
+            {},
+            messageActionOf(run),
+          ),
+        );
+      }
+      written.push(
+        await this.conversations.append(conversation, 'assistant', reply.text, {
+          ...(reply.needsAttention ? { needsAttention: true } : {}),
+          ...(reply.flowState !== undefined ? { flowState: reply.flowState } : {}),
+          ...(reply.context !== undefined ? { context: reply.context } : {}),
+        }),
+      );
+      return written;
     });
     if (stored) {
-      this.publisher.publish(stored);
+      stored.forEach((written) => this.publisher.publish(written));
       this.logger.debug({ conversation_id: conversation.id, source: reply.source }, 'Reply sent');
     }
   }

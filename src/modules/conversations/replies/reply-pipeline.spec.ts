@@ -6,9 +6,12 @@ import {
 } from '@/modules/workflows/entities/workflow.entity';
 import { ConversationEntity, FlowState } from '../entities/conversation.entity';
 import { MessageEntity } from '../entities/message.entity';
-import { BuiltInReplyEngine } from './built-in-reply.engine';
 import { FoundPassage, KnowledgeOwner, KnowledgeSearch } from './knowledge-search';
+import { ActionRunner } from '@/modules/agents/action-runs/action-runner.service';
+import { ActionRunEntity } from '@/modules/agents/action-runs/entities/action-run.entity';
+import { ModelReplier } from './model/model-replier';
 import { Reply } from './reply-engine';
+import { ReplyPipeline } from './reply-pipeline';
 import { WorkflowTriggersCache } from './workflow-triggers.cache';
 
 const agent = { id: 'agent', teamId: 'team', name: 'Ada', businessName: 'Acme' } as AgentEntity;
@@ -43,22 +46,58 @@ class FakeKnowledge {
   }
 }
 
-describe('BuiltInReplyEngine', () => {
+/** The agent's actions by name; running one records its arguments and succeeds with `result`. */
+class FakeRunner {
+  names: string[] = [];
+  calls: Array<{ name: string; args: Record<string, unknown> }> = [];
+
+  async earlierRuns(): Promise<ActionRunEntity[]> {
+    return [];
+  }
+
+  async actions() {
+    return this.names.map((name) => ({
+      action: { id: name, actionName: name, name, requireHumanApproval: false },
+      integration: {},
+    }));
+  }
+
+  async run(target: { action: { actionName: string } }, args: Record<string, unknown>) {
+    this.calls.push({ name: target.action.actionName, args });
+    return {
+      id: `run-${this.calls.length}`,
+      actionName: target.action.actionName,
+      status: 'succeeded',
+      result: 'shipped',
+    } as ActionRunEntity;
+  }
+}
+
+describe('ReplyPipeline', () => {
   let knowledge: FakeKnowledge;
-  let engine: BuiltInReplyEngine;
+  let runner: FakeRunner;
+  let engine: ReplyPipeline;
   let workflows = 0;
 
   beforeEach(() => {
     knowledge = new FakeKnowledge();
-    engine = new BuiltInReplyEngine(
+    runner = new FakeRunner();
+    engine = new ReplyPipeline(
       knowledge as unknown as KnowledgeSearch,
       new WorkflowTriggersCache(),
+      runner as unknown as ActionRunner,
+      { configured: false } as ModelReplier,
     );
   });
 
   function ask(
     text: string,
-    setup: { rules?: WorkflowRule[]; flows?: WorkflowFlow[]; flowState?: FlowState } = {},
+    setup: {
+      rules?: WorkflowRule[];
+      flows?: WorkflowFlow[];
+      flowState?: FlowState;
+      context?: Record<string, string>;
+    } = {},
   ): Promise<Reply> {
     // A workflow of its own each time: the engine keeps its triggers compiled per workflow.
     const workflow = {
@@ -67,8 +106,12 @@ describe('BuiltInReplyEngine', () => {
       rules: setup.rules ?? [],
       flows: setup.flows ?? [],
     } as unknown as WorkflowEntity;
-    const conversation = { flowState: setup.flowState ?? null } as ConversationEntity;
-    const message = { message: text } as MessageEntity;
+    const conversation = {
+      id: 'conversation',
+      flowState: setup.flowState ?? null,
+      context: setup.context ?? null,
+    } as ConversationEntity;
+    const message = { id: 'message', message: text, action: null } as MessageEntity;
     return engine.reply({ agent, workflow, conversation, message, history: [message] });
   }
 
