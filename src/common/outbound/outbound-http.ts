@@ -99,7 +99,7 @@ export class OutboundHttp {
       const deadline = AbortSignal.timeout(deadlineMs);
       const signal = init.signal ? AbortSignal.any([init.signal, deadline]) : deadline;
       const response = await undiciFetch(url, { ...(init as object), signal });
-      return capped(response as unknown as Response, MAX_OUTBOUND_RESPONSE_BYTES);
+      return capped(response, MAX_OUTBOUND_RESPONSE_BYTES);
     };
   }
 

@@ -141,9 +141,7 @@ export class ConversationsRepository {
     changes: QueryDeepPartialEntity<ConversationEntity> = {},
     action: MessageAction | null = null,
   ): Promise<MessageEntity> {
-    return this.db.transaction(() =>
-      this.insertMessage(conversation, role, text, changes, action),
-    );
+    return this.db.transaction(() => this.insertMessage(conversation, role, text, changes, action));
   }
 
   private async insertMessage(

@@ -21,7 +21,11 @@ export class ActionRunsRepository {
     return this.db.manager.findOneBy(ActionRunEntity, { teamId, agentId, id });
   }
 
-  list(teamId: string, agentId: string, query: ActionRunListQueryDto): Promise<Page<ActionRunEntity>> {
+  list(
+    teamId: string,
+    agentId: string,
+    query: ActionRunListQueryDto,
+  ): Promise<Page<ActionRunEntity>> {
     const builder = this.db.manager
       .createQueryBuilder(ActionRunEntity, 'run')
       .where('run.team_id = :teamId AND run.agent_id = :agentId', { teamId, agentId });

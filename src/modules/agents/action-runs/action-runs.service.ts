@@ -42,12 +42,21 @@ export class ActionRunsService {
   }
 
   /** Runs the waiting action now, then lets the reply that parked it continue. */
-  async approve(teamId: string, agentId: string, id: string, keyId: string): Promise<ActionRunEntity> {
+  async approve(
+    teamId: string,
+    agentId: string,
+    id: string,
+    keyId: string,
+  ): Promise<ActionRunEntity> {
     const run = await this.get(teamId, agentId, id);
     if (!(await this.runs.claimApproval(teamId, id, keyId))) {
       throw Errors.conflict(DECIDED);
     }
-    const done = await this.runner.runApproved({ ...run, status: 'running', decidedByApiKeyId: keyId });
+    const done = await this.runner.runApproved({
+      ...run,
+      status: 'running',
+      decidedByApiKeyId: keyId,
+    });
     return this.writePhase.run(async () => {
       await this.conversations.continueAfterDecision(done);
       return done;

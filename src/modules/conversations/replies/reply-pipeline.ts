@@ -2,7 +2,11 @@ import { Injectable, Logger } from '@nestjs/common';
 import { ActionRunner } from '@/modules/agents/action-runs/action-runner.service';
 import { ActionRunEntity } from '@/modules/agents/action-runs/entities/action-run.entity';
 import { ExecutableAction } from '@/modules/agents/integrations/action-execution.service';
-import { isActiveFlow, WorkflowFlow, WorkflowRule } from '@/modules/workflows/entities/workflow.entity';
+import {
+  isActiveFlow,
+  WorkflowFlow,
+  WorkflowRule,
+} from '@/modules/workflows/entities/workflow.entity';
 import { FlowState } from '../entities/conversation.entity';
 import { customerLineFor, toolResultFor } from './action-lines';
 import { collectedAnswer, collectKey, nextStep } from './flow-steps';
@@ -79,8 +83,7 @@ export class ReplyPipeline implements ReplyEngine {
       log: { runs: [], earlier: await this.runner.earlierRuns(originOf(context)) },
       collected: { ...(context.conversation.context ?? {}) },
       collectedChanged: false,
-      actions: () =>
-        (actions ??= this.runner.actions(context.agent.teamId, context.agent.id)),
+      actions: () => (actions ??= this.runner.actions(context.agent.teamId, context.agent.id)),
     };
   }
 
@@ -169,25 +172,29 @@ export class ReplyPipeline implements ReplyEngine {
     return best ? this.runStep(turn, best.flow, nextStep(best.flow, -1)) : null;
   }
 
-  private async runStep(turn: Turn, flow: WorkflowFlow, index: number): Promise<Reply> {
+  /** The flow's step at `index`, or the next that does something when its action cannot run. */
+  private async runStep(turn: Turn, flow: WorkflowFlow, index: number): Promise<Reply | null> {
     const { agent } = turn.context;
-    const step = flow.conversation_steps[index];
-    const content = step.content?.trim()
-      ? fillPlaceholders(step.content, agent, turn.collected)
-      : null;
-    const run = step.action?.trim() ? await this.run(turn, step.action) : null;
-    const flowState: FlowState | null =
-      step.type === 'collect' || nextStep(flow, index) !== -1 ? { flow: flow.name, step: index } : null;
-    if (!run && !content) {
-      // The step's action is not one the agent may run (disabled or gone).
-      return this.finish(turn, { ...handoffReply(agent), flowState });
+    for (let at = index; at !== -1; at = nextStep(flow, at)) {
+      const step = flow.conversation_steps[at];
+      const content = step.content?.trim()
+        ? fillPlaceholders(step.content, agent, turn.collected)
+        : null;
+      const run = step.action?.trim() ? await this.run(turn, step.action) : null;
+      if (!run && !content) {
+        // An action the agent may not run (unknown, disabled or gone): the step says nothing.
+        continue;
+      }
+      const flowState: FlowState | null =
+        step.type === 'collect' || nextStep(flow, at) !== -1 ? { flow: flow.name, step: at } : null;
+      return this.finish(turn, {
+        text: run ? afterRun(run, content) : content!,
+        needsAttention: run?.status === 'failed',
+        flowState,
+        source: 'flow',
+      });
     }
-    return this.finish(turn, {
-      text: run ? afterRun(run, content) : content!,
-      needsAttention: run?.status === 'failed',
-      flowState,
-      source: 'flow',
-    });
+    return null;
   }
 
   private async fromKnowledge(turn: Turn, agent: ReplyContext['agent']): Promise<Reply> {
@@ -233,7 +240,11 @@ export class ReplyPipeline implements ReplyEngine {
           `A person approved the action ${run.actionName} the customer asked for, and it ran. ` +
           `Its outcome: ${toolResultFor(run)}. Tell the customer.`;
         const answer = await this.model.answer(turn.context, await turn.actions(), turn.log, note);
-        return this.finish(turn, { text: answer.text, needsAttention: answer.parked, source: 'llm' });
+        return this.finish(turn, {
+          text: answer.text,
+          needsAttention: answer.parked,
+          source: 'llm',
+        });
       } catch (error) {
         this.logger.warn(
           { err: error, agent_id: agent.id, reason: (error as Error).message },

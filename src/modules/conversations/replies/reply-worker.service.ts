@@ -58,7 +58,9 @@ export class ReplyWorker implements OnApplicationBootstrap, OnModuleDestroy {
     // lease shorter than that would hand a live reply to another worker.
     const steps = config.llm.maxToolSteps;
     this.leaseMs = config.llm.baseUrl
-      ? (steps + 1) * config.llm.timeoutMs + steps * config.outbound.timeoutMs + REPLY_LEASE_MARGIN_MS
+      ? (steps + 1) * config.llm.timeoutMs +
+        steps * config.outbound.timeoutMs +
+        REPLY_LEASE_MARGIN_MS
       : 2 * config.outbound.timeoutMs + REPLY_LEASE_MARGIN_MS;
   }
 

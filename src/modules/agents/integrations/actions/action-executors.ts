@@ -17,9 +17,7 @@ export class ActionExecutors {
   }
 
   parametersOf(target: ExecutableAction): ActionParameters {
-    return (
-      this.executorFor(target)?.parametersOf(target) ?? { type: 'object', properties: {} }
-    );
+    return this.executorFor(target)?.parametersOf(target) ?? { type: 'object', properties: {} };
   }
 
   execute(target: ExecutableAction, args: Record<string, unknown>): Promise<ActionExecution> {

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import OpenAI from 'openai';
+import OpenAI, { type ClientOptions } from 'openai';
 import type {
   ChatCompletionMessage,
   ChatCompletionMessageParam,
@@ -41,7 +41,7 @@ export class ModelClient {
           apiKey: config.llm.apiKey ?? 'none',
           timeout: config.llm.timeoutMs,
           maxRetries: 0,
-          fetch: outbound.operatorFetch(config.llm.timeoutMs) as OpenAI['fetch'],
+          fetch: outbound.operatorFetch(config.llm.timeoutMs) as ClientOptions['fetch'],
         })
       : null;
   }
