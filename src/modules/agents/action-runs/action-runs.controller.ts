@@ -60,7 +60,8 @@ export class ActionRunsController {
     summary: 'Approve an action run that waits for approval: the action runs, the reply continues',
     message: 'Action run approved',
     response: ActionRunResponseDto,
-    errors: [400, 404, 409],
+    status: 200,
+    errors: [400, 404, 409, 422],
     idempotency: 'calls_out',
   })
   async approveActionRun(
@@ -78,7 +79,8 @@ export class ActionRunsController {
     summary: 'Reject an action run that waits for approval: it never runs',
     message: 'Action run rejected',
     response: ActionRunResponseDto,
-    errors: [400, 404, 409],
+    status: 200,
+    errors: [400, 404, 409, 422],
   })
   async rejectActionRun(
     @TeamId() teamId: string,
