@@ -39,7 +39,17 @@ export class ActionRunResponseDto {
   @ApiProperty() action_name: string;
   @ApiProperty({ type: 'object', additionalProperties: true }) arguments: Record<string, unknown>;
   @ApiProperty({ enum: ACTION_RUN_STATUSES }) status: ActionRunStatus;
-  @ApiProperty({ nullable: true, description: 'What the action answered (any JSON)' })
+  @ApiProperty({
+    nullable: true,
+    description: 'What the action answered: any JSON value',
+    oneOf: [
+      { type: 'object', additionalProperties: true },
+      { type: 'array', items: {} },
+      { type: 'string' },
+      { type: 'number' },
+      { type: 'boolean' },
+    ],
+  })
   result: unknown;
   @ApiProperty({ type: String, nullable: true }) error: string | null;
   @ApiProperty({ type: String, nullable: true }) decided_by_api_key_id: string | null;
