@@ -53,6 +53,13 @@ class FakePending {
     return true;
   }
 
+  async renew(_teamId: string, id: string, leaseMs: number): Promise<void> {
+    const row = this.rows.get(id);
+    if (row?.leaseUntil) {
+      row.leaseUntil = new Date(Date.now() + leaseMs);
+    }
+  }
+
   async unclaimed(limit: number, olderThan: Date): Promise<PendingReplyEntity[]> {
     const rows = [...this.rows.values()];
     return rows.filter((row) => row.createdAt < olderThan && leaseFree(row)).slice(0, limit);
@@ -146,10 +153,7 @@ describe('ReplyWorker', () => {
       { findForAgent: async () => null } as unknown as WorkflowsService,
       { publish: (stored: MessageEntity) => published.push(stored) } as unknown as MessagePublisher,
       engine,
-      {
-        llm: { baseUrl: 'http://model', timeoutMs: LEASE_MS - 5_000, maxToolSteps: 0 },
-        outbound: { timeoutMs: 1_000 },
-      } as AppConfig,
+      { llm: { timeoutMs: LEASE_MS - 5_000 } } as AppConfig,
     );
   });
 

@@ -54,14 +54,7 @@ export class ReplyWorker implements OnApplicationBootstrap, OnModuleDestroy {
     @Inject(REPLY_ENGINE) private readonly engine: ReplyEngine,
     config: AppConfig,
   ) {
-    // Each tool round is one model call and its action calls, and one more call answers: a
-    // lease shorter than that would hand a live reply to another worker.
-    const steps = config.llm.maxToolSteps;
-    this.leaseMs = config.llm.baseUrl
-      ? (steps + 1) * config.llm.timeoutMs +
-        steps * config.outbound.timeoutMs +
-        REPLY_LEASE_MARGIN_MS
-      : 2 * config.outbound.timeoutMs + REPLY_LEASE_MARGIN_MS;
+    this.leaseMs = config.llm.timeoutMs + REPLY_LEASE_MARGIN_MS;
   }
 
   async onApplicationBootstrap(): Promise<void> {
@@ -121,6 +114,29 @@ export class ReplyWorker implements OnApplicationBootstrap, OnModuleDestroy {
     if (this.stopped || !(await this.pending.claim(teamId, pendingId, this.leaseMs))) {
       return;
     }
+    // A reply with tool calls takes several model and action calls: the lease is renewed while
+    // this worker lives, and runs out soon after it dies.
+    const renewal = setInterval(
+      () =>
+        void this.pending
+          .renew(teamId, pendingId, this.leaseMs)
+          .catch((error: unknown) =>
+            this.logger.warn(
+              { err: error, pending_id: pendingId },
+              'Could not renew a reply lease',
+            ),
+          ),
+      this.leaseMs / 3,
+    );
+    renewal.unref();
+    try {
+      await this.produce(teamId, pendingId);
+    } finally {
+      clearInterval(renewal);
+    }
+  }
+
+  private async produce(teamId: string, pendingId: string): Promise<void> {
     const pending = await this.pending.find(teamId, pendingId);
     const conversation =
       pending &&
