@@ -21,6 +21,7 @@ import { EmbeddedContext, EmbeddedSeed, Floors } from './scenarios/context';
 import { measureFloors } from './scenarios/floors';
 import { measureStartup } from './scenarios/startup';
 import { postMessages } from './scenarios/message-posts';
+import { replyLatency } from './scenarios/reply-latency';
 import { ruleMatching } from './scenarios/rule-matching';
 import { streamCapacity } from './scenarios/stream-capacity';
 import { streamFanout } from './scenarios/stream-fanout';
@@ -146,6 +147,11 @@ async function main(): Promise<void> {
       await runEmbedded(options, report, workDir);
     } catch (error) {
       progress(`embedded run stopped: ${String((error as Error)?.stack ?? error)}`);
+    }
+    if (options.scenarios.has('reply-latency')) {
+      await runScenario(report, 'reply-latency', options.sizes, () =>
+        replyLatency(options.sizes, workDir),
+      );
     }
     if (options.scenarios.has('cluster-delivery')) {
       await runScenario(report, 'cluster-delivery', options.sizes, () =>

@@ -16,4 +16,5 @@ export const TARGETS: Record<string, Target[]> = {
   'stream-stalled-replay': [atMost('rss_mib_per_stream', 2)],
   'cluster-delivery': [atMost('p99_ms', 150)],
   'rule-matching': [atMost('match_ms_per_message', 5)],
+  'reply-latency': [],
 };

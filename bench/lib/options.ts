@@ -7,6 +7,7 @@ export const SCENARIOS = [
   'stream-stalled-replay',
   'cluster-delivery',
   'rule-matching',
+  'reply-latency',
 ] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
 
@@ -33,6 +34,8 @@ export interface Sizes {
   clusterMessages: number;
   /** Timed matches of each message against each workflow. */
   matchRuns: number;
+  /** Replies timed with the stub model, with and without a tool call. */
+  replySamples: number;
 }
 
 const FULL: Sizes = {
@@ -53,6 +56,7 @@ const FULL: Sizes = {
   clusterSubscribers: 1_000,
   clusterMessages: 100,
   matchRuns: 100,
+  replySamples: 200,
 };
 
 const QUICK: Sizes = {
@@ -68,6 +72,7 @@ const QUICK: Sizes = {
   clusterSubscribers: 200,
   clusterMessages: 20,
   matchRuns: 30,
+  replySamples: 50,
 };
 
 export interface BenchOptions {
