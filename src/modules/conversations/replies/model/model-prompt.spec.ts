@@ -70,8 +70,8 @@ describe('model history', () => {
       { role: 'assistant', content: '[Action order_status succeeded]' },
       { role: 'user', content: 'thanks' },
     ]);
-    expect(kept.reduce((sum, entry) => sum + String(entry.content).length, 0)).toBeLessThanOrEqual(
-      12_000 + 2,
-    );
+    expect(
+      kept.reduce((sum, entry) => sum + (entry.content as string).length, 0),
+    ).toBeLessThanOrEqual(12_000 + 2);
   });
 });
