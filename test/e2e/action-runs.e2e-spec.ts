@@ -1,10 +1,17 @@
 import { createAgent } from '../factories/agents';
-import { allMessages, conversationsPath, repliesSettled, sendAs } from '../factories/conversations';
+import {
+  allMessages,
+  conversationsPath,
+  issueTicket,
+  repliesSettled,
+  sendAs,
+} from '../factories/conversations';
 import { configureIntegration } from '../factories/integrations';
 import { API, startTestApp, TestApp } from '../factories/test-app';
 import { createWorkflow } from '../factories/workflows';
 import { LlmStub, startLlmStub } from '../support/llm-stub';
 import { McpTestServer, startMcpTestServer, TestTool } from '../support/mcp-test-server';
+import { openStream } from '../support/sse-client';
 
 const ORDER_SCHEMA = {
   type: 'object' as const,
@@ -177,6 +184,32 @@ describe('action runs with a language model and an MCP server', () => {
     },
   );
 
+  it("calls the tool with the MCP server's auth", async () => {
+    const workflowId = (await createWorkflow(t, { name: 'Authenticated' })).id;
+    const agentId: string = (await createAgent(t, { workflow_id: workflowId })).id;
+    mcp.requiredToken = 'mcp-secret-token';
+    try {
+      const server = await configureIntegration(t, agentId, 'mcp_server', {
+        name: 'Locked shop',
+        server_url: `${mcp.url}/mcp`,
+        auth_type: 'bearer',
+        auth_config: { token: 'mcp-secret-token' },
+      });
+      await t
+        .api()
+        .post(`${API}/agents/${agentId}/integrations/mcp_server/${server.id}/discover`)
+        .expect(200);
+      llm.toolCall = { name: 'order_status', arguments: { order_id: 'G8' } };
+      const sent = await sendAs(t, agentId, 'locked-buyer', 'Where is G8?');
+      await repliesSettled(t);
+      expect(mcp.calls).toEqual([{ name: 'order_status', arguments: { order_id: 'G8' } }]);
+      const messages = await allMessages(t, agentId, sent.conversation_id);
+      expect(messages.at(-1)!.message).toContain('Order G8 shipped on Monday');
+    } finally {
+      mcp.requiredToken = null;
+    }
+  });
+
   it('parks an action that needs approval, runs it once approved, and the reply continues', async () => {
     const { agentId, ids } = await agentWithTools(t, mcp);
     await requireApproval(t, ids.refund_order);
@@ -194,10 +227,20 @@ describe('action runs with a language model and an MCP server', () => {
       ['text', expect.stringContaining('approve')],
     ]);
 
+    const ticket = await issueTicket(t, agentId, sent.conversation_id);
+    const stream = await openStream(
+      `${t.url}${conversationsPath(agentId)}/${sent.conversation_id}/messages/stream?ticket=${ticket}`,
+    );
     const approved = await t
       .api()
       .post(`${API}/agents/${agentId}/action-runs/${parked.id}/approve`)
       .expect(200);
+    await stream.waitFor(() => stream.messages().some((m) => m.message_type === 'text'));
+    expect(stream.messages().map((m) => [m.message_type, m.action])).toEqual([
+      ['action', { run_id: parked.id, action_name: 'refund_order', status: 'succeeded' }],
+      ['text', null],
+    ]);
+    stream.close();
     expect(approved.body.data).toMatchObject({
       id: parked.id,
       status: 'succeeded',
