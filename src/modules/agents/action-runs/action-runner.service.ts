@@ -20,7 +20,9 @@ export interface RunOrigin {
   messageId: string;
 }
 
-/** A run is older than any call can take: its process is gone. */
+/** The longest an action's call may take (a custom API tool's `timeout` goes up to 300 s). */
+const MAX_CALL_MS = 300_000;
+/** A run `running` for longer than any call can take: the process that called it is gone. */
 const STALE_MARGIN_MS = 10_000;
 
 function canonical(value: unknown): string {
@@ -55,13 +57,18 @@ export class ActionRunner implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly integrations: IntegrationsService,
     config: AppConfig,
   ) {
-    this.staleMs = config.outbound.timeoutMs + STALE_MARGIN_MS;
+    this.staleMs = Math.max(config.outbound.timeoutMs, MAX_CALL_MS) + STALE_MARGIN_MS;
   }
 
   async onApplicationBootstrap(): Promise<void> {
     // Embedded mode has one process: whatever it left running was cut off by its own stop.
-    const before = this.db.kind === 'sqlite' ? new Date() : new Date(Date.now() - this.staleMs);
-    await this.interrupt(before);
+    if (this.db.kind === 'sqlite') {
+      await this.interrupt(new Date());
+      return;
+    }
+    // In a cluster another instance may be calling a run right now: only runs older than any
+    // call are interrupted here. A reply taken over from a dead instance fails its runs at once.
+    await this.interrupt(new Date(Date.now() - this.staleMs));
     this.sweeper = setInterval(
       () => void this.interrupt(new Date(Date.now() - this.staleMs)),
       this.staleMs,
