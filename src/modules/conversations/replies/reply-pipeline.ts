@@ -11,7 +11,7 @@ import { FlowState } from '../entities/conversation.entity';
 import { customerLineFor, toolResultFor } from './action-lines';
 import { collectedAnswer, collectKey, nextStep } from './flow-steps';
 import { KnowledgeSearch } from './knowledge-search';
-import { ModelReplier, originOf, RunLog } from './model/model-replier';
+import { ModelReplier, originOf, recordRun, RunLog } from './model/model-replier';
 import { fillPlaceholders, handoffReply, Reply, ReplyContext, ReplyEngine } from './reply-engine';
 import { WorkflowTriggersCache } from './workflow-triggers.cache';
 
@@ -108,7 +108,7 @@ export class ReplyPipeline implements ReplyEngine {
       originOf(turn.context),
       turn.log.earlier,
     );
-    turn.log.runs.push(run);
+    recordRun(turn.log, run);
     return run;
   }
 

@@ -131,7 +131,7 @@ export class ModelReplier {
           content = JSON.stringify({ status: 'failed', error: 'Arguments must be a JSON object' });
         } else {
           const run = await this.runner.run(target, args, originOf(context), log.earlier);
-          log.runs.push(run);
+          recordRun(log, run);
           parked = run.status === 'pending_approval' ? run : parked;
           content = toolResultFor(run);
         }
@@ -141,6 +141,13 @@ export class ModelReplier {
         return { text: customerLineFor(parked), parked: true };
       }
     }
+  }
+}
+
+/** Adds `run` to the reply's runs once: the same call made twice is one run, one message. */
+export function recordRun(log: RunLog, run: ActionRunEntity): void {
+  if (!log.runs.some((known) => known.id === run.id)) {
+    log.runs.push(run);
   }
 }
 
