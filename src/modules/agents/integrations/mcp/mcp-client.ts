@@ -94,15 +94,16 @@ export class McpClient {
     work: (client: Client, options: RequestOptions) => Promise<T>,
     timeoutMs = this.outbound.timeoutMs,
   ): Promise<T> {
+    // The SDK is loaded on first use: most processes never talk to an MCP server, and it is a
+    // large part of start-up time. Loading it is not the server's time: the deadline starts after.
+    const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+    await this.transportModule(server.transport);
     const deadline = new AbortController();
     const fetch = this.outbound.fetchFor(deadline.signal);
     const timer = setTimeout(
       () => deadline.abort(new Error(`no answer within ${timeoutMs} ms`)),
       timeoutMs,
     );
-    // The SDK is loaded on first use: most processes never talk to an MCP server, and it is a
-    // large part of start-up time.
-    const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
     const client = new Client({ name: 'console-api', version: '1.0.0' });
     const options = { signal: deadline.signal, timeout: timeoutMs };
     try {
@@ -117,6 +118,12 @@ export class McpClient {
       clearTimeout(timer);
       await client.close().catch(() => undefined);
     }
+  }
+
+  private transportModule(transport: McpTransport): Promise<unknown> {
+    return transport === 'http_sse'
+      ? import('@modelcontextprotocol/sdk/client/sse.js')
+      : import('@modelcontextprotocol/sdk/client/streamableHttp.js');
   }
 
   private async transportFor(server: McpServerAddress, fetch: FetchFn): Promise<Transport> {
