@@ -17,6 +17,7 @@ import { EmbeddedContext, Floors } from './scenarios/context';
 import { measureBaselines, runLoadScenarios } from './scenarios/load-scenarios';
 import { runPostgres } from './scenarios/postgres';
 import { measureStartup } from './scenarios/startup';
+import { replyLatency } from './scenarios/reply-latency';
 import { ruleMatching } from './scenarios/rule-matching';
 import { streamCapacity } from './scenarios/stream-capacity';
 import { streamFanout } from './scenarios/stream-fanout';
@@ -37,6 +38,7 @@ const SELF_CONTAINED_SCENARIOS: ScenarioName[] = [
   'cluster-delivery',
   'webhook-delivery',
   'webhook-delivery-cluster',
+  'reply-latency',
 ];
 
 /** Scenarios 1–5 and 7 and the start-up time, on one instance with a fresh SQLite database. */
@@ -152,6 +154,11 @@ async function main(): Promise<void> {
     if (options.scenarios.has('webhook-delivery-cluster')) {
       await runScenario(report, 'webhook-delivery-cluster', options.sizes, () =>
         webhookDelivery(options.sizes, workDir, 'cluster'),
+      );
+    }
+    if (options.scenarios.has('reply-latency')) {
+      await runScenario(report, 'reply-latency', options.sizes, () =>
+        replyLatency(options.sizes, workDir),
       );
     }
     if (options.scenarios.has('cluster-delivery')) {

@@ -31,4 +31,5 @@ export const TARGETS: Record<string, Target[]> = {
   ],
   'webhook-delivery': [],
   'webhook-delivery-cluster': [],
+  'reply-latency': [],
 };

@@ -15,6 +15,7 @@ import { ApiValidationPipe } from './common/validation/api-validation.pipe';
 import { AppConfig } from './config/app-config';
 import { AppConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
+import { ActionRunsModule } from './modules/agents/action-runs/action-runs.module';
 import { AgentsModule } from './modules/agents/agents.module';
 import { IntegrationsModule } from './modules/agents/integrations/integrations.module';
 import { KnowledgeBasesModule } from './modules/agents/knowledge-bases/knowledge-bases.module';
@@ -55,6 +56,7 @@ export class AppModule {
         IntegrationsModule,
         ConversationsModule,
         PhoneNumbersModule,
+        ActionRunsModule,
         CallsModule,
         WebhooksModule,
         FallbackModule,

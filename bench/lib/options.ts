@@ -10,6 +10,7 @@ export const SCENARIOS = [
   'answers',
   'webhook-delivery',
   'webhook-delivery-cluster',
+  'reply-latency',
 ] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
 const CLUSTER_SCENARIOS: ScenarioName[] = ['cluster-delivery', 'webhook-delivery-cluster'];
@@ -39,6 +40,8 @@ export interface Sizes {
   matchRuns: number;
   /** Events posted (and delivered to one webhook endpoint) by the webhook scenarios. */
   webhookEvents: number;
+  /** Replies timed with the stub model, with and without a tool call. */
+  replySamples: number;
 }
 
 const FULL: Sizes = {
@@ -60,6 +63,7 @@ const FULL: Sizes = {
   clusterMessages: 100,
   matchRuns: 100,
   webhookEvents: 2_000,
+  replySamples: 200,
 };
 
 const QUICK: Sizes = {
@@ -76,6 +80,7 @@ const QUICK: Sizes = {
   clusterMessages: 20,
   matchRuns: 30,
   webhookEvents: 500,
+  replySamples: 50,
 };
 
 export const DATABASES = ['sqlite', 'postgres'] as const;

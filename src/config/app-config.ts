@@ -40,12 +40,14 @@ export class AppConfig {
   readonly outbound: { allowPrivate: boolean; timeoutMs: number };
   /** URL items: each fetch's time cap, and how often a fetched page is fetched again (0: never). */
   readonly knowledge: { fetchTimeoutMs: number; refreshHours: number };
-  /** No base URL: replies come from the built-in engine. */
+  /** No base URL: knowledge answers come from the best passage, without a model. */
   readonly llm: {
     baseUrl: string | undefined;
     apiKey: string | undefined;
     model: string;
     timeoutMs: number;
+    /** Rounds of tool calls a model may make in one reply. */
+    maxToolSteps: number;
   };
   readonly agents: {
     quota: number;
@@ -101,6 +103,7 @@ export class AppConfig {
       apiKey: env.LLM_API_KEY,
       model: env.LLM_MODEL,
       timeoutMs: env.LLM_TIMEOUT_MS,
+      maxToolSteps: env.LLM_MAX_TOOL_STEPS,
     };
     this.agents = {
       quota: env.AGENT_QUOTA,

@@ -135,6 +135,9 @@ export class Environment {
   @IntegerSetting({ min: 100, max: 120_000 })
   LLM_TIMEOUT_MS = 15_000;
 
+  @IntegerSetting({ min: 0, max: 16 })
+  LLM_MAX_TOOL_STEPS = 4;
+
   @OptionalSetting(IsPhoneNumber())
   TEST_WHATSAPP_NUMBER?: string;
 

@@ -1,4 +1,5 @@
 import { startLlmStub } from '../support/llm-stub';
+import { startMcpTestServer } from '../support/mcp-test-server';
 import { API, ApiClient } from '../support/api-client';
 import { AppProcess, runToEnd, startApp } from '../support/app-process';
 import { clusterEnv, ClusterEnv } from '../support/cluster-env';
@@ -371,6 +372,102 @@ describe('Redis faults', () => {
       await instance?.stop();
       await redis.stop();
       await cluster.cleanup();
+    }
+  });
+});
+
+describe('action approvals across instances', () => {
+  it('resumes on B the reply A parked for approval, after A died', async () => {
+    const llm = await startLlmStub();
+    const mcp = await startMcpTestServer([
+      {
+        name: 'refund_order',
+        description: 'Refund an order',
+        inputSchema: { type: 'object', properties: { order_id: { type: 'string' } } },
+        call: (args) => `Refund of ${String(args.order_id)} issued`,
+      },
+    ]);
+    const cluster = await clusterEnv({ LLM_BASE_URL: llm.url, LLM_TIMEOUT_MS: '2000' });
+    let a: AppProcess | undefined;
+    let b: AppProcess | undefined;
+    try {
+      llm.toolCall = { name: 'refund_order', arguments: { order_id: 'R9' } };
+      [a, b] = await Promise.all([
+        startApp(cluster.env, { name: 'A' }),
+        startApp(cluster.env, { name: 'B' }),
+      ]);
+      const onA = api(a, cluster.key);
+      const agent = await onA.createAgent('Refunds');
+      const server = await onA.data(
+        'POST',
+        `/agents/${agent.id}/integrations/mcp_server/configure`,
+        201,
+        {
+          name: 'Shop',
+          server_url: `${mcp.url}/mcp`,
+        },
+      );
+      await onA.data(
+        'POST',
+        `/agents/${agent.id}/integrations/mcp_server/${server.id}/discover`,
+        200,
+      );
+      const [action] = await onA.data('GET', `/agents/${agent.id}/actions`, 200);
+      // Approval is required of this tool (the dashboard's switch; the API has none for MCP tools yet).
+      const { Client } = await import('pg');
+      const db = new Client({ connectionString: cluster.database.url });
+      await db.connect();
+      await db.query('UPDATE actions SET require_human_approval = true WHERE id = $1', [action.id]);
+      await db.end();
+
+      const sent = await onA.data('POST', `/agents/${agent.id}/conversations/messages`, 201, {
+        message: 'Refund R9 please',
+        channel_type: 'webchat',
+        channel_user_id: 'cluster-buyer',
+      });
+      const { value: parked } = await pollUntil(
+        () => onA.data('GET', `/agents/${agent.id}/action-runs?status=pending_approval`, 200),
+        (runs: any[]) => runs.length === 1,
+        10_000,
+        100,
+      );
+      const messagesPath = `/agents/${agent.id}/conversations/${sent.conversation_id}/messages`;
+      await pollUntil(
+        () => onA.data('GET', messagesPath, 200),
+        (messages: any[]) => messages.length === 3,
+        10_000,
+        100,
+      );
+      onA.close();
+      await a.stop('SIGKILL');
+
+      const onB = api(b, cluster.key);
+      const approved = await onB.data(
+        'POST',
+        `/agents/${agent.id}/action-runs/${parked[0].id}/approve`,
+        200,
+      );
+      expect(approved).toMatchObject({ status: 'succeeded', result: 'Refund of R9 issued' });
+      const { value: messages } = await pollUntil(
+        () => onB.data('GET', messagesPath, 200),
+        (list: any[]) => list.length >= 5,
+        10_000,
+        100,
+      );
+      expect(messages.slice(3).map((m: any) => [m.message_type, m.action?.status ?? null])).toEqual(
+        [
+          ['action', 'succeeded'],
+          ['text', null],
+        ],
+      );
+      expect(messages[4].message).toContain('Refund of R9 issued');
+      expect(mcp.calls).toEqual([{ name: 'refund_order', arguments: { order_id: 'R9' } }]);
+      onB.close();
+    } finally {
+      await Promise.all([a?.stop(), b?.stop()]);
+      await cluster.cleanup();
+      await mcp.close();
+      await llm.close();
     }
   });
 });

@@ -59,6 +59,7 @@ describe('conversations and messages', () => {
           message_type: 'text',
           created_at: expect.stringMatching(ISO_MS),
           attachments: [],
+          action: null,
         },
       });
       const conversation = (

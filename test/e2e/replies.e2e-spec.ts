@@ -252,13 +252,22 @@ describe('replies from an OpenAI-compatible model', () => {
     await llm.close();
   });
 
+  it('keeps the rules and flows first: a greeting rule answers without the model', async () => {
+    llm.requests.length = 0;
+    const sent = await sendAs(t, agentId, 'llm-rule', 'hello');
+    await repliesSettled(t);
+    const messages = await allMessages(t, agentId, sent.conversation_id);
+    expect(messages.at(-1)!.message).toBe('Hi! I am Ada from Ada Foods.');
+    expect(llm.requests).toHaveLength(0);
+  });
+
   it('sends the system prompt, the best knowledge and the history, and posts the answer', async () => {
     llm.behaviour = 'answer';
     llm.answer = 'Delivery takes one day in Lagos.';
     const first = await sendAs(t, agentId, 'llm-user', 'hi');
     await repliesSettled(t);
     llm.requests.length = 0;
-    await sendTo(t, agentId, first.conversation_id, 'How long does delivery in Lagos take?');
+    await sendTo(t, agentId, first.conversation_id, 'How long do deliveries to Lagos take?');
     await repliesSettled(t);
     const messages = await allMessages(t, agentId, first.conversation_id);
     expect(messages.at(-1)).toMatchObject({
@@ -274,7 +283,7 @@ describe('replies from an OpenAI-compatible model', () => {
     expect(request.messages.slice(1)).toEqual([
       { role: 'user', content: 'hi' },
       { role: 'assistant', content: 'Delivery takes one day in Lagos.' },
-      { role: 'user', content: 'How long does delivery in Lagos take?' },
+      { role: 'user', content: 'How long do deliveries to Lagos take?' },
     ]);
   });
 
@@ -282,7 +291,7 @@ describe('replies from an OpenAI-compatible model', () => {
     'falls back to the hand-off line when the model %s',
     async (behaviour) => {
       llm.behaviour = behaviour;
-      const sent = await sendAs(t, agentId, `fallback-${behaviour}`, 'Hello?');
+      const sent = await sendAs(t, agentId, `fallback-${behaviour}`, 'Are you there?');
       await repliesSettled(t);
       const messages = await allMessages(t, agentId, sent.conversation_id);
       expect(messages.at(-1)!.message).toMatch(HANDOFF);

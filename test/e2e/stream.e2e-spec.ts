@@ -273,6 +273,7 @@ describe('the message stream', () => {
         message: 'Line one\nline two',
         message_type: 'text',
         created_at: sent.created_at,
+        action: null,
       });
       await stream.waitFor((frames) => frames.filter((f) => f.event === 'heartbeat').length >= 3);
       const heartbeats = stream.frames.filter((f) => f.event === 'heartbeat');

@@ -7,6 +7,8 @@ export interface PostedMessage {
   conversation_id: string;
   role: string;
   message: string;
+  message_type: 'text' | 'action';
+  action: { run_id: string; action_name: string; status: string } | null;
   created_at: string;
 }
 

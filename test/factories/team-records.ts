@@ -1,10 +1,10 @@
 import { createAgent } from './agents';
-import { sendAs } from './conversations';
+import { repliesSettled, sendAs } from './conversations';
 import { configureIntegration, createTool, IntegrationFamily } from './integrations';
 import { createKnowledgeBase } from './knowledge-bases';
 import { createPhoneNumber } from './phone-numbers';
 import { pollUntil } from '../support/wait';
-import { TestApp } from './test-app';
+import { API, TestApp } from './test-app';
 import { createWebhook, deliveriesOf, WEBHOOKS } from './webhooks';
 import { createWorkflow } from './workflows';
 
@@ -23,6 +23,7 @@ export interface TeamRecords {
   'phone-numbers': string;
   webhooks: string;
   deliveries: string;
+  'action-runs': string;
 }
 
 /** Creates one record of every kind in the team of `key`. */
@@ -39,12 +40,26 @@ export async function seedTeam(t: TestApp, key: string): Promise<TeamRecords> {
     configureIntegration(t, agent.id, family, body, key);
   const stripe = await configure('bimpeai', { type: 'stripe', secret_key: 'sk_secret' });
   const api = await configure('custom_api', { name: 'API', base_url: 'http://127.0.0.1:9' });
-  const tool = await createTool(t, agent.id, api.id, undefined, key);
+  const tool = await createTool(
+    t,
+    agent.id,
+    api.id,
+    { name: 'Tool', http_method: 'GET', url_template: '/t', require_human_approval: true },
+    key,
+  );
+  // A rule that runs the tool: the message below leaves a run waiting for approval.
+  await t
+    .api(key)
+    .patch(`${API}/workflows/${workflow.id}`)
+    .send({ rules: [{ name: 'Run', trigger: 'secret', action: tool.action_name, enabled: true }] })
+    .expect(200);
   const mcp = await configure('mcp_server', { name: 'MCP', server_url: 'http://127.0.0.1:9/mcp' });
   const pipedream = await configure('pipedream', { app_slug: 'slack' });
   const message = await sendAs(t, agent.id, 'victim', 'Secret', {}, key);
   const number = await createPhoneNumber(t, key);
   const { webhook, delivery } = await seedWebhook(t, key);
+  await repliesSettled(t);
+  const runs = await t.api(key).get(`${API}/agents/${agent.id}/action-runs`).expect(200);
   return {
     workflows: workflow.id,
     agents: agent.id,
@@ -59,6 +74,7 @@ export async function seedTeam(t: TestApp, key: string): Promise<TeamRecords> {
     'phone-numbers': number.id,
     webhooks: webhook,
     deliveries: delivery,
+    'action-runs': runs.body.data[0].id,
   };
 }
 

@@ -3,7 +3,10 @@ import { AddressInfo } from 'node:net';
 
 export interface ChatRequest {
   model: string;
-  messages: Array<{ role: string; content: string }>;
+  messages: Array<{ role: string; content: string; tool_calls?: unknown[] }>;
+  tools?: Array<{ type: 'function'; function: { name: string; parameters: unknown } }>;
+  temperature?: number;
+  max_tokens?: number;
 }
 
 export interface LlmStub {
@@ -12,7 +15,36 @@ export interface LlmStub {
   /** How the next requests are answered. */
   behaviour: 'answer' | 'hang' | 'error' | 'empty';
   answer: string;
+  /**
+   * When set and offered as a tool, a request whose last message is the customer's is answered
+   * with this call; a request ending with a tool result (or a note) is answered by quoting it:
+   * `Result: <its content>`.
+   */
+  toolCall: { name: string; arguments: Record<string, unknown> } | null;
   close(): Promise<void>;
+}
+
+/** What the stub says to `request` when it answers. */
+function answerTo(stub: LlmStub, request: ChatRequest): Record<string, unknown> {
+  const last = request.messages.at(-1);
+  const call = stub.toolCall;
+  if (call && last?.role === 'user' && request.tools?.some((t) => t.function.name === call.name)) {
+    return {
+      role: 'assistant',
+      content: null,
+      tool_calls: [
+        {
+          id: `call_${stub.requests.length}`,
+          type: 'function',
+          function: { name: call.name, arguments: JSON.stringify(call.arguments) },
+        },
+      ],
+    };
+  }
+  if (call && (last?.role === 'tool' || last?.role === 'system')) {
+    return { role: 'assistant', content: `Result: ${last.content}` };
+  }
+  return { role: 'assistant', content: stub.answer };
 }
 
 function readBody(req: IncomingMessage): Promise<string> {
@@ -29,6 +61,7 @@ export async function startLlmStub(port = 0): Promise<LlmStub> {
     requests: [] as ChatRequest[],
     behaviour: 'answer',
     answer: 'Hello from the model.',
+    toolCall: null,
   } as LlmStub;
   const server: Server = createServer((req, res) => {
     void readBody(req).then((body) => {
@@ -36,7 +69,8 @@ export async function startLlmStub(port = 0): Promise<LlmStub> {
         res.writeHead(404).end();
         return;
       }
-      stub.requests.push(JSON.parse(body) as ChatRequest);
+      const request = JSON.parse(body) as ChatRequest;
+      stub.requests.push(request);
       switch (stub.behaviour) {
         case 'hang':
           return;
@@ -53,13 +87,7 @@ export async function startLlmStub(port = 0): Promise<LlmStub> {
             JSON.stringify({
               id: 'chatcmpl-1',
               object: 'chat.completion',
-              choices: [
-                {
-                  index: 0,
-                  finish_reason: 'stop',
-                  message: { role: 'assistant', content: stub.answer },
-                },
-              ],
+              choices: [{ index: 0, finish_reason: 'stop', message: answerTo(stub, request) }],
             }),
           );
       }

@@ -9,12 +9,15 @@ import { AddressInfo } from 'node:net';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 
 export interface TestTool {
   name: string;
   description?: string;
   title?: string;
+  inputSchema?: { type: 'object'; properties?: Record<string, object>; required?: string[] };
+  /** What `tools/call` answers: text, or a thrown error (an error result); none: 'ok'. */
+  call?: (args: Record<string, unknown>) => string | Promise<string>;
 }
 
 export interface McpTestServer {
@@ -27,6 +30,8 @@ export interface McpTestServer {
   pageSize: number;
   /** The headers of every request received, oldest first. */
   receivedHeaders: IncomingHttpHeaders[];
+  /** Every `tools/call` received, oldest first. */
+  calls: Array<{ name: string; arguments: Record<string, unknown> }>;
   close(): Promise<void>;
 }
 
@@ -41,6 +46,7 @@ export async function startMcpTestServer(tools: TestTool[], port = 0): Promise<M
     requiredToken: null,
     pageSize: 100,
     receivedHeaders: [],
+    calls: [],
   };
   const sseSessions = new Map<string, SSEServerTransport>();
 
@@ -59,10 +65,24 @@ export async function startMcpTestServer(tools: TestTool[], port = 0): Promise<M
           name: tool.name,
           title: tool.title,
           description: tool.description,
-          inputSchema: { type: 'object' as const, properties: { query: { type: 'string' } } },
+          inputSchema: tool.inputSchema ?? {
+            type: 'object' as const,
+            properties: { query: { type: 'string' } },
+          },
         })),
         ...(next ? { nextCursor: next } : {}),
       };
+    });
+    server.setRequestHandler(CallToolRequestSchema, async (request) => {
+      const args = request.params.arguments ?? {};
+      state.calls.push({ name: request.params.name, arguments: args });
+      const tool = state.tools.find((known) => known.name === request.params.name);
+      try {
+        const text = tool?.call ? await tool.call(args) : 'ok';
+        return { content: [{ type: 'text' as const, text }] };
+      } catch (error) {
+        return { isError: true, content: [{ type: 'text' as const, text: String(error) }] };
+      }
     });
     return server;
   };

@@ -14,6 +14,7 @@ export interface SseMessageData {
   message: string;
   message_type: string;
   created_at: string;
+  action: { run_id: string; action_name: string; status: string } | null;
 }
 
 /** Parses an event stream exactly as the SSE specification reads it. */

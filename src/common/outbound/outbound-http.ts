@@ -90,6 +90,23 @@ export class OutboundHttp {
     };
   }
 
+  /**
+   * A fetch to a service the operator configured (the language model), not a customer: it keeps
+   * the rules of every outbound call (never inside a transaction, a deadline, a capped answer)
+   * but not the address guard, since a model served on the same host or network (Ollama, vLLM)
+   * is a normal set-up, and allowing private addresses for it would allow them for every
+   * customer-given URL too.
+   */
+  operatorFetch(deadlineMs: number): FetchFn {
+    return async (url, init = {}) => {
+      this.assertNoTransaction();
+      const deadline = AbortSignal.timeout(deadlineMs);
+      const signal = init.signal ? AbortSignal.any([init.signal, deadline]) : deadline;
+      const response = await undiciFetch(url, { ...(init as object), signal });
+      return capped(response, MAX_OUTBOUND_RESPONSE_BYTES);
+    };
+  }
+
   private assertNoTransaction(): void {
     if (this.db.inTransaction) {
       throw new Error(

@@ -4,6 +4,7 @@ import { Agents1732348800000 } from './1732348800000-agents';
 import { Conversations1732435200000 } from './1732435200000-conversations';
 import { exactShapesMigration } from './1732521600000-exact-shapes';
 import { KnowledgeIndex1732608000000 } from './1732608000000-knowledge-index';
+import { ActionRuns1732694400000 } from './1732694400000-action-runs';
 import { Webhooks1732780800000 } from './1732780800000-webhooks';
 import { PhoneNumbers1732867200000 } from './1732867200000-phone-numbers';
 
@@ -15,6 +16,7 @@ export function migrations(secretBox: SecretBox): Array<new () => unknown> {
     Conversations1732435200000,
     exactShapesMigration(secretBox),
     KnowledgeIndex1732608000000,
+    ActionRuns1732694400000,
     Webhooks1732780800000,
     PhoneNumbers1732867200000,
   ];

@@ -1,6 +1,7 @@
-import { Module } from '@nestjs/common';
+import { forwardRef, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { AppConfig } from '@/config/app-config';
+import { OutboundHttp } from '@/common/outbound/outbound-http';
+import { ActionRunsModule } from '@/modules/agents/action-runs/action-runs.module';
 import { AgentsModule } from '@/modules/agents/agents.module';
 import { KnowledgeBasesModule } from '@/modules/agents/knowledge-bases/knowledge-bases.module';
 import { ApiKeysModule } from '@/modules/auth/api-keys.module';
@@ -14,11 +15,12 @@ import { ConversationEntity } from './entities/conversation.entity';
 import { MessageEntity, PendingReplyEntity } from './entities/message.entity';
 import { MessagePublisher } from './messages/message-publisher';
 import { MessagesRepository } from './messages/messages.repository';
-import { BuiltInReplyEngine } from './replies/built-in-reply.engine';
 import { KnowledgeSearch } from './replies/knowledge-search';
-import { LlmReplyEngine } from './replies/llm-reply.engine';
+import { ModelClient } from './replies/model/model-client';
+import { ModelReplier } from './replies/model/model-replier';
 import { PendingRepliesRepository } from './replies/pending-replies.repository';
 import { REPLY_ENGINE } from './replies/reply-engine';
+import { ReplyPipeline } from './replies/reply-pipeline';
 import { ReplyWorker } from './replies/reply-worker.service';
 import { WorkflowTriggersCache } from './replies/workflow-triggers.cache';
 import { OpenStreams } from './stream/open-streams';
@@ -34,6 +36,8 @@ import { StreamService } from './stream/stream.service';
     ApiKeysModule,
     WorkflowsModule,
     WebhooksModule,
+    // Replies run actions; a decision on a run lets its conversation's reply continue.
+    forwardRef(() => ActionRunsModule),
     TypeOrmModule.forFeature([ConversationEntity, MessageEntity, PendingReplyEntity]),
   ],
   // The stream controller first: its `…/messages/stream` must win over `…/messages/:messageId`.
@@ -47,24 +51,16 @@ import { StreamService } from './stream/stream.service';
     MessagePublisher,
     KnowledgeSearch,
     WorkflowTriggersCache,
-    BuiltInReplyEngine,
-    {
-      provide: REPLY_ENGINE,
-      inject: [AppConfig, KnowledgeSearch, WorkflowTriggersCache],
-      useFactory: (
-        config: AppConfig,
-        knowledge: KnowledgeSearch,
-        triggers: WorkflowTriggersCache,
-      ) =>
-        config.llm.baseUrl
-          ? new LlmReplyEngine(knowledge, config)
-          : new BuiltInReplyEngine(knowledge, triggers),
-    },
+    OutboundHttp,
+    ModelClient,
+    ModelReplier,
+    { provide: REPLY_ENGINE, useClass: ReplyPipeline },
     ReplyWorker,
     StreamTicketsService,
     StreamService,
     OpenStreams,
     StreamAccessGuard,
   ],
+  exports: [ConversationsService],
 })
 export class ConversationsModule {}

@@ -7,7 +7,7 @@ import { Database } from '@/database/database.service';
 import { ConversationEvents } from './conversation-events';
 import { ConversationListQueryDto } from './dto/conversation.dto';
 import { ConversationChannel, ConversationEntity } from './entities/conversation.entity';
-import { MessageEntity, MessageRole } from './entities/message.entity';
+import { MessageAction, MessageEntity, MessageRole } from './entities/message.entity';
 
 const PREVIEW_LENGTH = 160;
 
@@ -112,6 +112,7 @@ export class ConversationsRepository {
         profilePicture: null,
         lastSeq: 0,
         flowState: null,
+        context: null,
         createdAt: now,
         updatedAt: now,
       })
@@ -146,8 +147,9 @@ export class ConversationsRepository {
     role: MessageRole,
     text: string,
     changes: QueryDeepPartialEntity<ConversationEntity> = {},
+    action: MessageAction | null = null,
   ): Promise<MessageEntity> {
-    return this.db.transaction(() => this.insertMessage(conversation, role, text, changes));
+    return this.db.transaction(() => this.insertMessage(conversation, role, text, changes, action));
   }
 
   private async insertMessage(
@@ -155,6 +157,7 @@ export class ConversationsRepository {
     role: MessageRole,
     text: string,
     changes: QueryDeepPartialEntity<ConversationEntity>,
+    action: MessageAction | null,
   ): Promise<MessageEntity> {
     const { teamId, id } = conversation;
     const now = new Date();
@@ -182,8 +185,9 @@ export class ConversationsRepository {
       seq: updated.lastSeq,
       role,
       message: text,
-      messageType: 'text',
+      messageType: action ? 'action' : 'text',
       attachments: [],
+      action,
       createdAt: updated.lastMessageAt!,
     };
     await this.db.manager.insert(MessageEntity, message as QueryDeepPartialEntity<MessageEntity>);

@@ -3,6 +3,7 @@ import { Errors } from '@/common/http/api-error';
 import { isId } from '@/common/ids';
 import { Page } from '@/common/pagination/page';
 import { Database } from '@/database/database.service';
+import { ActionRunEntity } from '@/modules/agents/action-runs/entities/action-run.entity';
 import { AgentsService } from '@/modules/agents/agents.service';
 import { ChannelUser, ConversationsRepository } from './conversations.repository';
 import { ConversationListQueryDto } from './dto/conversation.dto';
@@ -11,6 +12,7 @@ import { ConversationEntity } from './entities/conversation.entity';
 import { MessageEntity } from './entities/message.entity';
 import { MessagePublisher } from './messages/message-publisher';
 import { MessagesRepository } from './messages/messages.repository';
+import { messageActionOf, runLine } from './replies/action-lines';
 import { PendingRepliesRepository } from './replies/pending-replies.repository';
 import { ReplyWorker } from './replies/reply-worker.service';
 
@@ -113,6 +115,32 @@ export class ConversationsService {
         username: input.channel_username ?? null,
       },
     });
+  }
+
+  /**
+   * A person decided on a run that waited for approval: the conversation shows the outcome, and
+   * the reply that parked it continues, produced by the reply worker on whichever instance takes
+   * it. In the caller's transaction.
+   */
+  async continueAfterDecision(run: ActionRunEntity): Promise<void> {
+    const conversation = await this.conversations.findOwned(
+      run.teamId,
+      run.agentId,
+      run.conversationId,
+    );
+    if (!conversation) {
+      return;
+    }
+    const message = await this.conversations.append(
+      conversation,
+      'assistant',
+      runLine(run),
+      { needsAttention: false },
+      messageActionOf(run),
+    );
+    this.publisher.publish(message);
+    const pending = await this.pendingReplies.add(message);
+    this.db.afterCommit(() => this.replies.schedule(pending));
   }
 
   private async post(

@@ -23,6 +23,7 @@ import { IntegrationsService } from './integrations.service';
 import { McpClient } from './mcp/mcp-client';
 import { McpServersController } from './mcp/mcp-servers.controller';
 import { McpServersService } from './mcp/mcp-servers.service';
+import { McpToolExecutor } from './mcp/mcp-tool.executor';
 import { PipedreamController } from './pipedream/pipedream.controller';
 import { PipedreamService } from './pipedream/pipedream.service';
 
@@ -57,6 +58,7 @@ import { PipedreamService } from './pipedream/pipedream.service';
     ProviderClient,
     CustomApiExecutor,
     ConnectorExecutor,
+    McpToolExecutor,
     ActionExecutors,
   ],
   exports: [IntegrationsService, ActionExecutors],

@@ -22,9 +22,14 @@ export class IntegrationsRepository {
     teamId: string,
     agentId: string,
     id: string,
-    family: IntegrationFamily,
+    family: IntegrationFamily | undefined,
   ): Promise<IntegrationEntity | null> {
-    return this.db.manager.findOneBy(IntegrationEntity, { teamId, agentId, id, family });
+    return this.db.manager.findOneBy(IntegrationEntity, {
+      teamId,
+      agentId,
+      id,
+      ...(family ? { family } : {}),
+    });
   }
 
   findForAgent(teamId: string, agentId: string, id: string): Promise<IntegrationEntity | null> {

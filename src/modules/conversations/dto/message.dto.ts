@@ -7,7 +7,13 @@ import { BodyId } from '@/common/validation/id-fields';
 import { LIMITS } from '@/common/validation/limits';
 import { NullableString, RequiredString } from '@/common/validation/string-fields';
 import { CONVERSATION_CHANNELS, ConversationChannel } from '../entities/conversation.entity';
-import { MESSAGE_ROLES, MessageEntity, MessageRole } from '../entities/message.entity';
+import {
+  MESSAGE_ROLES,
+  MESSAGE_TYPES,
+  MessageEntity,
+  MessageRole,
+  MessageType,
+} from '../entities/message.entity';
 
 export class MessageCreateDto {
   @RequiredString(LIMITS.message)
@@ -51,15 +57,28 @@ export class MessageListQueryDto extends ListQueryDto {
   override sort?: string;
 }
 
+export class MessageActionDto {
+  @ApiProperty() run_id: string;
+  @ApiProperty() action_name: string;
+  @ApiProperty({ enum: ['pending_approval', 'running', 'succeeded', 'failed', 'rejected'] })
+  status: string;
+}
+
 export class MessageResponseDto {
   @ApiProperty() id: string;
   @ApiProperty() conversation_id: string;
   @ApiProperty({ enum: MESSAGE_ROLES }) role: MessageRole;
   @ApiProperty() message: string;
-  @ApiProperty({ enum: ['text'] }) message_type: 'text';
+  @ApiProperty({ enum: MESSAGE_TYPES }) message_type: MessageType;
   @ApiProperty({ example: '2026-11-22T10:15:30.123Z' }) created_at: string;
   @ApiProperty({ type: 'array', items: { type: 'object', additionalProperties: true } })
   attachments: unknown[];
+  @ApiProperty({
+    type: MessageActionDto,
+    nullable: true,
+    description: "The action run an 'action' message reports; null on other messages",
+  })
+  action: MessageActionDto | null;
 }
 
 /** What a stream frame carries (docs/api.md §5). */
@@ -73,6 +92,7 @@ export function toStreamMessageEvent(message: MessageEntity): StreamMessageEvent
     message: message.message,
     message_type: message.messageType,
     created_at: message.createdAt.toISOString(),
+    action: message.action ?? null,
   };
 }
 

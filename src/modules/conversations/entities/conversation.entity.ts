@@ -63,4 +63,8 @@ export class ConversationEntity extends AgentScopedEntity {
 
   @Column({ name: 'flow_state', type: 'simple-json', nullable: true })
   flowState: FlowState | null;
+
+  /** What the customer answered to the flows' `collect` steps, by key: for later steps and tools. */
+  @Column({ type: 'simple-json', nullable: true })
+  context: Record<string, string> | null;
 }

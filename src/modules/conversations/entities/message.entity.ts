@@ -4,6 +4,15 @@ import { TeamRecordEntity } from '@/database/team-scoped.entity';
 
 export const MESSAGE_ROLES = ['user', 'assistant'] as const;
 export type MessageRole = (typeof MESSAGE_ROLES)[number];
+export const MESSAGE_TYPES = ['text', 'action'] as const;
+export type MessageType = (typeof MESSAGE_TYPES)[number];
+
+/** The action run an `action` message reports, as it stood when the message was written. */
+export interface MessageAction {
+  run_id: string;
+  action_name: string;
+  status: string;
+}
 
 /** What a conversation's records have besides a team's: their agent and conversation. */
 abstract class ConversationRecordEntity extends TeamRecordEntity {
@@ -27,10 +36,13 @@ export class MessageEntity extends ConversationRecordEntity {
   message: string;
 
   @Column({ name: 'message_type', type: 'varchar', length: 16 })
-  messageType: 'text';
+  messageType: MessageType;
 
   @Column({ type: 'simple-json' })
   attachments: unknown[];
+
+  @Column({ type: 'simple-json', nullable: true })
+  action: MessageAction | null;
 }
 
 /** A user message still waiting for its reply; removed in the transaction that stores the reply. */

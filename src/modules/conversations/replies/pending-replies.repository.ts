@@ -42,6 +42,18 @@ export class PendingRepliesRepository {
     return (result.affected ?? 0) > 0;
   }
 
+  /** Extends the lease of a reply this worker holds. */
+  async renew(teamId: string, id: string, leaseMs: number): Promise<void> {
+    await this.db.write(() =>
+      this.db.manager
+        .createQueryBuilder()
+        .update(PendingReplyEntity)
+        .set({ leaseUntil: new Date(Date.now() + leaseMs) })
+        .where('team_id = :teamId AND id = :id AND lease_until IS NOT NULL', { teamId, id })
+        .execute(),
+    );
+  }
+
   find(teamId: string, id: string): Promise<PendingReplyEntity | null> {
     return this.db.manager.findOneBy(PendingReplyEntity, { teamId, id });
   }

@@ -53,6 +53,13 @@ class FakePending {
     return true;
   }
 
+  async renew(_teamId: string, id: string, leaseMs: number): Promise<void> {
+    const row = this.rows.get(id);
+    if (row?.leaseUntil) {
+      row.leaseUntil = new Date(Date.now() + leaseMs);
+    }
+  }
+
   async unclaimed(limit: number, olderThan: Date): Promise<PendingReplyEntity[]> {
     const rows = [...this.rows.values()];
     return rows.filter((row) => row.createdAt < olderThan && leaseFree(row)).slice(0, limit);

@@ -15,6 +15,7 @@ import { ConversationsRepository } from '../conversations.repository';
 import { MessageEntity, PendingReplyEntity } from '../entities/message.entity';
 import { MessagePublisher } from '../messages/message-publisher';
 import { MessagesRepository } from '../messages/messages.repository';
+import { messageActionOf, runLine } from './action-lines';
 import { PendingRepliesRepository } from './pending-replies.repository';
 import { handoffReply, Reply, REPLY_ENGINE, ReplyEngine } from './reply-engine';
 
@@ -24,7 +25,7 @@ const SWEEP_INTERVAL_MS = 2_000;
 const SWEEP_GRACE_MS = 1_000;
 const SWEEP_BATCH = 50;
 const MAX_ATTEMPTS = 5;
-/** A reply takes at most the model's timeout plus a few database round trips. */
+/** Beyond its model calls and action calls, a reply takes a few database round trips. */
 const REPLY_LEASE_MARGIN_MS = 5_000;
 
 /**
@@ -113,6 +114,29 @@ export class ReplyWorker implements OnApplicationBootstrap, OnModuleDestroy {
     if (this.stopped || !(await this.pending.claim(teamId, pendingId, this.leaseMs))) {
       return;
     }
+    // A reply with tool calls takes several model and action calls: the lease is renewed while
+    // this worker lives, and runs out soon after it dies.
+    const renewal = setInterval(
+      () =>
+        void this.pending
+          .renew(teamId, pendingId, this.leaseMs)
+          .catch((error: unknown) =>
+            this.logger.warn(
+              { err: error, pending_id: pendingId },
+              'Could not renew a reply lease',
+            ),
+          ),
+      this.leaseMs / 3,
+    );
+    renewal.unref();
+    try {
+      await this.produce(teamId, pendingId);
+    } finally {
+      clearInterval(renewal);
+    }
+  }
+
+  private async produce(teamId: string, pendingId: string): Promise<void> {
     const pending = await this.pending.find(teamId, pendingId);
     const conversation =
       pending &&
@@ -144,13 +168,29 @@ export class ReplyWorker implements OnApplicationBootstrap, OnModuleDestroy {
       if (!(await this.pending.remove(pending.teamId, pending.id))) {
         return null;
       }
-      return this.conversations.append(conversation, 'assistant', reply.text, {
-        ...(reply.needsAttention ? { needsAttention: true } : {}),
-        ...(reply.flowState !== undefined ? { flowState: reply.flowState } : {}),
-      });
+      const written: MessageEntity[] = [];
+      for (const run of reply.runs ?? []) {
+        written.push(
+          await this.conversations.append(
+            conversation,
+            'assistant',
+            runLine(run),
+            {},
+            messageActionOf(run),
+          ),
+        );
+      }
+      written.push(
+        await this.conversations.append(conversation, 'assistant', reply.text, {
+          ...(reply.needsAttention ? { needsAttention: true } : {}),
+          ...(reply.flowState !== undefined ? { flowState: reply.flowState } : {}),
+          ...(reply.context !== undefined ? { context: reply.context } : {}),
+        }),
+      );
+      return written;
     });
     if (stored) {
-      this.publisher.publish(stored);
+      stored.forEach((written) => this.publisher.publish(written));
       this.logger.debug({ conversation_id: conversation.id, source: reply.source }, 'Reply sent');
     }
   }

@@ -19,6 +19,7 @@ function stored(seq: number): MessageEntity {
     role: 'assistant',
     message: `message ${seq}`,
     messageType: 'text',
+    action: null,
     attachments: [],
     createdAt: new Date(0),
   };

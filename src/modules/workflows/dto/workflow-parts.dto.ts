@@ -77,6 +77,11 @@ export class FlowStepDto {
 
   @NullableString(LIMITS.message)
   followup?: string | null;
+
+  @NullableString(64, {
+    description: "A collect step's name for the customer's answer (default step_<n>)",
+  })
+  key?: string | null;
 }
 
 export class FlowDto {

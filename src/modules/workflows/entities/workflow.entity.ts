@@ -24,6 +24,8 @@ export interface FlowStep {
   content?: string | null;
   action?: string | null;
   followup?: string | null;
+  /** For a `collect` step: the name the customer's answer is kept under. */
+  key?: string | null;
 }
 
 export interface WorkflowFlow {

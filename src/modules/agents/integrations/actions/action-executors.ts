@@ -2,6 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { ConnectorExecutor } from '../built-in/connector.executor';
 import { CustomApiExecutor } from '../custom-api/custom-api.executor';
 import { IntegrationFamily } from '../entities/integration.entity';
+import { McpToolExecutor } from '../mcp/mcp-tool.executor';
 import {
   ActionExecution,
   ActionExecutor,
@@ -23,8 +24,8 @@ export class ActionExecutors {
   private readonly logger = new Logger(ActionExecutors.name);
   private readonly byFamily: Map<IntegrationFamily, ActionExecutor>;
 
-  constructor(customApi: CustomApiExecutor, connectors: ConnectorExecutor) {
-    const executors: ActionExecutor[] = [customApi, connectors];
+  constructor(customApi: CustomApiExecutor, connectors: ConnectorExecutor, mcp: McpToolExecutor) {
+    const executors: ActionExecutor[] = [customApi, connectors, mcp];
     this.byFamily = new Map(executors.map((executor) => [executor.family, executor]));
   }
 

@@ -1,4 +1,6 @@
 import { Injectable } from '@nestjs/common';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { FetchFn, OutboundHttp } from '@/common/outbound/outbound-http';
 import { McpTransport } from '../dto/mcp-server-configure.dto';
@@ -21,38 +23,30 @@ export interface McpTool {
   inputSchema: Record<string, unknown>;
 }
 
+export interface McpContent {
+  type: string;
+  text?: string;
+  [key: string]: unknown;
+}
+
+export interface McpToolResult {
+  isError: boolean;
+  content: McpContent[];
+  structuredContent: Record<string, unknown> | null;
+}
+
 /** Talks to customers' MCP servers with the official SDK, through the outbound guard. */
 @Injectable()
 export class McpClient {
   constructor(private readonly outbound: OutboundHttp) {}
 
   /** Connects, lists every tool (following pages), and disconnects, all within the deadline. */
-  async listTools(server: McpServerAddress): Promise<McpTool[]> {
-    const deadline = new AbortController();
-    const fetch = this.outbound.fetchFor(deadline.signal);
-    const timer = setTimeout(
-      () => deadline.abort(new Error(`no answer within ${this.outbound.timeoutMs} ms`)),
-      this.outbound.timeoutMs,
-    );
-    // The SDK is loaded on first use: most processes never talk to an MCP server, and it is a
-    // large part of start-up time.
-    const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
-    const client = new Client({ name: 'console-api', version: '1.0.0' });
-    try {
-      await Promise.race([
-        client.connect(await this.transportFor(server, fetch), {
-          signal: deadline.signal,
-          timeout: this.outbound.timeoutMs,
-        }),
-        aborted(deadline.signal),
-      ]);
+  listTools(server: McpServerAddress): Promise<McpTool[]> {
+    return this.session(server, async (client, options) => {
       const tools: McpTool[] = [];
       let cursor: string | undefined;
       for (let page = 0; page < MAX_LIST_PAGES; page++) {
-        const result = await client.listTools(cursor ? { cursor } : undefined, {
-          signal: deadline.signal,
-          timeout: this.outbound.timeoutMs,
-        });
+        const result = await client.listTools(cursor ? { cursor } : undefined, options);
         for (const tool of result.tools) {
           if (tool.name.length > MAX_TOOL_NAME || tools.some((known) => known.name === tool.name)) {
             continue;
@@ -70,12 +64,66 @@ export class McpClient {
         }
       }
       return tools.slice(0, MAX_DISCOVERED_TOOLS);
+    });
+  }
+
+  /** Connects, calls one tool (`tools/call`) and disconnects, within `timeoutMs`. */
+  callTool(
+    server: McpServerAddress,
+    name: string,
+    args: Record<string, unknown>,
+    timeoutMs = this.outbound.timeoutMs,
+  ): Promise<McpToolResult> {
+    return this.session(
+      server,
+      async (client, options) => {
+        const result = await client.callTool({ name, arguments: args }, undefined, options);
+        return {
+          isError: result.isError === true,
+          content: Array.isArray(result.content) ? (result.content as McpContent[]) : [],
+          structuredContent: (result.structuredContent as Record<string, unknown>) ?? null,
+        };
+      },
+      timeoutMs,
+    );
+  }
+
+  /** One connection to the server for `work`, closed after it; everything within the deadline. */
+  private async session<T>(
+    server: McpServerAddress,
+    work: (client: Client, options: RequestOptions) => Promise<T>,
+    timeoutMs = this.outbound.timeoutMs,
+  ): Promise<T> {
+    // The SDK is loaded on first use: most processes never talk to an MCP server, and it is a
+    // large part of start-up time. Loading it is not the server's time: the deadline starts after.
+    const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+    await this.transportModule(server.transport);
+    const deadline = new AbortController();
+    const fetch = this.outbound.fetchFor(deadline.signal);
+    const timer = setTimeout(
+      () => deadline.abort(new Error(`no answer within ${timeoutMs} ms`)),
+      timeoutMs,
+    );
+    const client = new Client({ name: 'console-api', version: '1.0.0' });
+    const options = { signal: deadline.signal, timeout: timeoutMs };
+    try {
+      await Promise.race([
+        client.connect(await this.transportFor(server, fetch), options),
+        aborted(deadline.signal),
+      ]);
+      return await Promise.race([work(client, options), aborted(deadline.signal)]);
     } catch (error) {
       throw withoutCredentials(error, server.headers);
     } finally {
       clearTimeout(timer);
       await client.close().catch(() => undefined);
     }
+  }
+
+  private transportModule(transport: McpTransport): Promise<unknown> {
+    return transport === 'http_sse'
+      ? import('@modelcontextprotocol/sdk/client/sse.js')
+      : import('@modelcontextprotocol/sdk/client/streamableHttp.js');
   }
 
   private async transportFor(server: McpServerAddress, fetch: FetchFn): Promise<Transport> {

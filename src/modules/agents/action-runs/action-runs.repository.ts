@@ -1,0 +1,132 @@
+import { Injectable } from '@nestjs/common';
+import { In, LessThan } from 'typeorm';
+import { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import { paginate } from '@/common/pagination/paginate';
+import { Page } from '@/common/pagination/page';
+import { Database } from '@/database/database.service';
+import { ActionRunListQueryDto } from './dto/action-run.dto';
+import { ActionRunEntity, ActionRunStatus } from './entities/action-run.entity';
+
+export type Outcome = { ok: true; result: unknown } | { ok: false; error: string };
+
+/**
+ * Action runs, and each change of a run's status in a method of its own (`park`, `claimApproval`,
+ * `complete`, `reject`, `interruptRunning`): the places that announce those changes.
+ */
+@Injectable()
+export class ActionRunsRepository {
+  constructor(private readonly db: Database) {}
+
+  findOwned(teamId: string, agentId: string, id: string): Promise<ActionRunEntity | null> {
+    return this.db.manager.findOneBy(ActionRunEntity, { teamId, agentId, id });
+  }
+
+  list(
+    teamId: string,
+    agentId: string,
+    query: ActionRunListQueryDto,
+  ): Promise<Page<ActionRunEntity>> {
+    const builder = this.db.manager
+      .createQueryBuilder(ActionRunEntity, 'run')
+      .where('run.team_id = :teamId AND run.agent_id = :agentId', { teamId, agentId });
+    if (query.status) {
+      builder.andWhere('run.status = :status', { status: query.status });
+    }
+    if (query.conversation_id) {
+      builder.andWhere('run.conversation_id = :conversationId', {
+        conversationId: query.conversation_id,
+      });
+    }
+    return paginate(builder, query, {
+      searchColumns: ['run.action_name'],
+      sortColumns: { created_at: 'run.created_at' },
+      defaultSort: '-created_at',
+      tieBreaker: 'run.id',
+    });
+  }
+
+  /** The runs a reply to `messageId` already started: a retried reply reuses them. */
+  forMessage(teamId: string, messageId: string): Promise<ActionRunEntity[]> {
+    return this.db.manager.find(ActionRunEntity, {
+      where: { teamId, messageId },
+      order: { createdAt: 'ASC', id: 'ASC' },
+    });
+  }
+
+  /** Writes a run about to be called (`running`) or waiting for a person (`park`). */
+  async start(run: ActionRunEntity): Promise<void> {
+    await this.db.write(() =>
+      this.db.manager.insert(ActionRunEntity, run as QueryDeepPartialEntity<ActionRunEntity>),
+    );
+  }
+
+  /** A run that waits for a person's approval before it is called. */
+  park(run: ActionRunEntity): Promise<void> {
+    return this.start({ ...run, status: 'pending_approval' });
+  }
+
+  /** Takes a waiting run for the person who approved it; false when it was decided already. */
+  claimApproval(teamId: string, id: string, keyId: string): Promise<boolean> {
+    return this.move(teamId, id, ['pending_approval'], {
+      status: 'running',
+      decidedByApiKeyId: keyId,
+    });
+  }
+
+  /** A waiting run that a person refused; false when it was decided already. */
+  reject(teamId: string, id: string, keyId: string, reason: string | null): Promise<boolean> {
+    return this.move(teamId, id, ['pending_approval'], {
+      status: 'rejected',
+      decidedByApiKeyId: keyId,
+      error: reason ?? 'Rejected',
+    });
+  }
+
+  /** What the call answered, on a run that is `running`. */
+  complete(teamId: string, id: string, outcome: Outcome): Promise<boolean> {
+    return this.move(
+      teamId,
+      id,
+      ['running'],
+      outcome.ok
+        ? { status: 'succeeded', result: outcome.result as never, error: null }
+        : { status: 'failed', error: outcome.error },
+    );
+  }
+
+  /**
+   * Runs left `running` by a process that stopped while calling them, last touched before
+   * `before`: failed, never called again, as nobody knows whether the other side acted.
+   */
+  async interruptRunning(before: Date, teamId?: string, id?: string): Promise<number> {
+    const result = await this.db.write(() =>
+      this.db.manager.update(
+        ActionRunEntity,
+        {
+          status: 'running',
+          updatedAt: LessThan(before),
+          ...(teamId ? { teamId } : {}),
+          ...(id ? { id } : {}),
+        },
+        { status: 'failed', error: 'interrupted', updatedAt: new Date() },
+      ),
+    );
+    return result.affected ?? 0;
+  }
+
+  private async move(
+    teamId: string,
+    id: string,
+    from: ActionRunStatus[],
+    changes: QueryDeepPartialEntity<ActionRunEntity>,
+  ): Promise<boolean> {
+    const result = await this.db.write(() =>
+      this.db.manager.update(
+        ActionRunEntity,
+        { teamId, id, status: In(from) },
+        { ...changes, updatedAt: new Date() },
+      ),
+    );
+    return (result.affected ?? 0) > 0;
+  }
+}
