@@ -8,10 +8,12 @@ import {
 } from '../factories/conversations';
 import { configureIntegration } from '../factories/integrations';
 import { API, startTestApp, TestApp } from '../factories/test-app';
+import { createWebhook } from '../factories/webhooks';
 import { createWorkflow } from '../factories/workflows';
 import { LlmStub, startLlmStub } from '../support/llm-stub';
 import { McpTestServer, startMcpTestServer, TestTool } from '../support/mcp-test-server';
 import { openStream } from '../support/sse-client';
+import { verifySignature, WebhookReceiver } from '../support/webhook-receiver';
 
 const ORDER_SCHEMA = {
   type: 'object' as const,
@@ -269,12 +271,19 @@ describe('action runs with a language model and an MCP server', () => {
   });
 
   it('tells the customer a rejected action could not be done, and never calls it', async () => {
+    const receiver = await WebhookReceiver.start();
+    const webhook = await createWebhook(t, receiver.url, [
+      'action_run.pending_approval',
+      'action_run.completed',
+    ]);
     const { agentId, ids } = await agentWithTools(t, mcp);
     await requireApproval(t, ids.refund_order);
     llm.toolCall = { name: 'refund_order', arguments: { order_id: 'C3' } };
     const sent = await sendAs(t, agentId, 'rejected-buyer', 'Refund C3 now');
     await repliesSettled(t);
     const [parked] = await runsOf(t, agentId, `?conversation_id=${sent.conversation_id}`);
+    const [waiting] = await receiver.waitFor((all) => all.length === 1);
+    expect(waiting.body).toMatchObject({ type: 'action_run.pending_approval', data: parked });
 
     const rejected = await t
       .api()
@@ -295,6 +304,14 @@ describe('action runs with a language model and an MCP server', () => {
     expect(messages.at(-1)!.message).toMatch(/couldn't be done/);
     expect(mcp.calls).toEqual([]);
     await t.api().post(`${API}/agents/${agentId}/action-runs/${parked.id}/approve`).expect(409);
+    const events = await receiver.waitFor((all) => all.length === 2);
+    expect(events[1].body).toMatchObject({
+      type: 'action_run.completed',
+      data: rejected.body.data,
+    });
+    expect(events.every((event) => verifySignature(webhook.secret, event))).toBe(true);
+    await t.api().delete(`${API}/webhooks/${webhook.id}`).expect(200);
+    await receiver.close();
   });
 
   it.each([

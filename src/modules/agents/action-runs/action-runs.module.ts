@@ -4,6 +4,7 @@ import { IdempotencyModule } from '@/common/idempotency/idempotency.module';
 import { AgentsModule } from '@/modules/agents/agents.module';
 import { IntegrationsModule } from '@/modules/agents/integrations/integrations.module';
 import { ConversationsModule } from '@/modules/conversations/conversations.module';
+import { WebhooksModule } from '@/modules/webhooks/webhooks.module';
 import { ActionRunner } from './action-runner.service';
 import { ActionRunsController } from './action-runs.controller';
 import { ActionRunsRepository } from './action-runs.repository';
@@ -21,6 +22,7 @@ import { ActionRunEntity } from './entities/action-run.entity';
     IntegrationsModule,
     IdempotencyModule,
     forwardRef(() => ConversationsModule),
+    WebhooksModule,
     TypeOrmModule.forFeature([ActionRunEntity]),
   ],
   controllers: [ActionRunsController],

@@ -4,18 +4,36 @@ import { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity
 import { paginate } from '@/common/pagination/paginate';
 import { Page } from '@/common/pagination/page';
 import { Database } from '@/database/database.service';
-import { ActionRunListQueryDto } from './dto/action-run.dto';
+import { WebhookEvents } from '@/modules/webhooks/webhook-events.service';
+import { ActionRunListQueryDto, toActionRunResponse } from './dto/action-run.dto';
 import { ActionRunEntity, ActionRunStatus } from './entities/action-run.entity';
 
 export type Outcome = { ok: true; result: unknown } | { ok: false; error: string };
 
+/** The webhook event a run's new status announces, if any (`running` announces nothing). */
+function eventOf(status: ActionRunStatus) {
+  switch (status) {
+    case 'pending_approval':
+      return 'action_run.pending_approval' as const;
+    case 'succeeded':
+    case 'failed':
+    case 'rejected':
+      return 'action_run.completed' as const;
+    case 'running':
+      return null;
+  }
+}
+
 /**
  * Action runs, and each change of a run's status in a method of its own (`park`, `claimApproval`,
- * `complete`, `reject`, `interruptRunning`): the places that announce those changes.
+ * `complete`, `reject`, `interruptRunning`), each announcing it to webhooks in its transaction.
  */
 @Injectable()
 export class ActionRunsRepository {
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    private readonly webhooks: WebhookEvents,
+  ) {}
 
   findOwned(teamId: string, agentId: string, id: string): Promise<ActionRunEntity | null> {
     return this.db.manager.findOneBy(ActionRunEntity, { teamId, agentId, id });
@@ -61,8 +79,12 @@ export class ActionRunsRepository {
   }
 
   /** A run that waits for a person's approval before it is called. */
-  park(run: ActionRunEntity): Promise<void> {
-    return this.start({ ...run, status: 'pending_approval' });
+  async park(run: ActionRunEntity): Promise<void> {
+    const parked: ActionRunEntity = { ...run, status: 'pending_approval' };
+    await this.db.transaction(async () => {
+      await this.start(parked);
+      await this.announce(parked);
+    });
   }
 
   /** Takes a waiting run for the person who approved it; false when it was decided already. */
@@ -99,19 +121,28 @@ export class ActionRunsRepository {
    * `before`: failed, never called again, as nobody knows whether the other side acted.
    */
   async interruptRunning(before: Date, teamId?: string, id?: string): Promise<number> {
-    const result = await this.db.write(() =>
-      this.db.manager.update(
-        ActionRunEntity,
-        {
+    return this.db.transaction(async () => {
+      const stale = await this.db.manager.find(ActionRunEntity, {
+        where: {
           status: 'running',
           updatedAt: LessThan(before),
           ...(teamId ? { teamId } : {}),
           ...(id ? { id } : {}),
         },
-        { status: 'failed', error: 'interrupted', updatedAt: new Date() },
-      ),
-    );
-    return result.affected ?? 0;
+      });
+      let interrupted = 0;
+      for (const run of stale) {
+        if (
+          await this.move(run.teamId, run.id, ['running'], {
+            status: 'failed',
+            error: 'interrupted',
+          })
+        ) {
+          interrupted += 1;
+        }
+      }
+      return interrupted;
+    });
   }
 
   private async move(
@@ -120,13 +151,24 @@ export class ActionRunsRepository {
     from: ActionRunStatus[],
     changes: QueryDeepPartialEntity<ActionRunEntity>,
   ): Promise<boolean> {
-    const result = await this.db.write(() =>
-      this.db.manager.update(
+    return this.db.transaction(async () => {
+      const result = await this.db.manager.update(
         ActionRunEntity,
         { teamId, id, status: In(from) },
         { ...changes, updatedAt: new Date() },
-      ),
-    );
-    return (result.affected ?? 0) > 0;
+      );
+      if ((result.affected ?? 0) === 0) {
+        return false;
+      }
+      await this.announce((await this.db.manager.findOneBy(ActionRunEntity, { teamId, id }))!);
+      return true;
+    });
+  }
+
+  private async announce(run: ActionRunEntity): Promise<void> {
+    const type = eventOf(run.status);
+    if (type) {
+      await this.webhooks.emit(run.teamId, type, toActionRunResponse(run));
+    }
   }
 }
