@@ -10,8 +10,14 @@ import { startLlmStub } from '../support/llm-stub';
 import { openStream } from '../support/sse-client';
 import { pollUntil, sleep } from '../support/wait';
 
-/** The server from the sources, as the e2e suite runs without a build. */
-const startServer = (env: Record<string, string>) => startApp(env, { entry: 'src/main.ts' });
+/**
+ * The server from the sources, as the e2e suite runs without a build. It compiles as it loads,
+ * which on a busy machine can take longer than a built server's start.
+ */
+const startServer = (env: Record<string, string>) =>
+  startApp(env, { entry: 'src/main.ts', readyTimeoutMs: 60_000 });
+
+jest.setTimeout(150_000);
 
 /** Starts the server expecting it to refuse to start; resolves with what it printed. */
 const runServerExpectingFailure = (env: Record<string, string>) => runToEnd('src/main.ts', [], env);
