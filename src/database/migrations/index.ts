@@ -5,6 +5,7 @@ import { Conversations1732435200000 } from './1732435200000-conversations';
 import { exactShapesMigration } from './1732521600000-exact-shapes';
 import { KnowledgeIndex1732608000000 } from './1732608000000-knowledge-index';
 import { PhoneNumbers1732867200000 } from './1732867200000-phone-numbers';
+import { KnowledgeTerms1732953600000 } from './1732953600000-knowledge-terms';
 
 /** Every migration, oldest first; `secretBox` opens and seals the stored secrets some rewrite. */
 export function migrations(secretBox: SecretBox): Array<new () => unknown> {
@@ -15,5 +16,6 @@ export function migrations(secretBox: SecretBox): Array<new () => unknown> {
     exactShapesMigration(secretBox),
     KnowledgeIndex1732608000000,
     PhoneNumbers1732867200000,
+    KnowledgeTerms1732953600000,
   ];
 }

@@ -1,5 +1,5 @@
 import { CandidatePassage, KeyFrequencies } from './passages.repository';
-import { keyMatches, SearchKey, words } from './search-terms';
+import { matchWeight, SearchKey, words } from './search-terms';
 
 const K1 = 1.2;
 const B = 0.75;
@@ -47,26 +47,44 @@ export function rankPassages(
   const documents = candidates.map((candidate) => {
     const title = words(candidate.title);
     const content = [...words(candidate.content), ...words(candidate.terms)];
-    return { candidate, title, content, length: TITLE_WEIGHT * title.length + content.length };
+    const length = TITLE_WEIGHT * title.length + content.length;
+    return { candidate, counts: wordCounts(title, content), length };
   });
   const averageLength =
     documents.reduce((sum, d) => sum + d.length, 0) / Math.max(1, documents.length) || 1;
   return documents
-    .map(({ candidate, title, content, length }) => {
+    .map(({ candidate, counts, length }) => {
       let score = 0;
       let covered = 0;
       keys.forEach((key, i) => {
-        const frequency =
-          TITLE_WEIGHT * title.filter((word) => keyMatches(key, word)).length +
-          content.filter((word) => keyMatches(key, word)).length;
+        // A synonym counts less than the customer's own word, in the frequency and the coverage.
+        let frequency = 0;
+        let best = 0;
+        for (const [word, count] of counts) {
+          const weight = matchWeight(key, word);
+          frequency += weight * count;
+          best = Math.max(best, weight);
+        }
         if (frequency > 0) {
           const norm = K1 * (1 - B + (B * length) / averageLength);
           score += weights[i] * ((frequency * (K1 + 1)) / (frequency + norm));
-          covered += weights[i];
+          covered += weights[i] * best;
         }
       });
       return { ...candidate, score, coverage: totalWeight > 0 ? covered / totalWeight : 0 };
     })
     .filter((ranked) => ranked.score > 0)
     .sort((a, b) => b.coverage - a.coverage || b.score - a.score);
+}
+
+/** Each distinct word of a passage with its count, a title word counting TITLE_WEIGHT times. */
+function wordCounts(title: string[], content: string[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const word of title) {
+    counts.set(word, (counts.get(word) ?? 0) + TITLE_WEIGHT);
+  }
+  for (const word of content) {
+    counts.set(word, (counts.get(word) ?? 0) + 1);
+  }
+  return counts;
 }

@@ -5,7 +5,16 @@ import { Database } from '@/database/database.service';
 import { WorkflowFaq } from '@/modules/workflows/entities/workflow.entity';
 import { PassageSource } from './entities/knowledge-base.entity';
 import { toPassages } from './passages';
-import { compounds, exactForms, fold, ownerToken, SearchKey } from './search-terms';
+import {
+  compounds,
+  exactForms,
+  fold,
+  ownerToken,
+  SearchForm,
+  SearchKey,
+  words,
+} from './search-terms';
+import { maxEdits, vocabularyWord } from './typo-correction';
 
 /** Whose passages a search reads: an agent's items (within its team) and a workflow's FAQ. */
 export interface PassageOwners {
@@ -77,7 +86,8 @@ export class PassagesRepository {
         `DELETE FROM "knowledge_passages" WHERE "knowledge_base_id" = ${this.param(1)}`,
         [item.id],
       );
-      for (const [position, content] of toPassages(text ?? '').entries()) {
+      const passages = toPassages(text ?? '');
+      for (const [position, content] of passages.entries()) {
         await this.insert({
           teamId: item.teamId,
           agentId: item.agentId,
@@ -89,6 +99,7 @@ export class PassagesRepository {
           content,
         });
       }
+      await this.addTerms({ agentId: item.agentId, workflowId: null }, passages);
     });
   }
 
@@ -135,6 +146,10 @@ export class PassagesRepository {
           });
         }
       }
+      await this.addTerms(
+        { agentId: null, workflowId },
+        faq.flatMap((entry) => [entry.question ?? '', entry.answer ?? '']),
+      );
       await this.db.manager.query(
         `UPDATE "knowledge_faq_versions" SET "digest" = ${this.param(1)} WHERE "workflow_id" = ${this.param(2)}`,
         [digest, workflowId],
@@ -162,7 +177,7 @@ export class PassagesRepository {
     limit: number,
     mode: CandidateMode = 'ranked',
   ): Promise<CandidatePassage[]> {
-    if (keys.length === 0) {
+    if (keys.length === 0 || (mode === 'titles' && !owners.workflowId)) {
       return [];
     }
     const scope = '(("p"."team_id" = __T AND "p"."agent_id" = __A) OR "p"."workflow_id" = __W)';
@@ -186,30 +201,99 @@ export class PassagesRepository {
     )) as CandidatePassage[];
   }
 
-  /** How many of the owners' passages there are, and how many hold each key. */
-  async frequencies(owners: PassageOwners, keys: SearchKey[]): Promise<KeyFrequencies> {
-    const queries = [null, ...keys].map((key) =>
-      this.db.kind === 'postgres'
-        ? this.tsQuery(owners, key ? [key] : [])
-        : this.ftsQuery(owners, key ? [key] : []),
+  /**
+   * How many of the owners' passages there are, and how many hold each key, counted up to `cap`
+   * (a key held by more is common: counting it further would read most of a large index).
+   */
+  async frequencies(
+    owners: PassageOwners,
+    keys: SearchKey[],
+    cap: number,
+  ): Promise<KeyFrequencies> {
+    const postgres = this.db.kind === 'postgres';
+    const queries = keys.map((key) =>
+      postgres ? this.tsQuery(owners, [key]) : this.ftsQuery(owners, [key]),
     );
-    const counts =
-      this.db.kind === 'postgres'
-        ? queries.map(
-            (_, i) =>
-              `(SELECT count(*) FROM "knowledge_passages" WHERE "search" @@ to_tsquery('simple', $${i + 1}))`,
-          )
-        : queries.map(() => `(SELECT count(*) FROM "knowledge_fts" WHERE "knowledge_fts" MATCH ?)`);
+    const counts = queries.map((_, i) =>
+      postgres
+        ? `(SELECT count(*) FROM (SELECT 1 FROM "knowledge_passages"
+             WHERE "search" @@ to_tsquery('simple', $${i + 3}) LIMIT ${Number(cap)}) "k")`
+        : `(SELECT count(*) FROM (SELECT 1 FROM "knowledge_fts"
+             WHERE "knowledge_fts" MATCH ? LIMIT ${Number(cap)}))`,
+    );
+    // Two counts of covering indexes; the agent was found within the caller's team.
+    const total = `((SELECT count(*) FROM "knowledge_passages" WHERE "agent_id" = ${this.param(1)})
+       + (SELECT count(*) FROM "knowledge_passages" WHERE "workflow_id" = ${this.param(2)}))`;
     const [row] = (await this.db.manager.query<unknown>(
-      `SELECT ${counts.map((sql, i) => `${sql} AS "c${i}"`).join(', ')}`,
-      queries,
+      `SELECT ${[total, ...counts].map((sql, i) => `${sql} AS "c${i}"`).join(', ')}`,
+      [owners.agentId, owners.workflowId, ...queries],
     )) as Array<Record<string, string | number>>;
-    const values = queries.map((_, i) => Number(row[`c${i}`]));
+    const values = [total, ...counts].map((_, i) => Number(row[`c${i}`]));
     return { total: values[0], counts: values.slice(1) };
   }
 
-  private ownerTokens(owners: PassageOwners): string[] {
-    return [owners.agentId, owners.workflowId]
+  /**
+   * The owners' vocabulary words a typo of each of `words` could stand for: those starting with
+   * the same letter, of a length within its allowed edits. A word may outlive the passages that
+   * held it (the vocabulary only grows): a correction is counted in the index before it is used.
+   */
+  async vocabulary(owners: PassageOwners, questionWords: string[]): Promise<string[]> {
+    const ranges = questionWords
+      .filter((word) => maxEdits(word) > 0)
+      .map((word) => {
+        const first = String.fromCodePoint(word.codePointAt(0)!);
+        const next = String.fromCodePoint(word.codePointAt(0)! + 1);
+        return [first, next, word.length - maxEdits(word), word.length + maxEdits(word)] as const;
+      });
+    const tokens = this.ownerTokens(owners);
+    if (ranges.length === 0 || tokens.length === 0) {
+      return [];
+    }
+    let n = 0;
+    const p = () => this.param(++n);
+    const owner = `"owner_key" IN (${tokens.map(p).join(', ')})`;
+    const within = ranges
+      .map(
+        () => `("term" >= ${p()} AND "term" < ${p()} AND length("term") BETWEEN ${p()} AND ${p()})`,
+      )
+      .join(' OR ');
+    const rows = (await this.db.manager.query<unknown>(
+      `SELECT DISTINCT "term" FROM "knowledge_terms" WHERE ${owner} AND (${within})`,
+      [...tokens, ...ranges.flat()],
+    )) as Array<{ term: string }>;
+    return rows.map((row) => row.term);
+  }
+
+  /** Adds the words of `texts` to their owner's vocabulary (in the caller's transaction). */
+  private async addTerms(
+    owner: { agentId: string | null; workflowId: string | null },
+    texts: string[],
+  ): Promise<void> {
+    const terms = [
+      ...new Set(texts.flatMap((text) => [...words(text), ...words(compounds(text))])),
+    ].filter(vocabularyWord);
+    if (terms.length === 0) {
+      return;
+    }
+    const ownerKey = ownerToken((owner.agentId ?? owner.workflowId)!);
+    if (this.db.kind === 'postgres') {
+      await this.db.manager.query(
+        `INSERT INTO "knowledge_terms" ("owner_key", "agent_id", "workflow_id", "term")
+         SELECT $1, $2, $3, unnest($4::text[]) ON CONFLICT DO NOTHING`,
+        [ownerKey, owner.agentId, owner.workflowId, terms],
+      );
+    } else {
+      await this.db.manager.query(
+        `INSERT INTO "knowledge_terms" ("owner_key", "agent_id", "workflow_id", "term")
+         SELECT ?, ?, ?, "value" FROM json_each(?) WHERE true ON CONFLICT DO NOTHING`,
+        [ownerKey, owner.agentId, owner.workflowId, JSON.stringify(terms)],
+      );
+    }
+  }
+
+  /** The owners' index tokens; only the workflow's for titles (only FAQ passages have one). */
+  private ownerTokens(owners: PassageOwners, mode: CandidateMode = 'ranked'): string[] {
+    return [mode === 'titles' ? null : owners.agentId, owners.workflowId]
       .filter((id): id is string => Boolean(id))
       .map(ownerToken);
   }
@@ -219,15 +303,14 @@ export class PassagesRepository {
     keys: SearchKey[],
     mode: CandidateMode = 'ranked',
   ): string {
-    const owner = `owner_key : (${this.ownerTokens(owners).map(quoted).join(' OR ')})`;
+    const owner = `owner_key : (${this.ownerTokens(owners, mode).map(quoted).join(' OR ')})`;
     if (keys.length === 0) {
       return owner;
     }
     const columns = mode === 'titles' ? 'title' : '{title content terms}';
-    const terms = keys.map(
-      (key) =>
-        `${columns} : (${key.exact ? exactForms(key).map(quoted).join(' OR ') : `${quoted(key.text)}*`})`,
-    );
+    const form = (f: SearchForm) =>
+      f.exact ? exactForms(f).map(quoted).join(' OR ') : `${quoted(f.text)}*`;
+    const terms = keys.map((key) => `${columns} : (${key.forms.map(form).join(' OR ')})`);
     return `${owner} AND (${terms.join(mode === 'first' ? ' AND ' : ' OR ')})`;
   }
 
@@ -236,7 +319,7 @@ export class PassagesRepository {
     keys: SearchKey[],
     mode: CandidateMode = 'ranked',
   ): string {
-    const owner = `(${this.ownerTokens(owners)
+    const owner = `(${this.ownerTokens(owners, mode)
       .map((token) => `${token}:D`)
       .join(' | ')})`;
     if (keys.length === 0) {
@@ -244,13 +327,13 @@ export class PassagesRepository {
     }
     // Keys hold letters and digits only; quoting keeps to_tsquery from reading any as syntax.
     const weights = mode === 'titles' ? 'A' : 'AB';
-    const terms = keys.map((key) =>
-      key.exact
-        ? `(${exactForms(key)
-            .map((form) => `'${form}':${weights}`)
-            .join(' | ')})`
-        : `'${key.text}':*${weights}`,
-    );
+    const form = (f: SearchForm) =>
+      f.exact
+        ? exactForms(f)
+            .map((text) => `'${text}':${weights}`)
+            .join(' | ')
+        : `'${f.text}':*${weights}`;
+    const terms = keys.map((key) => `(${key.forms.map(form).join(' | ')})`);
     return `${owner} & (${terms.join(mode === 'first' ? ' & ' : ' | ')})`;
   }
 
