@@ -20,9 +20,41 @@ const vocabularyWord = (word: string) =>
 
 const BATCH = 500;
 
+/** Each owner's passage count, kept by the database itself on every insert and delete. */
+const SIZES_TABLE = `CREATE TABLE "knowledge_owner_sizes" (
+  "owner_key" varchar(40) PRIMARY KEY,
+  "passages" integer NOT NULL
+)`;
+const SQLITE_SIZES = [
+  `CREATE TRIGGER "knowledge_passages_size_ai" AFTER INSERT ON "knowledge_passages" BEGIN
+     INSERT INTO "knowledge_owner_sizes" ("owner_key", "passages") VALUES (new.owner_key, 1)
+     ON CONFLICT ("owner_key") DO UPDATE SET "passages" = "passages" + 1;
+   END`,
+  `CREATE TRIGGER "knowledge_passages_size_ad" AFTER DELETE ON "knowledge_passages" BEGIN
+     UPDATE "knowledge_owner_sizes" SET "passages" = "passages" - 1
+     WHERE "owner_key" = old.owner_key;
+   END`,
+];
+const POSTGRES_SIZES = [
+  `CREATE FUNCTION "knowledge_owner_size"() RETURNS trigger LANGUAGE plpgsql AS $$
+   BEGIN
+     IF TG_OP = 'INSERT' THEN
+       INSERT INTO "knowledge_owner_sizes" ("owner_key", "passages") VALUES (NEW."owner_key", 1)
+       ON CONFLICT ("owner_key") DO UPDATE SET "passages" = "knowledge_owner_sizes"."passages" + 1;
+     ELSE
+       UPDATE "knowledge_owner_sizes" SET "passages" = "passages" - 1
+       WHERE "owner_key" = OLD."owner_key";
+     END IF;
+     RETURN NULL;
+   END $$`,
+  `CREATE TRIGGER "knowledge_passages_size" AFTER INSERT OR DELETE ON "knowledge_passages"
+   FOR EACH ROW EXECUTE FUNCTION "knowledge_owner_size"()`,
+];
+
 /**
  * Each knowledge owner's vocabulary (the words of its passages), which a question's typos are
- * corrected against; filled from the passages already indexed.
+ * corrected against, and its passage count (a search weighs words by it without counting the
+ * passages each time); both filled from the passages already indexed.
  */
 export class KnowledgeTerms1732953600000 implements MigrationInterface {
   name = 'KnowledgeTerms1732953600000';
@@ -43,6 +75,14 @@ export class KnowledgeTerms1732953600000 implements MigrationInterface {
     );
     await queryRunner.query(
       'CREATE INDEX "ix_knowledge_terms_workflow" ON "knowledge_terms" ("workflow_id")',
+    );
+    await queryRunner.query(SIZES_TABLE);
+    for (const statement of postgres ? POSTGRES_SIZES : SQLITE_SIZES) {
+      await queryRunner.query(statement);
+    }
+    await queryRunner.query(
+      `INSERT INTO "knowledge_owner_sizes" ("owner_key", "passages")
+       SELECT "owner_key", count(*) FROM "knowledge_passages" GROUP BY "owner_key"`,
     );
     const passages = (await queryRunner.query(
       `SELECT "owner_key", "agent_id", "workflow_id", "title", "content" FROM "knowledge_passages"`,
@@ -83,6 +123,14 @@ export class KnowledgeTerms1732953600000 implements MigrationInterface {
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
+    if (isPostgres(queryRunner)) {
+      await queryRunner.query('DROP TRIGGER "knowledge_passages_size" ON "knowledge_passages"');
+      await queryRunner.query('DROP FUNCTION "knowledge_owner_size"()');
+    } else {
+      await queryRunner.query('DROP TRIGGER "knowledge_passages_size_ai"');
+      await queryRunner.query('DROP TRIGGER "knowledge_passages_size_ad"');
+    }
+    await queryRunner.query('DROP TABLE "knowledge_owner_sizes"');
     await queryRunner.query('DROP TABLE "knowledge_terms"');
   }
 }

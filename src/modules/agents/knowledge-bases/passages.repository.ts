@@ -221,12 +221,16 @@ export class PassagesRepository {
         : `(SELECT count(*) FROM (SELECT 1 FROM "knowledge_fts"
              WHERE "knowledge_fts" MATCH ? LIMIT ${Number(cap)}))`,
     );
-    // Two counts of covering indexes; the agent was found within the caller's team.
-    const total = `((SELECT count(*) FROM "knowledge_passages" WHERE "agent_id" = ${this.param(1)})
-       + (SELECT count(*) FROM "knowledge_passages" WHERE "workflow_id" = ${this.param(2)}))`;
+    // Kept by the database on every insert and delete (migration 1732953600000).
+    const total = `(SELECT coalesce(sum("passages"), 0) FROM "knowledge_owner_sizes"
+       WHERE "owner_key" IN (${this.param(1)}, ${this.param(2)}))`;
     const [row] = (await this.db.manager.query<unknown>(
       `SELECT ${[total, ...counts].map((sql, i) => `${sql} AS "c${i}"`).join(', ')}`,
-      [owners.agentId, owners.workflowId, ...queries],
+      [
+        ownerToken(owners.agentId),
+        owners.workflowId ? ownerToken(owners.workflowId) : '',
+        ...queries,
+      ],
     )) as Array<Record<string, string | number>>;
     const values = [total, ...counts].map((_, i) => Number(row[`c${i}`]));
     return { total: values[0], counts: values.slice(1) };
