@@ -15,6 +15,14 @@ export type { RankedPassage } from './passage-ranking';
 /** Passages the database ranks first, ranked again here (their scores compare across owners). */
 const CANDIDATES = 30;
 /**
+ * When the rare words of a question are held by no more passages than this in all, they are all
+ * read and ranked here: cheaper than the database's ranking, which weighs each word by reading
+ * every passage of the agent that holds it.
+ */
+const ALL_CANDIDATES = 200;
+/** FAQ entries read for a question of common words only. */
+const TITLE_CANDIDATES = 100;
+/**
  * A word held by more passages than this is too common to pick candidates by: it would make the
  * database rank most of a large knowledge base. It is counted no further (counting reads every
  * passage holding it) and weighs as a word held by half the passages: it still counts in the
@@ -129,12 +137,24 @@ export class KnowledgeIndexService {
     if (known.length === 0) {
       return [];
     }
-    const rare = known.filter(({ count }) => count <= common).map(({ key }) => key);
+    const rare = known.filter(({ count }) => count <= common);
+    const held = rare.reduce((sum, { count }) => sum + count, 0);
     const candidates =
       rare.length > 0
-        ? await this.passages.candidates(owners, rare, CANDIDATES)
+        ? held <= ALL_CANDIDATES
+          ? await this.passages.candidates(
+              owners,
+              rare.map(({ key }) => key),
+              held,
+              'all',
+            )
+          : await this.passages.candidates(
+              owners,
+              rare.map(({ key }) => key),
+              CANDIDATES,
+            )
         : [
-            ...(await this.passages.candidates(owners, keys, CANDIDATES, 'titles')),
+            ...(await this.passages.candidates(owners, keys, TITLE_CANDIDATES, 'titles')),
             ...(await this.passages.candidates(
               owners,
               known.map(({ key }) => key),

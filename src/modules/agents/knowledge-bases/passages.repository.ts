@@ -31,7 +31,7 @@ export interface CandidatePassage {
   terms: string;
 }
 
-export type CandidateMode = 'ranked' | 'titles' | 'first';
+export type CandidateMode = 'ranked' | 'all' | 'titles' | 'first';
 
 export interface KeyFrequencies {
   /** Passages of the owners. */
@@ -167,8 +167,10 @@ export class PassagesRepository {
 
   /**
    * The owners' passages for `keys`. `ranked`: holding any key, best ranked by the database
-   * first; `titles`: the same among titles (FAQ questions) only; `first`: holding every key, in
-   * no order, the cheap way when the keys are so common that ranking them would read most of a
+   * first; `all`: holding any key, in no order (when all of them are wanted: ranking by the
+   * database reads every passage of the owner and of each key, to weigh them); `titles`: holding
+   * any key in their title (FAQ questions), in no order; `first`: holding every key, in no
+   * order, the cheap way when the keys are so common that ranking them would read most of a
    * large knowledge base.
    */
   async candidates(
@@ -186,7 +188,7 @@ export class PassagesRepository {
         `SELECT "p"."source", "p"."title", "p"."content", "p"."terms"
          FROM "knowledge_passages" "p", to_tsquery('simple', $1) "q"
          WHERE "p"."search" @@ "q" AND ${scope.replace('__T', '$2').replace('__A', '$3').replace('__W', '$4')}
-         ${mode === 'first' ? '' : 'ORDER BY ts_rank("p"."search", "q") DESC, "p"."position" ASC'}
+         ${mode === 'ranked' ? 'ORDER BY ts_rank("p"."search", "q") DESC, "p"."position" ASC' : ''}
          LIMIT $5`,
         [this.tsQuery(owners, keys, mode), owners.teamId, owners.agentId, owners.workflowId, limit],
       )) as CandidatePassage[];
@@ -195,7 +197,7 @@ export class PassagesRepository {
       `SELECT "p"."source", "p"."title", "p"."content", "p"."terms"
        FROM "knowledge_fts" "f" JOIN "knowledge_passages" "p" ON "p"."seq" = "f"."rowid"
        WHERE "knowledge_fts" MATCH ? AND ${scope.replace(/__[TAW]/g, '?')}
-       ${mode === 'first' ? '' : 'ORDER BY bm25("knowledge_fts", 0.0, 2.0, 1.0, 1.0) ASC, "p"."position" ASC'}
+       ${mode === 'ranked' ? 'ORDER BY bm25("knowledge_fts", 0.0, 2.0, 1.0, 1.0) ASC, "p"."position" ASC' : ''}
        LIMIT ?`,
       [this.ftsQuery(owners, keys, mode), owners.teamId, owners.agentId, owners.workflowId, limit],
     )) as CandidatePassage[];
