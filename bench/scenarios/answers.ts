@@ -13,7 +13,13 @@ import { KnowledgeOwner, KnowledgeSearch } from '@/modules/conversations/replies
 import { ApiClient } from '../../test/support/api-client';
 import { randomApiKey } from '../../test/support/keys';
 import { pollUntil } from '../../test/support/wait';
-import { AnswerBusiness, ANSWER_BUSINESSES, AnswerSource } from '../fixtures/answers-businesses';
+import {
+  AnswerBusiness,
+  ANSWER_BUSINESSES,
+  AnswerQuestion,
+  AnswerSource,
+} from '../fixtures/answers-businesses';
+import { ANSWER_HOLDOUT } from '../fixtures/answers-holdout';
 import { progress } from '../lib/log';
 import { Sizes } from '../lib/options';
 import { ScenarioLine, scenarioLine } from '../lib/report';
@@ -118,6 +124,67 @@ function holds(text: string | undefined, fact: string): boolean {
   return text !== undefined && normal(text).includes(normal(fact));
 }
 
+interface Tally {
+  answerable: number;
+  right: number;
+  wrong: number;
+  inTop: number;
+  unanswerable: number;
+  unanswerableAnswered: number;
+  bySource: Record<AnswerSource, { asked: number; right: number }>;
+}
+
+function emptyTally(): Tally {
+  return {
+    answerable: 0,
+    right: 0,
+    wrong: 0,
+    inTop: 0,
+    unanswerable: 0,
+    unanswerableAnswered: 0,
+    bySource: {
+      kb: { asked: 0, right: 0 },
+      faq: { asked: 0, right: 0 },
+      url: { asked: 0, right: 0 },
+    },
+  };
+}
+
+/** Asks an agent one set of questions, counting into `tally`; misses go to `misses`. */
+async function ask(
+  search: KnowledgeSearch,
+  owner: KnowledgeOwner,
+  set: { questions: AnswerQuestion[]; unanswerable: string[] },
+  tally: Tally,
+  misses: string[],
+): Promise<void> {
+  for (const question of set.questions) {
+    const answer = await search.bestAnswer(owner, question.q);
+    const top = await search.topPassages(owner, question.q, TOP_PASSAGES);
+    tally.answerable++;
+    tally.bySource[question.source].asked++;
+    if (top.some((passage) => holds(passage.text, question.fact))) {
+      tally.inTop++;
+    }
+    if (answer && holds(answer.text, question.fact)) {
+      tally.right++;
+      tally.bySource[question.source].right++;
+    } else {
+      if (answer) {
+        tally.wrong++;
+      }
+      misses.push(`${answer ? 'wrong' : 'handed off'}: ${question.q}`);
+    }
+  }
+  for (const question of set.unanswerable) {
+    tally.unanswerable++;
+    if (await search.bestAnswer(owner, question)) {
+      tally.unanswerableAnswered++;
+      misses.push(`answered the unanswerable: ${question}`);
+    }
+  }
+}
+
 /**
  * Knowledge answers: each business's questions go to the agent's knowledge as the reply engine
  * asks it without a model (`bestAnswer`: the best passage when relevant enough, else a hand-off)
@@ -153,48 +220,21 @@ export async function answers(sizes: Sizes, workDir: string): Promise<ScenarioLi
       agents.push(await seed(api, dataSource, business, site));
     }
 
-    const bySource: Record<AnswerSource, { asked: number; right: number }> = {
-      kb: { asked: 0, right: 0 },
-      faq: { asked: 0, right: 0 },
-      url: { asked: 0, right: 0 },
-    };
-    let answerable = 0;
-    let right = 0;
-    let wrong = 0;
-    let inTop = 0;
-    let unanswerable = 0;
-    let unanswerableAnswered = 0;
+    const main = emptyTally();
+    const holdout = emptyTally();
     const misses: string[] = [];
+    const holdoutMisses: string[] = [];
     for (const { business, owner } of agents) {
-      for (const question of business.questions) {
-        const answer = await search.bestAnswer(owner, question.q);
-        const top = await search.topPassages(owner, question.q, TOP_PASSAGES);
-        answerable++;
-        bySource[question.source].asked++;
-        if (top.some((passage) => holds(passage.text, question.fact))) {
-          inTop++;
-        }
-        if (answer && holds(answer.text, question.fact)) {
-          right++;
-          bySource[question.source].right++;
-        } else {
-          if (answer) {
-            wrong++;
-          }
-          misses.push(`${answer ? 'wrong' : 'handed off'}: ${question.q}`);
-        }
-      }
-      for (const question of business.unanswerable) {
-        unanswerable++;
-        if (await search.bestAnswer(owner, question)) {
-          unanswerableAnswered++;
-          misses.push(`answered the unanswerable: ${question}`);
-        }
-      }
+      await ask(search, owner, business, main, misses);
+      await ask(search, owner, ANSWER_HOLDOUT[business.name], holdout, holdoutMisses);
     }
     for (const miss of misses) {
       progress(`answers: ${miss}`);
     }
+    for (const miss of holdoutMisses) {
+      progress(`answers (holdout): ${miss}`);
+    }
+    const { bySource, answerable, right, wrong, inTop, unanswerable, unanswerableAnswered } = main;
     const answersGiven = right + wrong + unanswerableAnswered;
 
     const loaded = agents[0];
@@ -253,6 +293,13 @@ export async function answers(sizes: Sizes, workDir: string): Promise<ScenarioLi
         unanswerable_questions: unanswerable,
         answer_rate: rate(right, answerable),
         false_answer_rate: rate(wrong + unanswerableAnswered, answersGiven),
+        holdout_questions: holdout.answerable,
+        holdout_unanswerable_questions: holdout.unanswerable,
+        answer_rate_holdout: rate(holdout.right, holdout.answerable),
+        false_answer_rate_holdout: rate(
+          holdout.wrong + holdout.unanswerableAnswered,
+          holdout.right + holdout.wrong + holdout.unanswerableAnswered,
+        ),
         unanswerable_answered_rate: rate(unanswerableAnswered, unanswerable),
         wrong_answer_rate: rate(wrong, answerable),
         top3_recall: rate(inTop, answerable),

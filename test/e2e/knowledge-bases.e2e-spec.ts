@@ -152,6 +152,34 @@ describe('knowledge bases', () => {
     expect(await passagesOf(created.id)).toEqual([]);
   });
 
+  it("keeps each owner's passage count as its passages come and go", async () => {
+    const sizes = async () => {
+      const rows = await t
+        .dataSource()
+        .query<Array<{ owner_key: string; passages: number | string; actual: number | string }>>(
+          `SELECT "s"."owner_key", "s"."passages", (SELECT count(*) FROM "knowledge_passages" "p"
+           WHERE "p"."owner_key" = "s"."owner_key") AS "actual"
+         FROM "knowledge_owner_sizes" "s"`,
+        );
+      return rows.map((row) => [row.owner_key, Number(row.passages), Number(row.actual)]);
+    };
+    const created = (
+      await t
+        .api()
+        .post(base)
+        .send({ type: 'text', name: 'Counted', content: 'One.\n\nTwo.\n\nThree.' })
+        .expect(201)
+    ).body.data;
+    await t.api().patch(`${base}/${created.id}`).send({ content: 'Only one now.' }).expect(200);
+    const owner = `o${agentId.replace(/-/g, '')}`;
+    const afterUpdate = await sizes();
+    expect(afterUpdate.find(([key]) => key === owner)![1]).toBeGreaterThan(0);
+    await t.api().delete(`${base}/${created.id}`).expect(200);
+    for (const [, counted, actual] of [...afterUpdate, ...(await sizes())]) {
+      expect(counted).toBe(actual);
+    }
+  });
+
   it('answers 404 for an unknown agent or item', async () => {
     await t
       .api()

@@ -278,6 +278,20 @@ describe('knowledge that answers', () => {
     });
   });
 
+  it("meets typos, irregular forms and synonyms of the knowledge's words", async () => {
+    const bicycles = 'Bicycle rental: bicycles are rented at the harbour kiosk for 15 euros a day.';
+    const lost =
+      'Lost property: anything travellers leave on board is kept at the harbour office for 30 days.';
+    await createKnowledgeBase(t, agentId, {
+      type: 'text',
+      name: 'Harbour',
+      content: `${bicycles}\n\n${lost}`,
+    });
+    expect(await ask('how much is bicyle rental?')).toBe(bicycles);
+    expect(await ask('i left my scarf on board')).toBe(lost);
+    expect(await ask('can I hire a bike at the harbour?')).toBe(bicycles);
+  });
+
   it('hands off what the knowledge does not answer', async () => {
     expect(await ask('Do you sell concert tickets for the island festival?')).toBe(handoff);
   });

@@ -7,6 +7,7 @@ import { KnowledgeIndex1732608000000 } from './1732608000000-knowledge-index';
 import { ActionRuns1732694400000 } from './1732694400000-action-runs';
 import { Webhooks1732780800000 } from './1732780800000-webhooks';
 import { PhoneNumbers1732867200000 } from './1732867200000-phone-numbers';
+import { KnowledgeTerms1732953600000 } from './1732953600000-knowledge-terms';
 
 /** Every migration, oldest first; `secretBox` opens and seals the stored secrets some rewrite. */
 export function migrations(secretBox: SecretBox): Array<new () => unknown> {
@@ -19,5 +20,6 @@ export function migrations(secretBox: SecretBox): Array<new () => unknown> {
     ActionRuns1732694400000,
     Webhooks1732780800000,
     PhoneNumbers1732867200000,
+    KnowledgeTerms1732953600000,
   ];
 }

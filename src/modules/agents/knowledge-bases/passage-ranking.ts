@@ -1,5 +1,5 @@
 import { CandidatePassage, KeyFrequencies } from './passages.repository';
-import { keyMatches, SearchKey, words } from './search-terms';
+import { matchWeight, SearchKey, words } from './search-terms';
 
 const K1 = 1.2;
 const B = 0.75;
@@ -44,25 +44,49 @@ export function rankPassages(
     (sum, w, i) => (/^\p{N}+$/u.test(keys[i].text) && !frequencies.counts[i] ? sum : sum + w),
     0,
   );
+  // How much each word counts for each key, worked out once per word: candidates share most words.
+  const matches = new Map<string, number[]>();
+  const matchesOf = (word: string) => {
+    let found = matches.get(word);
+    if (!found) {
+      found = keys.map((key) => matchWeight(key, word));
+      matches.set(word, found);
+    }
+    return found;
+  };
   const documents = candidates.map((candidate) => {
     const title = words(candidate.title);
-    const content = [...words(candidate.content), ...words(candidate.terms)];
-    return { candidate, title, content, length: TITLE_WEIGHT * title.length + content.length };
+    const content = words(candidate.content).concat(words(candidate.terms));
+    const length = TITLE_WEIGHT * title.length + content.length;
+    return { candidate, title, content, length };
   });
   const averageLength =
     documents.reduce((sum, d) => sum + d.length, 0) / Math.max(1, documents.length) || 1;
   return documents
     .map(({ candidate, title, content, length }) => {
+      // A synonym counts less than the customer's own word, in the frequency and the coverage.
+      const frequency = keys.map(() => 0);
+      const best = keys.map(() => 0);
+      const count = (words: string[], times: number) => {
+        for (const word of words) {
+          const found = matchesOf(word);
+          for (let i = 0; i < found.length; i++) {
+            if (found[i] > 0) {
+              frequency[i] += found[i] * times;
+              best[i] = Math.max(best[i], found[i]);
+            }
+          }
+        }
+      };
+      count(title, TITLE_WEIGHT);
+      count(content, 1);
       let score = 0;
       let covered = 0;
-      keys.forEach((key, i) => {
-        const frequency =
-          TITLE_WEIGHT * title.filter((word) => keyMatches(key, word)).length +
-          content.filter((word) => keyMatches(key, word)).length;
-        if (frequency > 0) {
-          const norm = K1 * (1 - B + (B * length) / averageLength);
-          score += weights[i] * ((frequency * (K1 + 1)) / (frequency + norm));
-          covered += weights[i];
+      const norm = K1 * (1 - B + (B * length) / averageLength);
+      keys.forEach((_, i) => {
+        if (frequency[i] > 0) {
+          score += weights[i] * ((frequency[i] * (K1 + 1)) / (frequency[i] + norm));
+          covered += weights[i] * best[i];
         }
       });
       return { ...candidate, score, coverage: totalWeight > 0 ? covered / totalWeight : 0 };

@@ -5,7 +5,16 @@ import { Database } from '@/database/database.service';
 import { WorkflowFaq } from '@/modules/workflows/entities/workflow.entity';
 import { PassageSource } from './entities/knowledge-base.entity';
 import { toPassages } from './passages';
-import { compounds, exactForms, fold, ownerToken, SearchKey } from './search-terms';
+import {
+  compounds,
+  exactForms,
+  fold,
+  ownerToken,
+  SearchForm,
+  SearchKey,
+  words,
+} from './search-terms';
+import { maxEdits, vocabularyWord } from './typo-correction';
 
 /** Whose passages a search reads: an agent's items (within its team) and a workflow's FAQ. */
 export interface PassageOwners {
@@ -22,7 +31,7 @@ export interface CandidatePassage {
   terms: string;
 }
 
-export type CandidateMode = 'ranked' | 'titles' | 'first';
+export type CandidateMode = 'ranked' | 'all' | 'titles' | 'first';
 
 export interface KeyFrequencies {
   /** Passages of the owners. */
@@ -77,7 +86,8 @@ export class PassagesRepository {
         `DELETE FROM "knowledge_passages" WHERE "knowledge_base_id" = ${this.param(1)}`,
         [item.id],
       );
-      for (const [position, content] of toPassages(text ?? '').entries()) {
+      const passages = toPassages(text ?? '');
+      for (const [position, content] of passages.entries()) {
         await this.insert({
           teamId: item.teamId,
           agentId: item.agentId,
@@ -89,6 +99,7 @@ export class PassagesRepository {
           content,
         });
       }
+      await this.addTerms({ agentId: item.agentId, workflowId: null }, passages);
     });
   }
 
@@ -135,6 +146,10 @@ export class PassagesRepository {
           });
         }
       }
+      await this.addTerms(
+        { agentId: null, workflowId },
+        faq.flatMap((entry) => [entry.question ?? '', entry.answer ?? '']),
+      );
       await this.db.manager.query(
         `UPDATE "knowledge_faq_versions" SET "digest" = ${this.param(1)} WHERE "workflow_id" = ${this.param(2)}`,
         [digest, workflowId],
@@ -152,8 +167,10 @@ export class PassagesRepository {
 
   /**
    * The owners' passages for `keys`. `ranked`: holding any key, best ranked by the database
-   * first; `titles`: the same among titles (FAQ questions) only; `first`: holding every key, in
-   * no order, the cheap way when the keys are so common that ranking them would read most of a
+   * first; `all`: holding any key, in no order (when all of them are wanted: ranking by the
+   * database reads every passage of the owner and of each key, to weigh them); `titles`: holding
+   * any key in their title (FAQ questions), in no order; `first`: holding every key, in no
+   * order, the cheap way when the keys are so common that ranking them would read most of a
    * large knowledge base.
    */
   async candidates(
@@ -162,7 +179,7 @@ export class PassagesRepository {
     limit: number,
     mode: CandidateMode = 'ranked',
   ): Promise<CandidatePassage[]> {
-    if (keys.length === 0) {
+    if (keys.length === 0 || (mode === 'titles' && !owners.workflowId)) {
       return [];
     }
     const scope = '(("p"."team_id" = __T AND "p"."agent_id" = __A) OR "p"."workflow_id" = __W)';
@@ -171,7 +188,7 @@ export class PassagesRepository {
         `SELECT "p"."source", "p"."title", "p"."content", "p"."terms"
          FROM "knowledge_passages" "p", to_tsquery('simple', $1) "q"
          WHERE "p"."search" @@ "q" AND ${scope.replace('__T', '$2').replace('__A', '$3').replace('__W', '$4')}
-         ${mode === 'first' ? '' : 'ORDER BY ts_rank("p"."search", "q") DESC, "p"."position" ASC'}
+         ${mode === 'ranked' ? 'ORDER BY ts_rank("p"."search", "q") DESC, "p"."position" ASC' : ''}
          LIMIT $5`,
         [this.tsQuery(owners, keys, mode), owners.teamId, owners.agentId, owners.workflowId, limit],
       )) as CandidatePassage[];
@@ -180,36 +197,109 @@ export class PassagesRepository {
       `SELECT "p"."source", "p"."title", "p"."content", "p"."terms"
        FROM "knowledge_fts" "f" JOIN "knowledge_passages" "p" ON "p"."seq" = "f"."rowid"
        WHERE "knowledge_fts" MATCH ? AND ${scope.replace(/__[TAW]/g, '?')}
-       ${mode === 'first' ? '' : 'ORDER BY bm25("knowledge_fts", 0.0, 2.0, 1.0, 1.0) ASC, "p"."position" ASC'}
+       ${mode === 'ranked' ? 'ORDER BY bm25("knowledge_fts", 0.0, 2.0, 1.0, 1.0) ASC, "p"."position" ASC' : ''}
        LIMIT ?`,
       [this.ftsQuery(owners, keys, mode), owners.teamId, owners.agentId, owners.workflowId, limit],
     )) as CandidatePassage[];
   }
 
-  /** How many of the owners' passages there are, and how many hold each key. */
-  async frequencies(owners: PassageOwners, keys: SearchKey[]): Promise<KeyFrequencies> {
-    const queries = [null, ...keys].map((key) =>
-      this.db.kind === 'postgres'
-        ? this.tsQuery(owners, key ? [key] : [])
-        : this.ftsQuery(owners, key ? [key] : []),
+  /**
+   * How many of the owners' passages there are, and how many hold each key, counted up to `cap`
+   * (a key held by more is common: counting it further would read most of a large index).
+   */
+  async frequencies(
+    owners: PassageOwners,
+    keys: SearchKey[],
+    cap: number,
+  ): Promise<KeyFrequencies> {
+    const postgres = this.db.kind === 'postgres';
+    const queries = keys.map((key) =>
+      postgres ? this.tsQuery(owners, [key]) : this.ftsQuery(owners, [key]),
     );
-    const counts =
-      this.db.kind === 'postgres'
-        ? queries.map(
-            (_, i) =>
-              `(SELECT count(*) FROM "knowledge_passages" WHERE "search" @@ to_tsquery('simple', $${i + 1}))`,
-          )
-        : queries.map(() => `(SELECT count(*) FROM "knowledge_fts" WHERE "knowledge_fts" MATCH ?)`);
+    const counts = queries.map((_, i) =>
+      postgres
+        ? `(SELECT count(*) FROM (SELECT 1 FROM "knowledge_passages"
+             WHERE "search" @@ to_tsquery('simple', $${i + 3}) LIMIT ${Number(cap)}) "k")`
+        : `(SELECT count(*) FROM (SELECT 1 FROM "knowledge_fts"
+             WHERE "knowledge_fts" MATCH ? LIMIT ${Number(cap)}))`,
+    );
+    // Kept by the database on every insert and delete (migration 1732953600000).
+    const total = `(SELECT coalesce(sum("passages"), 0) FROM "knowledge_owner_sizes"
+       WHERE "owner_key" IN (${this.param(1)}, ${this.param(2)}))`;
     const [row] = (await this.db.manager.query<unknown>(
-      `SELECT ${counts.map((sql, i) => `${sql} AS "c${i}"`).join(', ')}`,
-      queries,
+      `SELECT ${[total, ...counts].map((sql, i) => `${sql} AS "c${i}"`).join(', ')}`,
+      [
+        ownerToken(owners.agentId),
+        owners.workflowId ? ownerToken(owners.workflowId) : '',
+        ...queries,
+      ],
     )) as Array<Record<string, string | number>>;
-    const values = queries.map((_, i) => Number(row[`c${i}`]));
+    const values = [total, ...counts].map((_, i) => Number(row[`c${i}`]));
     return { total: values[0], counts: values.slice(1) };
   }
 
-  private ownerTokens(owners: PassageOwners): string[] {
-    return [owners.agentId, owners.workflowId]
+  /**
+   * The owners' vocabulary words a typo of each of `words` could stand for: those starting with
+   * the same letter, of a length within its allowed edits. A word may outlive the passages that
+   * held it (the vocabulary only grows): a correction is counted in the index before it is used.
+   */
+  async vocabulary(owners: PassageOwners, questionWords: string[]): Promise<string[]> {
+    const ranges = questionWords
+      .filter((word) => maxEdits(word) > 0)
+      .map((word) => {
+        const first = String.fromCodePoint(word.codePointAt(0)!);
+        const next = String.fromCodePoint(word.codePointAt(0)! + 1);
+        return [first, next, word.length - maxEdits(word), word.length + maxEdits(word)] as const;
+      });
+    const tokens = this.ownerTokens(owners);
+    if (ranges.length === 0 || tokens.length === 0) {
+      return [];
+    }
+    let n = 0;
+    const p = () => this.param(++n);
+    const owner = `"owner_key" IN (${tokens.map(p).join(', ')})`;
+    const within = ranges
+      .map(
+        () => `("term" >= ${p()} AND "term" < ${p()} AND length("term") BETWEEN ${p()} AND ${p()})`,
+      )
+      .join(' OR ');
+    const rows = (await this.db.manager.query<unknown>(
+      `SELECT DISTINCT "term" FROM "knowledge_terms" WHERE ${owner} AND (${within})`,
+      [...tokens, ...ranges.flat()],
+    )) as Array<{ term: string }>;
+    return rows.map((row) => row.term);
+  }
+
+  /** Adds the words of `texts` to their owner's vocabulary (in the caller's transaction). */
+  private async addTerms(
+    owner: { agentId: string | null; workflowId: string | null },
+    texts: string[],
+  ): Promise<void> {
+    const terms = [
+      ...new Set(texts.flatMap((text) => [...words(text), ...words(compounds(text))])),
+    ].filter(vocabularyWord);
+    if (terms.length === 0) {
+      return;
+    }
+    const ownerKey = ownerToken((owner.agentId ?? owner.workflowId)!);
+    if (this.db.kind === 'postgres') {
+      await this.db.manager.query(
+        `INSERT INTO "knowledge_terms" ("owner_key", "agent_id", "workflow_id", "term")
+         SELECT $1, $2, $3, unnest($4::text[]) ON CONFLICT DO NOTHING`,
+        [ownerKey, owner.agentId, owner.workflowId, terms],
+      );
+    } else {
+      await this.db.manager.query(
+        `INSERT INTO "knowledge_terms" ("owner_key", "agent_id", "workflow_id", "term")
+         SELECT ?, ?, ?, "value" FROM json_each(?) WHERE true ON CONFLICT DO NOTHING`,
+        [ownerKey, owner.agentId, owner.workflowId, JSON.stringify(terms)],
+      );
+    }
+  }
+
+  /** The owners' index tokens; only the workflow's for titles (only FAQ passages have one). */
+  private ownerTokens(owners: PassageOwners, mode: CandidateMode = 'ranked'): string[] {
+    return [mode === 'titles' ? null : owners.agentId, owners.workflowId]
       .filter((id): id is string => Boolean(id))
       .map(ownerToken);
   }
@@ -219,15 +309,14 @@ export class PassagesRepository {
     keys: SearchKey[],
     mode: CandidateMode = 'ranked',
   ): string {
-    const owner = `owner_key : (${this.ownerTokens(owners).map(quoted).join(' OR ')})`;
+    const owner = `owner_key : (${this.ownerTokens(owners, mode).map(quoted).join(' OR ')})`;
     if (keys.length === 0) {
       return owner;
     }
     const columns = mode === 'titles' ? 'title' : '{title content terms}';
-    const terms = keys.map(
-      (key) =>
-        `${columns} : (${key.exact ? exactForms(key).map(quoted).join(' OR ') : `${quoted(key.text)}*`})`,
-    );
+    const form = (f: SearchForm) =>
+      f.exact ? exactForms(f).map(quoted).join(' OR ') : `${quoted(f.text)}*`;
+    const terms = keys.map((key) => `${columns} : (${key.forms.map(form).join(' OR ')})`);
     return `${owner} AND (${terms.join(mode === 'first' ? ' AND ' : ' OR ')})`;
   }
 
@@ -236,7 +325,7 @@ export class PassagesRepository {
     keys: SearchKey[],
     mode: CandidateMode = 'ranked',
   ): string {
-    const owner = `(${this.ownerTokens(owners)
+    const owner = `(${this.ownerTokens(owners, mode)
       .map((token) => `${token}:D`)
       .join(' | ')})`;
     if (keys.length === 0) {
@@ -244,13 +333,13 @@ export class PassagesRepository {
     }
     // Keys hold letters and digits only; quoting keeps to_tsquery from reading any as syntax.
     const weights = mode === 'titles' ? 'A' : 'AB';
-    const terms = keys.map((key) =>
-      key.exact
-        ? `(${exactForms(key)
-            .map((form) => `'${form}':${weights}`)
-            .join(' | ')})`
-        : `'${key.text}':*${weights}`,
-    );
+    const form = (f: SearchForm) =>
+      f.exact
+        ? exactForms(f)
+            .map((text) => `'${text}':${weights}`)
+            .join(' | ')
+        : `'${f.text}':*${weights}`;
+    const terms = keys.map((key) => `(${key.forms.map(form).join(' | ')})`);
     return `${owner} & (${terms.join(mode === 'first' ? ' & ' : ' | ')})`;
   }
 

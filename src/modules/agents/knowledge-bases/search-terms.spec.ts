@@ -1,4 +1,11 @@
-import { compounds, keyMatches, searchKeys, words } from './search-terms';
+import {
+  compounds,
+  keyMatches,
+  matchWeight,
+  searchKeys,
+  SYNONYM_WEIGHT,
+  words,
+} from './search-terms';
 
 const keysOf = (question: string) => searchKeys(question).map((key) => key.text);
 
@@ -24,10 +31,34 @@ describe('search keys', () => {
 
   it('match short words whole, or their plural', () => {
     const [dog] = searchKeys('dog');
-    expect(dog).toEqual({ text: 'dog', exact: true });
+    expect(dog).toMatchObject({ word: 'dog', text: 'dog', exact: true });
     expect(['dog', 'dogs'].map((word) => keyMatches(dog, word))).toEqual([true, true]);
     expect(keyMatches(dog, 'dogma')).toBe(false);
     expect(keysOf('a table for 4')).toEqual(['table', '4']);
+  });
+
+  it('meet the irregular forms of a word as the word itself', () => {
+    const [left] = searchKeys('when must we have left?');
+    expect(['leave', 'leaving', 'left'].map((word) => matchWeight(left, word))).toEqual([1, 1, 1]);
+    const [bought] = searchKeys('bought');
+    expect(matchWeight(bought, 'buy')).toBe(1);
+    expect(matchWeight(bought, 'purchased')).toBe(SYNONYM_WEIGHT);
+  });
+
+  it('meet synonyms and narrower words at a lower weight, never unrelated siblings', () => {
+    const [bike] = searchKeys('bikes');
+    expect(matchWeight(bike, 'bicycles')).toBe(SYNONYM_WEIGHT);
+    const [prices] = searchKeys('prices?');
+    expect(['costs', 'charge', 'fees'].map((word) => matchWeight(prices, word))).toEqual([
+      SYNONYM_WEIGHT,
+      SYNONYM_WEIGHT,
+      SYNONYM_WEIGHT,
+    ]);
+    const [pet] = searchKeys('pets');
+    expect(matchWeight(pet, 'dogs')).toBe(SYNONYM_WEIGHT);
+    const [dog] = searchKeys('dog');
+    expect(matchWeight(dog, 'pet')).toBe(SYNONYM_WEIGHT);
+    expect(matchWeight(dog, 'cat')).toBe(0);
   });
 
   it('read text in any script, without accents', () => {

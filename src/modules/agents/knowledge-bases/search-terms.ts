@@ -3,7 +3,10 @@
  * words are folded (lower case, no diacritics, so "¿Abren el DOMINGO?" meets "domingo"), common
  * English and Spanish words are dropped, and a word becomes the prefix of its stem, so that
  * "refunds", "refunded" and "refundable" all meet "refund", and "delivery" meets "delivered".
+ * A key also carries the word's irregular forms ("left" meets "leave") and, weighing less, its
+ * synonyms ("bike" meets "bicycle"): see word-forms.ts.
  */
+import { irregularForms, synonymsOf } from './word-forms';
 
 const STOP_WORDS = new Set(
   // English function words, and the words every customer question carries.
@@ -14,7 +17,7 @@ const STOP_WORDS = new Set(
     'much my need no not now of off on once one only or other our ours out please so some such ' +
     'tell than thank thanks that the their them then there these they this those to too up us ' +
     'very want was way we were what whats when where which while who whom why will with would ' +
-    'wondering yes you your youre yours ' +
+    'wondering yes you your youre yours mine hers theirs ' +
     // The frame of a question rather than its subject.
     'able allowed any anyone anything available bring come else even ever far get give go going ' +
     'guys kind long lot make many may much must often ok okay pls plz possible provide really ' +
@@ -66,17 +69,59 @@ function stem(word: string): string {
   return stemmed;
 }
 
-export interface SearchKey {
+/** One way a key is written in a passage, and how much a passage holding it counts. */
+export interface SearchForm {
   text: string;
   /** Whole word only (short words), else any word starting with `text`. */
   exact: boolean;
+  weight: number;
 }
 
-function keyOf(word: string): SearchKey {
+export interface SearchKey {
+  /** The question's word, folded. */
+  word: string;
+  /** The word's own key: its stem's prefix, or the short word itself. */
+  text: string;
+  exact: boolean;
+  /** Every form the key meets: its own first, its irregular forms, then its synonyms. */
+  forms: SearchForm[];
+}
+
+/** A synonym found in a passage counts for this share of the customer's own word. */
+export const SYNONYM_WEIGHT = 0.6;
+
+function formOf(word: string, weight: number): SearchForm {
   if (word.length <= EXACT_CHARS) {
-    return { text: word, exact: true };
+    return { text: word, exact: true, weight };
   }
-  return { text: stem(word).slice(0, KEY_CHARS), exact: false };
+  return { text: stem(word).slice(0, KEY_CHARS), exact: false, weight };
+}
+
+function formsOf(word: string): SearchForm[] {
+  const own = [word, ...irregularForms(word)];
+  const synonyms = synonymsOf([
+    ...own,
+    stem(word),
+    word.replace(/s$/, ''),
+    ...irregularForms(stem(word)),
+  ]).filter((synonym) => !own.includes(synonym));
+  const forms = new Map<string, SearchForm>();
+  for (const form of [
+    ...own.map((w) => formOf(w, 1)),
+    ...synonyms.map((w) => formOf(w, SYNONYM_WEIGHT)),
+  ]) {
+    const id = `${form.text}|${form.exact}`;
+    if (!forms.has(id)) {
+      forms.set(id, form);
+    }
+  }
+  return [...forms.values()];
+}
+
+/** The key of one word of a question. */
+export function keyOf(word: string): SearchKey {
+  const forms = formsOf(word);
+  return { word, text: forms[0].text, exact: forms[0].exact, forms };
 }
 
 /** The distinct keys of a question, in order. */
@@ -94,13 +139,28 @@ export function searchKeys(question: string): SearchKey[] {
   return [...seen.values()];
 }
 
-/** The whole words a short key matches: itself and its plural ("dog", "dogs"). */
-export function exactForms(key: SearchKey): string[] {
-  return [key.text, `${key.text}s`];
+/** The whole words a short form matches: itself and its plural ("dog", "dogs"). */
+export function exactForms(form: Pick<SearchForm, 'text'>): string[] {
+  return [form.text, `${form.text}s`];
+}
+
+function formMatches(form: SearchForm, word: string): boolean {
+  return form.exact ? form.text === word || `${form.text}s` === word : word.startsWith(form.text);
+}
+
+/** How much a passage word counts for the key: 1 for its own forms, less for a synonym, else 0. */
+export function matchWeight(key: SearchKey, word: string): number {
+  let best = 0;
+  for (const form of key.forms) {
+    if (form.weight > best && formMatches(form, word)) {
+      best = form.weight;
+    }
+  }
+  return best;
 }
 
 export function keyMatches(key: SearchKey, word: string): boolean {
-  return key.exact ? exactForms(key).includes(word) : word.startsWith(key.text);
+  return matchWeight(key, word) > 0;
 }
 
 /**
