@@ -1,6 +1,7 @@
 import {
   bodyLimitBytes,
   Environment,
+  LogFormat,
   LogLevel,
   parseCorsOrigins,
   validateEnvironment,
@@ -56,7 +57,11 @@ export class AppConfig {
     };
   };
   readonly integrations: { dashboardUrl: string; pipedreamMcpUrl: string };
-  readonly logging: { level: LogLevel; file: string | undefined };
+  readonly logging: { level: LogLevel; file: string | undefined; format: LogFormat };
+  /** No port: no metrics endpoint. */
+  readonly metrics: { port: number | undefined };
+  /** No endpoint: no spans are recorded or sent. */
+  readonly tracing: { otlpEndpoint: string | undefined; serviceName: string };
 
   constructor(env: Environment) {
     this.http = {
@@ -101,7 +106,12 @@ export class AppConfig {
       dashboardUrl: withoutTrailingSlashes(env.DASHBOARD_URL),
       pipedreamMcpUrl: withoutTrailingSlashes(env.PIPEDREAM_MCP_URL),
     };
-    this.logging = { level: env.LOG_LEVEL, file: env.LOG_FILE };
+    this.logging = { level: env.LOG_LEVEL, file: env.LOG_FILE, format: env.LOG_FORMAT };
+    this.metrics = { port: env.METRICS_PORT };
+    this.tracing = {
+      otlpEndpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT,
+      serviceName: env.OTEL_SERVICE_NAME,
+    };
   }
 }
 
