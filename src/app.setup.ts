@@ -4,6 +4,7 @@ import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import helmet from 'helmet';
 import { Logger } from 'nestjs-pino';
 import { FrameworkQuietingLogger } from './common/logging/framework-quieting-logger';
+import { MetricsService } from './common/metrics/metrics.service';
 import { answerClientErrorsWithContractBody } from './common/server/client-error';
 import { jsonBody } from './common/server/json-body';
 import { malformedPathMiddleware } from './common/server/malformed-path';
@@ -26,6 +27,7 @@ export function configureApp(app: NestExpressApplication): INestApplication {
   answerClientErrorsWithContractBody(app.getHttpServer());
   app.use(requestIdMiddleware);
   app.use(traceContextMiddleware);
+  app.use(app.get(MetricsService).requestTimer());
   app.use(securityHeaders(http.corsOrigins !== undefined));
   app.use(malformedPathMiddleware);
   app.use(jsonBody(http.bodyLimitBytes));

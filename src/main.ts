@@ -15,6 +15,7 @@ import { stopTracing } from './common/tracing/tracing-shutdown';
 import { AppConfig, loadAppConfig } from './config/app-config';
 import { describeDatabase, shapeOf } from './config/deployment';
 import { ensureDataDirectory, parseDatabaseUrl } from './config/database-url';
+import { databaseStartupProblem } from './database/startup-problem';
 
 async function bootstrap(): Promise<void> {
   const config = loadAppConfig(process.env);
@@ -23,8 +24,13 @@ async function bootstrap(): Promise<void> {
   await assertCanListen(port, host);
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), {
     bodyParser: false,
+    // Nothing of Nest's own console logger: a failed start is told once, by reportStartupFailure;
+    // lines logged while the application is built reach the application's logger once it is set.
+    logger: false,
     bufferLogs: true,
     abortOnError: false,
+  }).catch((error: unknown) => {
+    throw databaseStartupProblem(error, config.database.url);
   });
   configureApp(app);
   closeOnSignals(app);

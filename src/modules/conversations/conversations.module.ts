@@ -16,6 +16,7 @@ import { BuiltInReplyEngine } from './replies/built-in-reply.engine';
 import { KnowledgeSearch } from './replies/knowledge-search';
 import { LlmReplyEngine } from './replies/llm-reply.engine';
 import { PendingRepliesRepository } from './replies/pending-replies.repository';
+import { ReplyQueueMetrics } from './replies/reply-queue.metrics';
 import { REPLY_ENGINE } from './replies/reply-engine';
 import { ReplyWorker } from './replies/reply-worker.service';
 import { WorkflowTriggersCache } from './replies/workflow-triggers.cache';
@@ -39,6 +40,7 @@ import { StreamService } from './stream/stream.service';
     ConversationsRepository,
     MessagesRepository,
     PendingRepliesRepository,
+    ReplyQueueMetrics,
     ConversationsService,
     MessagePublisher,
     KnowledgeSearch,
