@@ -9,9 +9,10 @@ import { API, startTestApp, TestApp } from '../factories/test-app';
 import { runToEnd, startApp } from '../support/app-process';
 import { freePort } from '../support/free-port';
 import { randomApiKey } from '../support/keys';
+import { startRedisServer } from '../support/redis-server';
 import { startLlmStub, LlmStub } from '../support/llm-stub';
 import { openStream, SseConnection } from '../support/sse-client';
-import { pollUntil } from '../support/wait';
+import { pollUntil, sleep } from '../support/wait';
 
 const runServerExpectingFailure = (env: Record<string, string>) => runToEnd('src/main.ts', [], env);
 
@@ -200,6 +201,34 @@ describe('operations: headers and access lines', () => {
       2_000,
     );
     expect(line!.level).toBe(20);
+  });
+});
+
+describe('operations: dependency trouble', () => {
+  it('logs Redis connection trouble while it lasts, rate-limited, and when it ends', async () => {
+    const redis = await startRedisServer();
+    const t = await startTestApp({ REDIS_URL: redis.url });
+    try {
+      await redis.stop();
+      await t.api().get(`${API}/workflows`).expect(503);
+      const troubleLines = async () =>
+        jsonLines(t.logLines()).filter((l) => /^Redis connection trouble/.test(l.msg));
+      const { value: trouble } = await pollUntil(troubleLines, (lines) => lines.length >= 2, 5_000);
+      expect(trouble[0]).toMatchObject({ level: 40, context: 'Redis', reason: 'ECONNREFUSED' });
+      // ioredis retries every 100 ms to 1 s: well over a dozen failures in 3 s, one line each connection.
+      await sleep(3_000);
+      expect(await troubleLines()).toHaveLength(2);
+      await redis.start();
+      const { value: back } = await pollUntil(
+        async () => jsonLines(t.logLines()).filter((l) => /^Redis reachable again/.test(l.msg)),
+        (lines) => lines.length === 2,
+        10_000,
+      );
+      expect(back).toHaveLength(2);
+    } finally {
+      await t.close();
+      await redis.stop();
+    }
   });
 });
 

@@ -10,6 +10,9 @@ export async function stopTracing(timeoutMs = 2_000): Promise<void> {
   const stopping = flush?.().catch(() => undefined);
   flush = undefined;
   if (stopping) {
-    await Promise.race([stopping, new Promise((resolve) => setTimeout(resolve, timeoutMs).unref())]);
+    await Promise.race([
+      stopping,
+      new Promise((resolve) => setTimeout(resolve, timeoutMs).unref()),
+    ]);
   }
 }
