@@ -6,7 +6,11 @@ import { Environment, settingNames } from './environment';
 const ROOT = join(__dirname, '..', '..');
 const read = (path: string) => readFileSync(join(ROOT, path), 'utf8');
 const SETTINGS = settingNames();
-const DEFAULTS = new Environment() as unknown as Record<string, unknown>;
+const DEFAULTS = new Environment() as unknown as Record<
+  string,
+  string | number | boolean | undefined
+>;
+const defaultOf = (name: string) => String(DEFAULTS[name] ?? '');
 
 /** `NAME=value` lines of .env.example, commented out or not. */
 function envExample(): Map<string, string> {
@@ -32,11 +36,9 @@ describe('every setting the configuration reads (Environment) is documented', ()
       missingFromEnvExample: [],
     });
     expect({ notSettings: unknown(example.keys()) }).toEqual({ notSettings: [] });
-    const wrongDefaults = SETTINGS.filter(
-      (name) => example.get(name) !== String(DEFAULTS[name] ?? ''),
-    ).map(
+    const wrongDefaults = SETTINGS.filter((name) => example.get(name) !== defaultOf(name)).map(
       (name) =>
-        `${name}: .env.example says "${example.get(name)}", default is "${DEFAULTS[name] ?? ''}"`,
+        `${name}: .env.example says "${example.get(name)}", default is "${defaultOf(name)}"`,
     );
     expect(wrongDefaults).toEqual([]);
   });
