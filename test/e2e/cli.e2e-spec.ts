@@ -129,10 +129,8 @@ describe('admin CLI', () => {
   });
 
   it('rotates a key: the new one works at once, the old one until the grace period ends', async () => {
-    const old = JSON.parse(
-      (await cli(['keys', 'create', '--team', 'acme', '--scopes', 'workflows:read', '--json'], env))
-        .stdout,
-    ) as { id: string; key: string };
+    const created = await t.createKey('rotation', ['workflows:read']);
+    const old = { id: created.keyId, key: created.key };
     const before = Date.now();
     // Long enough to outlast the CLI's own start on a busy machine, so that the old key is seen working.
     const result = await cli(['keys', 'rotate', old.id, '--grace', '15s', '--json'], env);
@@ -163,7 +161,7 @@ describe('admin CLI', () => {
     expect(Date.now()).toBeGreaterThanOrEqual(oldUntil);
     await t.api(rotated.key).get(`${API}/workflows`).expect(200);
 
-    const listed = (await cli(['keys', 'list', '--team', 'acme'], env)).stdout
+    const listed = (await cli(['keys', 'list', '--team', 'rotation'], env)).stdout
       .trimEnd()
       .split('\n');
     expect(listed[0]).toMatch(/^ID +PREFIX +SCOPES +STATE +LAST USED$/);
