@@ -379,3 +379,35 @@ describe('operations: the server process', () => {
     expect(stderr).not.toContain('hunter2');
   });
 });
+
+describe('operations: migration commands', () => {
+  jest.setTimeout(120_000);
+
+  it('run, revert and show the migrations of DATABASE_URL, naming it', async () => {
+    const directory = mkdtempSync(join(tmpdir(), 'console-migrations-'));
+    const file = join(directory, 'db.sqlite');
+    const migrations = (command: string) =>
+      runToEnd('src/database/migrations-cli.ts', [command], { DATABASE_URL: `sqlite:${file}` });
+    try {
+      const run = await migrations('run');
+      expect(run).toMatchObject({ code: 0, stderr: `Database: sqlite ${file}\n` });
+      const applied = run.stdout.trim().split('\n');
+      expect(applied.length).toBeGreaterThanOrEqual(4);
+      expect(applied.every((line) => /^applied \w+\d{13}$/.test(line))).toBe(true);
+
+      const revert = await migrations('revert');
+      expect(revert.code).toBe(0);
+      const last = applied[applied.length - 1].replace('applied ', '');
+      expect(revert.stdout).toBe(`reverted ${last}\n`);
+
+      const show = await migrations('show');
+      expect(show.code).toBe(0);
+      expect(show.stdout.trim().split('\n')).toEqual([
+        ...applied.slice(0, -1).map((line) => line.replace('applied ', '[X] ')),
+        `[ ] ${last}`,
+      ]);
+    } finally {
+      rmSync(directory, { recursive: true, force: true });
+    }
+  });
+});

@@ -11,7 +11,8 @@ export const ROOT = join(__dirname, '..', '..');
  * What runs: the built files, as production runs them (the suites that build first: cluster,
  * reliability, fuzzer, bench), or the TypeScript sources through ts-node, as `npm run cli` does.
  */
-export type Entry = 'dist/main.js' | 'dist/cli.js' | 'src/main.ts' | 'src/cli.ts';
+export type Entry =
+  'dist/main.js' | 'dist/cli.js' | 'src/main.ts' | 'src/cli.ts' | 'src/database/migrations-cli.ts';
 
 /** Resolved here, so that a process started in another working directory finds them too. */
 const TS_NODE = [
