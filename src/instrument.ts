@@ -11,7 +11,8 @@ try {
   const endpoint = process.env.OTEL_EXPORTER_OTLP_ENDPOINT;
   if (endpoint) {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const tracing = require('./common/tracing/tracing') as typeof import('./common/tracing/tracing');
+    const tracing =
+      require('./common/tracing/tracing') as typeof import('./common/tracing/tracing');
     tracing.startTracing(endpoint, process.env.OTEL_SERVICE_NAME || 'console-api');
   }
 } catch (error) {

@@ -120,7 +120,9 @@ function accessLogLevel(status: number, error: Error | undefined): 'error' | 'wa
           // 'silent' when the line would be dropped anyway: pino-http then skips building it.
           customLogLevel: (req, res, error) => {
             const level =
-              isProbe(req) && res.statusCode < 400 ? 'debug' : accessLogLevel(res.statusCode, error);
+              isProbe(req) && res.statusCode < 400
+                ? 'debug'
+                : accessLogLevel(res.statusCode, error);
             return req.log.isLevelEnabled(level) ? level : 'silent';
           },
           customSuccessObject: (req, _res, line: Record<string, unknown>) =>
