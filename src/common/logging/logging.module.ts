@@ -4,7 +4,6 @@ import type { Request } from 'express';
 import { LoggerModule } from 'nestjs-pino';
 import type { Options } from 'pino-http';
 import { destination, DestinationStream } from 'pino';
-import pinoPretty from 'pino-pretty';
 import { AppConfig } from '@/config/app-config';
 import { InvalidEnvironmentError } from '@/config/environment';
 
@@ -77,6 +76,9 @@ function output(config: AppConfig): DestinationStream | undefined {
   if (!prettyWanted(config)) {
     return file || undefined;
   }
+  // Loaded only when wanted: it takes a while to load.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const pinoPretty = require('pino-pretty') as typeof import('pino-pretty');
   return pinoPretty({
     destination: file || 1,
     sync: true,

@@ -1,6 +1,5 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { createServer, Server } from 'node:http';
-import { collectDefaultMetrics } from 'prom-client';
 import { StartupError } from '@/common/startup-error';
 import { AppConfig } from '@/config/app-config';
 import { MetricsService } from './metrics.service';
@@ -21,11 +20,14 @@ export class MetricsServer implements OnApplicationBootstrap, OnApplicationShutd
 
   async onApplicationBootstrap(): Promise<void> {
     const port = this.config.metrics.port;
-    if (port === undefined) {
+    const { registry } = this.metrics;
+    if (port === undefined || !registry) {
       return;
     }
-    collectDefaultMetrics({ register: this.metrics.registry });
-    const { registry } = this.metrics;
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    (require('prom-client') as typeof import('prom-client')).collectDefaultMetrics({
+      register: registry,
+    });
     this.server = createServer((req, res) => {
       if (req.method !== 'GET' || (req.url ?? '').split('?')[0] !== '/metrics') {
         res.writeHead(404).end();

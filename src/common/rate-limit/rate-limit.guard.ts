@@ -9,9 +9,8 @@ import {
   ThrottlerStorage,
 } from '@nestjs/throttler';
 import type { Request, Response } from 'express';
-import { Counter } from 'prom-client';
 import { Errors } from '../http/api-error';
-import { MetricsService } from '../metrics/metrics.service';
+import { CounterLike, MetricsService } from '../metrics/metrics.service';
 import { RedisConnections } from '../redis/redis-connections';
 import { REDIS } from '../redis/redis.module';
 import { requireRedis } from '../redis/redis-unavailable';
@@ -39,7 +38,7 @@ export class RateLimitGuard extends ThrottlerGuard {
     );
   }
 
-  private readonly refusals: Counter;
+  private readonly refusals: CounterLike;
 
   protected override async getTracker(req: Request): Promise<string> {
     const principal = await this.principals.resolvePrincipal(req);
