@@ -10,9 +10,9 @@ try {
   loadEnvFile();
   const endpoint = process.env.OTEL_EXPORTER_OTLP_ENDPOINT;
   if (endpoint) {
+    type Tracing = typeof import('./common/tracing/tracing');
     // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const tracing =
-      require('./common/tracing/tracing') as typeof import('./common/tracing/tracing');
+    const tracing = require('./common/tracing/tracing') as Tracing;
     tracing.startTracing(endpoint, process.env.OTEL_SERVICE_NAME || 'console-api');
   }
 } catch (error) {
