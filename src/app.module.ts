@@ -7,6 +7,7 @@ import { RequestBodyGuard } from './common/http/request-body.guard';
 import { IdempotencyInterceptor } from './common/idempotency/idempotency.interceptor';
 import { IdempotencyModule } from './common/idempotency/idempotency.module';
 import { LoggingModule } from './common/logging/logging.module';
+import { MetricsModule } from './common/metrics/metrics.module';
 import { RateLimitGuard } from './common/rate-limit/rate-limit.guard';
 import { RateLimitModule } from './common/rate-limit/rate-limit.module';
 import { RedisModule } from './common/redis/redis.module';
@@ -41,6 +42,7 @@ export class AppModule {
       imports: [
         AppConfigModule.forRoot(config),
         LoggingModule,
+        MetricsModule,
         DatabaseModule,
         RedisModule,
         StateModule,

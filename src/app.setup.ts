@@ -1,11 +1,15 @@
 import { INestApplication, RequestMethod } from '@nestjs/common';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import helmet from 'helmet';
 import { Logger } from 'nestjs-pino';
+import { FrameworkQuietingLogger } from './common/logging/framework-quieting-logger';
+import { MetricsService } from './common/metrics/metrics.service';
 import { answerClientErrorsWithContractBody } from './common/server/client-error';
 import { jsonBody } from './common/server/json-body';
 import { malformedPathMiddleware } from './common/server/malformed-path';
 import { requestIdMiddleware } from './common/http/request-id';
+import { traceContextMiddleware } from './common/tracing/trace-context.middleware';
 import { RESPONSE_HEADERS } from './common/http/response-headers.docs';
 import { AppConfig } from './config/app-config';
 import { API_KEY_SECURITY } from './modules/auth/require-scopes.decorator';
@@ -15,13 +19,16 @@ export const API_PREFIX = 'api/v1/console';
 /** Everything main.ts and the tests both need, so that tests run the application as shipped. */
 export function configureApp(app: NestExpressApplication): INestApplication {
   const { http } = app.get(AppConfig);
-  app.useLogger(app.get(Logger));
+  app.useLogger(new FrameworkQuietingLogger(app.get(Logger)));
   app.flushLogs();
   app.disable('x-powered-by');
   app.set('trust proxy', http.trustProxy);
   app.set('etag', false);
   answerClientErrorsWithContractBody(app.getHttpServer());
   app.use(requestIdMiddleware);
+  app.use(traceContextMiddleware);
+  app.use(app.get(MetricsService).requestTimer());
+  app.use(securityHeaders(http.corsOrigins !== undefined));
   app.use(malformedPathMiddleware);
   app.use(jsonBody(http.bodyLimitBytes));
   if (http.corsOrigins) {
@@ -39,6 +46,18 @@ export function configureApp(app: NestExpressApplication): INestApplication {
   });
   setUpOpenApi(app);
   return app;
+}
+
+/**
+ * helmet's defaults, for the JSON API and the docs page alike: the docs page loads only its own
+ * scripts and styles (swagger-ui-init.js, no inline script), so the default Content-Security-Policy
+ * fits it. With CORS on, other origins' pages may read the responses, so the
+ * Cross-Origin-Resource-Policy must let them.
+ */
+function securityHeaders(corsEnabled: boolean) {
+  return helmet({
+    crossOriginResourcePolicy: { policy: corsEnabled ? 'cross-origin' : 'same-origin' },
+  });
 }
 
 /** The document is built on its first request: building it costs a fair part of start-up. */

@@ -10,8 +10,13 @@ import {
   KeysCreateCommand,
   KeysListCommand,
   KeysRevokeCommand,
+  KeysRotateCommand,
 } from './modules/auth/cli/keys.command';
-import { TeamsCommand, TeamsCreateCommand } from './modules/auth/cli/teams.command';
+import {
+  TeamsCommand,
+  TeamsCreateCommand,
+  TeamsListCommand,
+} from './modules/auth/cli/teams.command';
 import {
   PhoneNumbersCommand,
   PhoneNumbersFulfilCommand,
@@ -36,9 +41,11 @@ export class CliModule {
       providers: [
         TeamsCommand,
         TeamsCreateCommand,
+        TeamsListCommand,
         KeysCommand,
         KeysCreateCommand,
         KeysListCommand,
+        KeysRotateCommand,
         KeysRevokeCommand,
         PhoneNumbersCommand,
         PhoneNumbersRequestsCommand,

@@ -1,12 +1,21 @@
 import 'reflect-metadata';
 import { CommandFactory } from 'nest-commander';
 import { CliModule } from './cli.module';
-import { StartupError } from './common/startup-error';
+import { reportStartupFailure } from './common/startup-error';
 import { loadAppConfig } from './config/app-config';
+import { describeDatabase } from './config/deployment';
+import { loadEnvFile } from './config/env-file';
 
-/** The admin CLI: `teams create`, `keys create|list|revoke`, `phone-numbers requests|fulfil|reject`. */
+/**
+ * The admin CLI: `teams create|list`, `keys create|list|rotate|revoke`,
+ * `phone-numbers requests|fulfil|reject`.
+ */
 async function main(): Promise<void> {
-  await CommandFactory.run(CliModule.forRoot(loadAppConfig(process.env)), {
+  loadEnvFile();
+  const config = loadAppConfig(process.env);
+  // On stderr, so that --json output stays JSON.
+  process.stderr.write(`Database: ${describeDatabase(config.database.url)}\n`);
+  await CommandFactory.run(CliModule.forRoot(config), {
     cliName: 'console-admin',
     logger: ['error', 'warn'],
     errorHandler: (error) => {
@@ -19,11 +28,4 @@ async function main(): Promise<void> {
   });
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(
-    error instanceof StartupError
-      ? `${error.message}\n`
-      : `error: ${String((error as Error)?.stack ?? error)}\n`,
-  );
-  process.exit(1);
-});
+main().catch(reportStartupFailure);

@@ -1,4 +1,6 @@
 import 'reflect-metadata';
+// First: reads .env and starts tracing before the modules it instruments load.
+import './instrument';
 import type { Server } from 'node:http';
 import { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
@@ -8,9 +10,12 @@ import { AppModule } from './app.module';
 import { configureApp } from './app.setup';
 import { connectionDrain } from './common/server/connection-drain';
 import { assertCanListen, listenProblem } from './common/server/listen-port';
-import { StartupError } from './common/startup-error';
-import { loadAppConfig } from './config/app-config';
+import { reportStartupFailure } from './common/startup-error';
+import { stopTracing } from './common/tracing/tracing-shutdown';
+import { AppConfig, loadAppConfig } from './config/app-config';
+import { describeDatabase, shapeOf } from './config/deployment';
 import { ensureDataDirectory, parseDatabaseUrl } from './config/database-url';
+import { databaseStartupProblem } from './database/startup-problem';
 
 async function bootstrap(): Promise<void> {
   const config = loadAppConfig(process.env);
@@ -19,14 +24,35 @@ async function bootstrap(): Promise<void> {
   await assertCanListen(port, host);
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), {
     bodyParser: false,
+    // Nothing of Nest's own console logger: a failed start is told once, by reportStartupFailure;
+    // lines logged while the application is built reach the application's logger once it is set.
+    logger: false,
     bufferLogs: true,
     abortOnError: false,
+  }).catch((error: unknown) => {
+    throw databaseStartupProblem(error, config.database.url);
   });
   configureApp(app);
   closeOnSignals(app);
   await app.listen(port, host).catch((error: Error) => {
     throw listenProblem(error, port, host);
   });
+  logStart(app, config);
+}
+
+/** The one line at info that says the service is up, where, and on what. */
+function logStart(app: INestApplication, config: AppConfig): void {
+  const { port, host } = config.http;
+  const listen = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const database = describeDatabase(config.database.url);
+  const shape = shapeOf(config);
+  app
+    .get(Logger)
+    .log(
+      { listen, database, shape, metrics_port: config.metrics.port ?? null },
+      `Console API listening on ${listen} (${shape}, ${database})`,
+      'Main',
+    );
 }
 
 const SHUTDOWN_DEADLINE_MS = 10_000;
@@ -55,21 +81,17 @@ function closeOnSignals(app: INestApplication): void {
     drain.start();
     setTimeout(() => {
       setInterval(() => server.closeIdleConnections(), IDLE_SWEEP_MS).unref();
-      app.close().then(
-        () => process.exit(0),
-        () => process.exit(1),
-      );
+      app
+        .close()
+        .then(() => stopTracing())
+        .then(
+          () => process.exit(0),
+          () => process.exit(1),
+        );
     }, DRAIN_GRACE_MS);
   };
   process.once('SIGTERM', shutdown);
   process.once('SIGINT', shutdown);
 }
 
-bootstrap().catch((error: unknown) => {
-  process.stderr.write(
-    error instanceof StartupError
-      ? `${error.message}\n`
-      : `Could not start: ${String((error as Error)?.stack ?? error)}\n`,
-  );
-  process.exit(1);
-});
+bootstrap().catch(reportStartupFailure);

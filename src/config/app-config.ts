@@ -1,6 +1,7 @@
 import {
   bodyLimitBytes,
   Environment,
+  LogFormat,
   LogLevel,
   parseCorsOrigins,
   validateEnvironment,
@@ -68,7 +69,11 @@ export class AppConfig {
   readonly webhooks: { retryMaxAgeS: number; firstRetryS: number };
   /** No SMTP URL: hand-off mails are not sent. */
   readonly mail: { smtpUrl: string | undefined; from: string; escalationCooldownS: number };
-  readonly logging: { level: LogLevel; file: string | undefined };
+  readonly logging: { level: LogLevel; file: string | undefined; format: LogFormat };
+  /** No port: no metrics endpoint. */
+  readonly metrics: { port: number | undefined };
+  /** No endpoint: no spans are recorded or sent. */
+  readonly tracing: { otlpEndpoint: string | undefined; serviceName: string };
 
   constructor(env: Environment) {
     this.http = {
@@ -132,7 +137,12 @@ export class AppConfig {
       from: env.SMTP_FROM,
       escalationCooldownS: env.ESCALATION_EMAIL_COOLDOWN_S,
     };
-    this.logging = { level: env.LOG_LEVEL, file: env.LOG_FILE };
+    this.logging = { level: env.LOG_LEVEL, file: env.LOG_FILE, format: env.LOG_FORMAT };
+    this.metrics = { port: env.METRICS_PORT };
+    this.tracing = {
+      otlpEndpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT,
+      serviceName: env.OTEL_SERVICE_NAME,
+    };
   }
 }
 

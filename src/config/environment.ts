@@ -13,6 +13,8 @@ import { IsTrustProxy } from './trust-proxy';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
+export const LOG_FORMATS = ['auto', 'json', 'pretty'] as const;
+export type LogFormat = (typeof LOG_FORMATS)[number];
 
 const API_KEY_FORMAT = /^sk_[A-Za-z0-9_-]{32,}$/;
 const DATABASE_URL_FORMAT = /^(sqlite:.+|postgres(ql)?:\/\/.+)$/;
@@ -85,6 +87,18 @@ export class Environment {
 
   @OptionalSetting()
   LOG_FILE?: string;
+
+  @IsIn(LOG_FORMATS)
+  LOG_FORMAT: LogFormat = 'auto';
+
+  @OptionalSetting(IntegerSetting({ min: 1, max: 65535 }))
+  METRICS_PORT?: number;
+
+  @OptionalSetting(IsHttpUrl())
+  OTEL_EXPORTER_OTLP_ENDPOINT?: string;
+
+  @Matches(/^[\w.-]{1,100}$/, { message: 'must be 1 to 100 letters, digits or _.-' })
+  OTEL_SERVICE_NAME = 'console-api';
 
   @OptionalSetting(
     Matches(/^([0-9a-fA-F]{64}|[A-Za-z0-9+/]{43}=)$/, {
@@ -193,13 +207,20 @@ export function parseCorsOrigins(value: string | undefined): string[] | '*' | un
     .filter(Boolean);
 }
 
+/** The name of every variable the service reads, from the decorators of `Environment`. */
+export function settingNames(): string[] {
+  return [
+    ...new Set(
+      getMetadataStorage()
+        .getTargetValidationMetadatas(Environment, '', true, false)
+        .map((metadata) => metadata.propertyName),
+    ),
+  ];
+}
+
 /** Builds the validated settings; the error message names every offending variable. */
 export function validateEnvironment(raw: Record<string, string | undefined>): Environment {
-  const known = new Set(
-    getMetadataStorage()
-      .getTargetValidationMetadatas(Environment, '', true, false)
-      .map((metadata) => metadata.propertyName),
-  );
+  const known = new Set(settingNames());
   const given = Object.fromEntries(
     Object.entries(raw).filter(([name, value]) => known.has(name) && value !== undefined),
   );

@@ -5,6 +5,7 @@ import { AppConfig } from '@/config/app-config';
 import { SECRET_KEY } from '@/config/config.module';
 import { dataSourceOptions } from './data-source-options';
 import { Database } from './database.service';
+import { watchDatabaseConnections } from './database-trouble';
 import { migrate } from './migrate';
 
 @Global()
@@ -20,6 +21,7 @@ import { migrate } from './migrate';
       dataSourceFactory: async (options) => {
         const dataSource = await new DataSource(options!).initialize();
         await migrate(dataSource);
+        watchDatabaseConnections(dataSource);
         return dataSource;
       },
     }),

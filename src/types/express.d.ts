@@ -9,6 +9,8 @@ declare global {
       principal?: Principal;
       /** A body that could not be read; reported after authentication (see json-body.ts). */
       bodyError?: ApiError;
+      /** The W3C trace id of the request, when it has one (trace-context.middleware.ts). */
+      traceId?: string;
       /** Set by StreamAccessGuard once the stream passed its checks and holds a slot. */
       preparedStream?: PreparedStream;
     }

@@ -41,6 +41,7 @@ describe('admin CLI', () => {
       key: expect.stringMatching(/^sk_[A-Za-z0-9_-]{32,}$/),
       team_id: expect.any(String),
       scopes: ['workflows:read'],
+      expires_at: null,
     });
     await t.api(created.key).get(`${API}/workflows`).expect(200);
     const write = await t.api(created.key).post(`${API}/workflows`).send({ name: 'x' }).expect(403);
@@ -93,6 +94,91 @@ describe('admin CLI', () => {
     const twice = await cli(['keys', 'revoke', created.id], env);
     expect(twice.code).toBe(1);
   });
+
+  it('says on stderr which database it used, for every command (never a password)', async () => {
+    const result = await cli(['teams', 'list', '--json'], env);
+    expect(result.code).toBe(0);
+    const database = env.DATABASE_URL.startsWith('sqlite:')
+      ? `sqlite ${env.DATABASE_URL.slice('sqlite:'.length)}`
+      : `postgres ${new URL(env.DATABASE_URL).host}${new URL(env.DATABASE_URL).pathname}`;
+    expect(result.stderr).toBe(`Database: ${database}\n`);
+    const failing = await cli(['keys', 'revoke', 'nope'], env);
+    expect(failing.stderr.split('\n')[0]).toBe(`Database: ${database}`);
+  });
+
+  it('lists teams, aligned or as JSON', async () => {
+    await cli(['teams', 'create', 'a-much-longer-team-name'], env);
+    const json = JSON.parse((await cli(['teams', 'list', '--json'], env)).stdout) as Array<
+      Record<string, string>
+    >;
+    expect(json.map((team) => team.name)).toEqual(
+      expect.arrayContaining(['a-much-longer-team-name', 'acme', 'default']),
+    );
+    expect(json[0]).toEqual({
+      id: expect.any(String),
+      name: expect.any(String),
+      created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+    });
+    const lines = (await cli(['teams', 'list'], env)).stdout.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^ID +NAME +CREATED$/);
+    expect(lines).toHaveLength(json.length + 1);
+    const createdColumn = lines[0].indexOf('CREATED');
+    for (const line of lines.slice(1)) {
+      expect(line.slice(createdColumn)).toMatch(/^\d{4}-\d\d-\d\dT[^ ]+$/);
+    }
+  });
+
+  it('rotates a key: the new one works at once, the old one until the grace period ends', async () => {
+    const created = await t.createKey('rotation', ['workflows:read']);
+    const old = { id: created.keyId, key: created.key };
+    const before = Date.now();
+    // Long enough to outlast the CLI's own start on a busy machine, so that the old key is seen working.
+    const result = await cli(['keys', 'rotate', old.id, '--grace', '15s', '--json'], env);
+    expect(result.code).toBe(0);
+    const rotated = JSON.parse(result.stdout) as {
+      id: string;
+      key: string;
+      scopes: string[];
+      expires_at: string | null;
+      replaced: { id: string; expires_at: string };
+    };
+    expect(rotated).toMatchObject({ scopes: ['workflows:read'], expires_at: null });
+    expect(rotated.replaced.id).toBe(old.id);
+    const oldUntil = Date.parse(rotated.replaced.expires_at);
+    expect(oldUntil).toBeGreaterThanOrEqual(before + 15_000);
+    expect(oldUntil).toBeLessThan(Date.now() + 15_000);
+
+    await t.api(rotated.key).get(`${API}/workflows`).expect(200);
+    await t.api(old.key).get(`${API}/workflows`).expect(200);
+    expect(Date.now()).toBeLessThan(oldUntil);
+    const { value: status } = await pollUntil(
+      async () => (await t.api(old.key).get(`${API}/workflows`)).status,
+      (code) => code !== 200,
+      25_000,
+      250,
+    );
+    expect(status).toBe(401);
+    expect(Date.now()).toBeGreaterThanOrEqual(oldUntil);
+    await t.api(rotated.key).get(`${API}/workflows`).expect(200);
+
+    const listed = (await cli(['keys', 'list', '--team', 'rotation'], env)).stdout
+      .trimEnd()
+      .split('\n');
+    expect(listed[0]).toMatch(/^ID +PREFIX +SCOPES +STATE +LAST USED$/);
+    const stateColumn = listed[0].indexOf('STATE');
+    const oldLine = listed.find((line) => line.startsWith(old.id))!;
+    expect(oldLine.slice(stateColumn)).toMatch(/^expired \d{4}-/);
+    expect(listed.find((line) => line.startsWith(rotated.id))!.slice(stateColumn)).toMatch(
+      /^active /,
+    );
+
+    const again = await cli(['keys', 'rotate', old.id, '--grace', '1h'], env);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toMatch(/no active key/);
+    const badGrace = await cli(['keys', 'rotate', rotated.id, '--grace', 'soon'], env);
+    expect(badGrace.code).toBe(1);
+    expect(badGrace.stderr).toMatch(/duration such as 30m/);
+  }, 120_000);
 
   it('refuses unknown scopes, unknown teams and bad dates with a message', async () => {
     const badScope = await cli(['keys', 'create', '--team', 'acme', '--scopes', 'root'], env);

@@ -11,9 +11,16 @@ export const ROOT = join(__dirname, '..', '..');
  * What runs: the built files, as production runs them (the suites that build first: cluster,
  * reliability, fuzzer, bench), or the TypeScript sources through ts-node, as `npm run cli` does.
  */
-export type Entry = 'dist/main.js' | 'dist/cli.js' | 'src/main.ts' | 'src/cli.ts';
+export type Entry =
+  'dist/main.js' | 'dist/cli.js' | 'src/main.ts' | 'src/cli.ts' | 'src/database/migrations-cli.ts';
 
-const TS_NODE = ['-r', 'ts-node/register/transpile-only', '-r', 'tsconfig-paths/register'];
+/** Resolved here, so that a process started in another working directory finds them too. */
+const TS_NODE = [
+  '-r',
+  require.resolve('ts-node/register/transpile-only'),
+  '-r',
+  require.resolve('tsconfig-paths/register'),
+];
 const RUN_TIMEOUT_MS = 30_000;
 const LOGGED_ERROR = /"level":(50|60)/;
 const MAX_LOGGED_ERRORS = 20;
@@ -38,6 +45,8 @@ export interface AppOptions {
   entry?: Extract<Entry, 'dist/main.js' | 'src/main.ts'>;
   /** Options of `node` itself, e.g. --expose-gc. */
   nodeArgs?: string[];
+  /** The working directory (where `.env` is read from); the repository by default. */
+  cwd?: string;
   readyTimeoutMs?: number;
   readyPollMs?: number;
 }
@@ -54,6 +63,7 @@ function launch(
   args: string[],
   env: Record<string, string>,
   nodeArgs: string[] = [],
+  cwd = ROOT,
 ): ManagedProcess {
   const source = extname(entry) === '.ts';
   if (capturing()) {
@@ -63,7 +73,7 @@ function launch(
     process.execPath,
     [...nodeArgs, ...(source ? TS_NODE : []), join(ROOT, entry), ...args],
     {
-      cwd: ROOT,
+      cwd,
       env: {
         PATH: process.env.PATH,
         HOME: process.env.HOME,
@@ -116,6 +126,7 @@ export async function startApp(
     [],
     { HOST: '127.0.0.1', PORT: String(port), ...env },
     options.nodeArgs,
+    options.cwd,
   );
   const url = `http://127.0.0.1:${port}`;
   const deadline = startedAt + readyTimeoutMs;

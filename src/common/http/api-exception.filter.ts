@@ -1,5 +1,6 @@
 import { ArgumentsHost, Catch, ExceptionFilter, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
+import { reportDatabaseTrouble } from '@/database/database-trouble';
 import { toErrorResponse } from './error-response';
 import { requestIdOf } from './request-id';
 
@@ -18,6 +19,8 @@ export class ApiExceptionFilter implements ExceptionFilter {
         { err: exception, request_id: requestId, method: req.method, path: req.path },
         'Unhandled error while serving a request',
       );
+    } else if (status === 503) {
+      reportDatabaseTrouble(exception);
     }
     if (res.headersSent) {
       res.end();

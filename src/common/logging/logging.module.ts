@@ -18,10 +18,26 @@ function pathOf(url: string): string {
   return queryStart === -1 ? url : url.slice(0, queryStart);
 }
 
-/** Added when the line is written, rather than bound to a child logger on every request. */
-function withKeyId(req: IncomingMessage, line: Record<string, unknown>): Record<string, unknown> {
-  const keyId = (req as Request).principal?.keyId;
-  return keyId ? { ...line, api_key_id: keyId } : line;
+const PROBE_PATHS = new Set(['/healthz', '/readyz']);
+
+/**
+ * Added when the line is written, rather than bound to a child logger on every request. The
+ * client's address is Express's `req.ip`, which follows TRUST_PROXY.
+ */
+function withRequestFacts(
+  req: IncomingMessage,
+  line: Record<string, unknown>,
+): Record<string, unknown> {
+  const { principal, ip, headers } = req as Request;
+  const userAgent = headers['user-agent'];
+  const traceId = (req as Request).traceId;
+  return {
+    ...line,
+    ...(principal?.keyId ? { api_key_id: principal.keyId } : {}),
+    client_ip: ip ?? req.socket?.remoteAddress,
+    ...(userAgent ? { user_agent: userAgent.slice(0, 256) } : {}),
+    ...(traceId ? { trace_id: traceId } : {}),
+  };
 }
 
 const fileDestinations = new Map<string, DestinationStream>();
@@ -47,6 +63,38 @@ function fileDestination(path: string): DestinationStream {
 }
 
 /**
+ * Readable lines (pino-pretty) when asked, or by default when stdout is a terminal; JSON lines
+ * otherwise, for a log collector.
+ */
+function prettyWanted(config: AppConfig): boolean {
+  const { format, file } = config.logging;
+  return format === 'pretty' || (format === 'auto' && !file && Boolean(process.stdout.isTTY));
+}
+
+function output(config: AppConfig): DestinationStream | undefined {
+  const file = config.logging.file && fileDestination(config.logging.file);
+  if (!prettyWanted(config)) {
+    return file || undefined;
+  }
+  // Loaded only when wanted: it takes a while to load.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const pinoPretty = require('pino-pretty') as typeof import('pino-pretty');
+  return pinoPretty({
+    destination: file || 1,
+    sync: true,
+    colorize: !file && Boolean(process.stdout.isTTY),
+    translateTime: 'SYS:HH:MM:ss.l',
+    ignore: 'pid,hostname,req,res',
+    singleLine: true,
+  });
+}
+
+/** Probes come every few seconds from every balancer: logged at debug while they succeed. */
+function isProbe(req: IncomingMessage): boolean {
+  return PROBE_PATHS.has(pathOf(req.url ?? ''));
+}
+
+/**
  * A 502 is another service failing (an MCP server, a customer's API): worth a warning, not an
  * error of this one. 501 is the contract's answer for calls.
  */
@@ -62,7 +110,6 @@ function accessLogLevel(status: number, error: Error | undefined): 'error' | 'wa
     LoggerModule.forRootAsync({
       inject: [AppConfig],
       useFactory: (config: AppConfig) => {
-        const logFile = config.logging.file;
         const options: Options = {
           level: config.logging.level,
           quietReqLogger: true,
@@ -74,23 +121,28 @@ function accessLogLevel(status: number, error: Error | undefined): 'error' | 'wa
           },
           // 'silent' when the line would be dropped anyway: pino-http then skips building it.
           customLogLevel: (req, res, error) => {
-            const level = accessLogLevel(res.statusCode, error);
+            const level =
+              isProbe(req) && res.statusCode < 400
+                ? 'debug'
+                : accessLogLevel(res.statusCode, error);
             return req.log.isLevelEnabled(level) ? level : 'silent';
           },
-          customSuccessObject: (req, _res, line: Record<string, unknown>) => withKeyId(req, line),
+          customSuccessObject: (req, _res, line: Record<string, unknown>) =>
+            withRequestFacts(req, line),
           // The exception filter logs the real error with its stack; the access line needs none.
           customErrorObject: (req, _res, _error, line: Record<string, unknown>) => {
             const { err: _err, ...rest } = line;
-            return withKeyId(req, rest);
+            return withRequestFacts(req, rest);
           },
           customSuccessMessage: (req, res) =>
             `${req.method} ${pathOf(req.url ?? '')} ${res.statusCode}`,
           customErrorMessage: (req, res) =>
             `${req.method} ${pathOf(req.url ?? '')} ${res.statusCode}`,
         };
+        const stream = output(config);
         return {
           forRoutes: [{ path: '{*path}', method: RequestMethod.ALL }],
-          pinoHttp: logFile ? [options, fileDestination(logFile)] : options,
+          pinoHttp: stream ? [options, stream] : options,
         };
       },
     }),

@@ -3,6 +3,7 @@ import { promises as dns } from 'node:dns';
 import { isIP, LookupFunction } from 'node:net';
 import { Injectable } from '@nestjs/common';
 import { Agent, fetch as undiciFetch } from 'undici';
+import { withClientSpan } from '@/common/tracing/client-span';
 import { AppConfig } from '@/config/app-config';
 import { Database } from '@/database/database.service';
 import { isCallableAddress, isPublicAddress } from './address-policy';
@@ -79,14 +80,17 @@ export class OutboundHttp {
   fetchFor(deadline: AbortSignal): FetchFn {
     this.assertNoTransaction();
     return async (url, init = {}) => {
-      this.assertLiteralAddressAllowed(new URL(url));
+      const target = new URL(url);
+      this.assertLiteralAddressAllowed(target);
       const signal = init.signal ? AbortSignal.any([init.signal, deadline]) : deadline;
-      const response = await undiciFetch(url, {
-        ...(init as object),
-        signal,
-        dispatcher: this.dispatcher,
+      return withClientSpan(target, init, async (sent) => {
+        const response = await undiciFetch(url, {
+          ...(sent as object),
+          signal,
+          dispatcher: this.dispatcher,
+        });
+        return capped(response, MAX_OUTBOUND_RESPONSE_BYTES);
       });
-      return capped(response, MAX_OUTBOUND_RESPONSE_BYTES);
     };
   }
 

@@ -10,6 +10,7 @@ import {
 } from '@nestjs/throttler';
 import type { Request, Response } from 'express';
 import { Errors } from '../http/api-error';
+import { CounterLike, MetricsService } from '../metrics/metrics.service';
 import { RedisConnections } from '../redis/redis-connections';
 import { REDIS } from '../redis/redis.module';
 import { requireRedis } from '../redis/redis-unavailable';
@@ -28,9 +29,16 @@ export class RateLimitGuard extends ThrottlerGuard {
     reflector: Reflector,
     @Inject(PRINCIPAL_RESOLVER) private readonly principals: PrincipalResolver,
     @Optional() @Inject(REDIS) private readonly redis: RedisConnections | null,
+    metrics: MetricsService,
   ) {
     super(options, storage, reflector);
+    this.refusals = metrics.counter(
+      'console_rate_limit_refusals_total',
+      'Requests refused with 429 for exceeding RATE_LIMIT_MAX per RATE_LIMIT_WINDOW_S',
+    );
   }
+
+  private readonly refusals: CounterLike;
 
   protected override async getTracker(req: Request): Promise<string> {
     const principal = await this.principals.resolvePrincipal(req);
@@ -64,6 +72,7 @@ export class RateLimitGuard extends ThrottlerGuard {
     res.setHeader('X-RateLimit-Reset', nowSeconds + Math.max(1, secondsLeft));
     if (isBlocked) {
       res.setHeader('Retry-After', Math.max(1, timeToBlockExpire));
+      this.refusals.inc();
       throw Errors.tooManyRequests(`Rate limit of ${limit} requests per ${ttl / 1000} s exceeded`);
     }
     return true;

@@ -1,4 +1,6 @@
+import { Logger } from '@nestjs/common';
 import Redis, { RedisOptions } from 'ioredis';
+import { RateLimitedWarning } from '../logging/rate-limited-warning';
 import { StartupError } from '../startup-error';
 
 const CONNECT_TIMEOUT_MS = 3_000;
@@ -27,11 +29,14 @@ export class RedisConnections {
     };
     const commands = new Redis(url, options);
     const subscriber = new Redis(url, options);
-    // Errors surface where commands fail; without a listener ioredis would print each retry.
+    // Until connected, a failure stops the start (below); without a listener ioredis would print
+    // each retry.
     commands.on('error', () => undefined);
     subscriber.on('error', () => undefined);
     try {
       await Promise.all([commands.connect(), subscriber.connect()]);
+      watch(commands, 'commands');
+      watch(subscriber, 'subscriber');
     } catch (error) {
       commands.disconnect();
       subscriber.disconnect();
@@ -60,6 +65,17 @@ export class RedisConnections {
     this.commands.disconnect();
     this.subscriber.disconnect();
   }
+}
+
+/** Trouble of a connection that was up: logged while it lasts (rate-limited), and when it ends. */
+function watch(connection: Redis, role: string): void {
+  const trouble = new RateLimitedWarning(new Logger('Redis'));
+  connection.on('error', (error: NodeJS.ErrnoException) =>
+    trouble.warn(`Redis connection trouble (${role}); requests that need Redis answer 503`, {
+      reason: error.code ?? error.message,
+    }),
+  );
+  connection.on('ready', () => trouble.recovered(`Redis reachable again (${role})`));
 }
 
 function redact(url: string): string {

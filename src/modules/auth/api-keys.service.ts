@@ -105,6 +105,31 @@ export class ApiKeysService {
   }
 
   /**
+   * A new key of the same team and scopes, expiring at `expiresAt`; the old key keeps working
+   * until `graceUntil` (or its own earlier expiry), so that its users can switch over. Null when
+   * `id` is no working key.
+   */
+  async rotate(
+    id: string,
+    graceUntil: Date,
+    expiresAt: Date | null = null,
+  ): Promise<{ replaced: ApiKeyEntity; created: CreatedApiKey } | null> {
+    return this.db.transaction(async () => {
+      await this.db.lockRow('api_keys', id);
+      const old = await this.db.manager.findOneBy(ApiKeyEntity, { id, revokedAt: IsNull() });
+      if (!old || (old.expiresAt && old.expiresAt.getTime() <= Date.now())) {
+        return null;
+      }
+      if (!old.expiresAt || old.expiresAt > graceUntil) {
+        old.expiresAt = graceUntil;
+        await this.db.manager.update(ApiKeyEntity, { id }, { expiresAt: graceUntil });
+      }
+      const created = await this.create(old.teamId, old.scopes as Scope[], expiresAt);
+      return { replaced: old, created };
+    });
+  }
+
+  /**
    * Makes `key` a working key of `teamId` with `scopes`, whatever state it was left in, unless it
    * was revoked: a revocation is never undone. False when the key stays revoked.
    */

@@ -12,6 +12,11 @@ export class TeamsService {
     return this.db.manager.findOneBy(TeamEntity, { name });
   }
 
+  /** Every team, by name: the admin CLI's view across teams. */
+  list(): Promise<TeamEntity[]> {
+    return this.db.manager.find(TeamEntity, { order: { name: 'ASC' } });
+  }
+
   /** Creates the team; null when the name is taken. */
   async create(name: string): Promise<TeamEntity | null> {
     const team: TeamEntity = { id: newId(), name, createdAt: new Date() };

@@ -19,6 +19,7 @@ import { KnowledgeSearch } from './replies/knowledge-search';
 import { ModelClient } from './replies/model/model-client';
 import { ModelReplier } from './replies/model/model-replier';
 import { PendingRepliesRepository } from './replies/pending-replies.repository';
+import { ReplyQueueMetrics } from './replies/reply-queue.metrics';
 import { REPLY_ENGINE } from './replies/reply-engine';
 import { ReplyPipeline } from './replies/reply-pipeline';
 import { ReplyWorker } from './replies/reply-worker.service';
@@ -47,6 +48,7 @@ import { StreamService } from './stream/stream.service';
     ConversationsRepository,
     MessagesRepository,
     PendingRepliesRepository,
+    ReplyQueueMetrics,
     ConversationsService,
     MessagePublisher,
     KnowledgeSearch,

@@ -124,6 +124,19 @@ export class WebhookDeliveriesRepository {
       .getMany();
   }
 
+  /** Pending deliveries of every team (webhooks and mails), and how many of them are due now. */
+  async backlog(): Promise<{ pending: number; due: number }> {
+    const pending = () =>
+      this.db.manager
+        .createQueryBuilder(WebhookDeliveryEntity, 'delivery')
+        .where("delivery.status = 'pending'");
+    const [all, due] = await Promise.all([
+      pending().getCount(),
+      pending().andWhere('delivery.next_attempt_at <= :now', { now: new Date() }).getCount(),
+    ]);
+    return { pending: all, due };
+  }
+
   /** When the last hand-off mail about the conversation was queued. */
   async lastMailAt(teamId: string, conversationId: string): Promise<Date | null> {
     const last = await this.db.manager.findOne(WebhookDeliveryEntity, {

@@ -14,6 +14,7 @@ import { WebhookEndpointsRepository } from './webhook-endpoints.repository';
 import { WebhookEvents } from './webhook-events.service';
 import { WebhooksController } from './webhooks.controller';
 import { WebhooksService } from './webhooks.service';
+import { WebhookQueueMetrics } from './delivery/webhook-queue.metrics';
 
 /**
  * Webhook endpoints, the events outbox and its delivery worker. It depends on the common and
@@ -27,6 +28,7 @@ import { WebhooksService } from './webhooks.service';
   ],
   controllers: [WebhooksController],
   providers: [
+    WebhookQueueMetrics,
     WebhookEndpointsRepository,
     WebhookDeliveriesRepository,
     WebhookEvents,

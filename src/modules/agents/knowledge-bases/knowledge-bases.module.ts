@@ -16,6 +16,7 @@ import { PassagesRepository } from './passages.repository';
 import { KnowledgeBasesController } from './knowledge-bases.controller';
 import { KnowledgeBasesRepository } from './knowledge-bases.repository';
 import { KnowledgeBasesService } from './knowledge-bases.service';
+import { KnowledgeFetchMetrics } from './knowledge-fetch.metrics';
 
 /** The agent's knowledge bases, the fetching of URL ones, and the passages replies draw on. */
 @Module({
@@ -31,6 +32,7 @@ import { KnowledgeBasesService } from './knowledge-bases.service';
   ],
   controllers: [KnowledgeBasesController],
   providers: [
+    KnowledgeFetchMetrics,
     KnowledgeBasesRepository,
     KnowledgeBasesService,
     PassagesRepository,

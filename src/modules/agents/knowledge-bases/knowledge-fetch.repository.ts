@@ -118,6 +118,13 @@ export class KnowledgeFetchRepository {
     });
   }
 
+  /** URL items of every team waiting for their first fetch, or for one asked again. */
+  waiting(): Promise<number> {
+    return this.db.manager.count(KnowledgeBaseEntity, {
+      where: { type: 'url', status: 'pending' },
+    });
+  }
+
   /** Frees every lease: at start in embedded mode, where no other process can hold one. */
   async releaseAllLeases(): Promise<void> {
     await this.db.write(() =>

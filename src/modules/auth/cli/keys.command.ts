@@ -7,7 +7,7 @@ import { ApiKeyEntity } from '../entities/api-key.entity';
 import { TeamEntity } from '../entities/team.entity';
 import { isScope, Scope, SCOPES } from '../scopes';
 import { TeamsService } from '../teams.service';
-import { cliOutput } from '@/common/cli/cli-output';
+import { cliOutput, parseDuration } from '@/common/cli/cli-output';
 
 interface KeysCreateOptions {
   team: string;
@@ -16,9 +16,33 @@ interface KeysCreateOptions {
   json?: boolean;
 }
 
+interface KeysRotateOptions {
+  grace: number;
+  expiresAt?: Date;
+  json?: boolean;
+}
+
 interface KeysListOptions {
   team: string;
   json?: boolean;
+}
+
+function parseExpiresAt(value: string): Date {
+  const date = new Date(value);
+  if (!/^\d{4}-\d{2}-\d{2}/.test(value) || Number.isNaN(date.getTime())) {
+    throw new InvalidArgumentError('expected an ISO-8601 date-time such as 2027-01-31T00:00:00Z');
+  }
+  return date;
+}
+
+function keyState(key: ReturnType<typeof describeKey>): string {
+  if (key.revoked_at) {
+    return `revoked ${key.revoked_at}`;
+  }
+  if (key.expires_at) {
+    return `${Date.parse(key.expires_at) <= Date.now() ? 'expired' : 'expires'} ${key.expires_at}`;
+  }
+  return 'active';
 }
 
 function describeKey(key: ApiKeyEntity) {
@@ -65,7 +89,13 @@ export class KeysCreateCommand extends TeamKeysCommand<KeysCreateOptions> {
       options.expiresAt ?? null,
     );
     if (options.json) {
-      cliOutput.json({ id: record.id, key, team_id: team.id, scopes: record.scopes });
+      cliOutput.json({
+        id: record.id,
+        key,
+        team_id: team.id,
+        scopes: record.scopes,
+        expires_at: record.expiresAt?.toISOString() ?? null,
+      });
       return;
     }
     cliOutput.print(
@@ -107,14 +137,10 @@ export class KeysCreateCommand extends TeamKeysCommand<KeysCreateOptions> {
 
   @Option({ flags: '--expires-at <iso>', description: 'Expiry as an ISO-8601 date-time' })
   parseExpiresAt(value: string): Date {
-    const date = new Date(value);
-    if (!/^\d{4}-\d{2}-\d{2}/.test(value) || Number.isNaN(date.getTime())) {
-      throw new InvalidArgumentError('expected an ISO-8601 date-time such as 2027-01-31T00:00:00Z');
-    }
-    return date;
+    return parseExpiresAt(value);
   }
 
-  @Option({ flags: '--json', description: 'Print {id, key, team_id, scopes} as JSON' })
+  @Option({ flags: '--json', description: 'Print {id, key, team_id, scopes, expires_at} as JSON' })
   parseJson(): boolean {
     return true;
   }
@@ -132,16 +158,16 @@ export class KeysListCommand extends TeamKeysCommand<KeysListOptions> {
       cliOutput.print(`Team "${team.name}" has no keys.`);
       return;
     }
-    for (const key of keys) {
-      const state = key.revoked_at
-        ? `revoked ${key.revoked_at}`
-        : key.expires_at
-          ? `expires ${key.expires_at}`
-          : 'active';
-      cliOutput.print(
-        `${key.id}  ${key.prefix}…  ${key.scopes.join(',')}  ${state}  last used ${key.last_used_at ?? 'never'}`,
-      );
-    }
+    cliOutput.table(
+      ['ID', 'PREFIX', 'SCOPES', 'STATE', 'LAST USED'],
+      keys.map((key) => [
+        key.id,
+        `${key.prefix}…`,
+        key.scopes.join(','),
+        keyState(key),
+        key.last_used_at ?? 'never',
+      ]),
+    );
   }
 
   @Option({ flags: '--team <name>', description: 'Team whose keys to list', required: true })
@@ -170,10 +196,80 @@ export class KeysRevokeCommand extends CommandRunner {
   }
 }
 
+@SubCommand({
+  name: 'rotate',
+  arguments: '<id>',
+  description:
+    'Replace a key with a new one of the same team and scopes; the old one works for --grace more',
+})
+export class KeysRotateCommand extends CommandRunner {
+  constructor(private readonly apiKeys: ApiKeysService) {
+    super();
+  }
+
+  async run([id]: string[], options: KeysRotateOptions): Promise<void> {
+    const graceUntil = new Date(Date.now() + options.grace);
+    const rotated = isId(id)
+      ? await this.apiKeys.rotate(id.toLowerCase(), graceUntil, options.expiresAt ?? null)
+      : null;
+    if (!rotated) {
+      cliOutput.fail(`no active key with id ${id}`);
+      return;
+    }
+    const { replaced, created } = rotated;
+    const oldExpiry = replaced.expiresAt!.toISOString();
+    if (options.json) {
+      cliOutput.json({
+        id: created.record.id,
+        key: created.key,
+        team_id: created.record.teamId,
+        scopes: created.record.scopes,
+        expires_at: created.record.expiresAt?.toISOString() ?? null,
+        replaced: { id: replaced.id, expires_at: oldExpiry },
+      });
+      return;
+    }
+    cliOutput.print(
+      `Created API key ${created.record.id} with scopes ${created.record.scopes.join(',')} ` +
+        `to replace ${replaced.id}, which keeps working until ${oldExpiry}.`,
+    );
+    if (created.record.expiresAt) {
+      cliOutput.print(`The new key expires at ${created.record.expiresAt.toISOString()}.`);
+    }
+    cliOutput.print(`The new key is shown only this once:\n\n    ${created.key}\n`);
+  }
+
+  @Option({
+    flags: '--grace <duration>',
+    description: 'How long the old key keeps working: 90s, 30m, 24h, 7d',
+    required: true,
+  })
+  parseGrace(value: string): number {
+    const ms = parseDuration(value);
+    if (ms === null) {
+      throw new InvalidArgumentError('expected a duration such as 30m, 24h or 7d');
+    }
+    return ms;
+  }
+
+  @Option({ flags: '--expires-at <iso>', description: 'Expiry of the new key (ISO-8601)' })
+  parseExpiresAt(value: string): Date {
+    return parseExpiresAt(value);
+  }
+
+  @Option({
+    flags: '--json',
+    description: 'Print {id, key, team_id, scopes, expires_at, replaced: {id, expires_at}} as JSON',
+  })
+  parseJson(): boolean {
+    return true;
+  }
+}
+
 @Command({
   name: 'keys',
   description: 'Manage API keys',
-  subCommands: [KeysCreateCommand, KeysListCommand, KeysRevokeCommand],
+  subCommands: [KeysCreateCommand, KeysListCommand, KeysRotateCommand, KeysRevokeCommand],
 })
 export class KeysCommand extends CommandRunner {
   async run(): Promise<void> {

@@ -36,7 +36,43 @@ export class TeamsCreateCommand extends CommandRunner {
   }
 }
 
-@Command({ name: 'teams', description: 'Manage teams', subCommands: [TeamsCreateCommand] })
+@SubCommand({ name: 'list', description: 'List every team' })
+export class TeamsListCommand extends CommandRunner {
+  constructor(private readonly teams: TeamsService) {
+    super();
+  }
+
+  async run(_: string[], options: JsonFlag): Promise<void> {
+    const teams = (await this.teams.list()).map((team) => ({
+      id: team.id,
+      name: team.name,
+      created_at: team.createdAt.toISOString(),
+    }));
+    if (options.json) {
+      cliOutput.json(teams);
+      return;
+    }
+    if (teams.length === 0) {
+      cliOutput.print('No teams.');
+      return;
+    }
+    cliOutput.table(
+      ['ID', 'NAME', 'CREATED'],
+      teams.map((team) => [team.id, team.name, team.created_at]),
+    );
+  }
+
+  @Option({ flags: '--json', description: 'Print the teams as JSON' })
+  parseJson(): boolean {
+    return true;
+  }
+}
+
+@Command({
+  name: 'teams',
+  description: 'Manage teams',
+  subCommands: [TeamsCreateCommand, TeamsListCommand],
+})
 export class TeamsCommand extends CommandRunner {
   async run(): Promise<void> {
     this.command.help();

@@ -85,6 +85,19 @@ export class PendingRepliesRepository {
       .getMany();
   }
 
+  /** Replies waiting across every team, and when the oldest of them was asked for (metrics). */
+  async backlog(): Promise<{ waiting: number; oldestAt: Date | null }> {
+    const [waiting, oldest] = await Promise.all([
+      this.db.manager.count(PendingReplyEntity),
+      this.db.manager
+        .createQueryBuilder(PendingReplyEntity, 'pending')
+        .orderBy('pending.created_at', 'ASC')
+        .limit(1)
+        .getOne(),
+    ]);
+    return { waiting, oldestAt: oldest?.createdAt ?? null };
+  }
+
   /** Frees every lease: used at start in embedded mode, where no other process can hold one. */
   async releaseAllLeases(): Promise<void> {
     await this.db.write(() =>

@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import { MetricsService } from '@/common/metrics/metrics.service';
 import { CLUSTER_EVENTS, ClusterEvents, StreamGrant } from '@/common/state/ports';
 import { AGENT_DELETED } from '@/modules/agents/agents.service';
 import { ApiKeysService, KEY_REVOKED } from '@/modules/auth/api-keys.service';
@@ -31,8 +32,14 @@ export class OpenStreams implements OnModuleDestroy {
   constructor(
     private readonly apiKeys: ApiKeysService,
     @Inject(CLUSTER_EVENTS) events: ClusterEvents,
+    metrics: MetricsService,
   ) {
     this.keyCheck.unref();
+    metrics.gauge(
+      'console_open_streams',
+      'Message streams open on this instance',
+      () => this.streams.size,
+    );
     events.on(KEY_REVOKED, (keyId) => this.endWhere((grant) => grant.keyId === keyId));
     events.on(AGENT_DELETED, (agentId) => this.endWhere((grant) => grant.agentId === agentId));
   }
