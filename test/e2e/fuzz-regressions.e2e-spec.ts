@@ -32,6 +32,29 @@ describe('contract fuzzing regressions', () => {
     expect(anonymous.body.code).toBe('api_key_missing');
   });
 
+  it("names a tool's parameter and mapping keys in problems with their ':' percent-encoded", async () => {
+    const agentId = (await createAgent(t)).id;
+    const api = await configureIntegration(t, agentId, 'custom_api', {
+      name: 'Shop',
+      base_url: 'https://shop.example',
+    });
+    const res = await t
+      .api()
+      .post(`${API}/agents/${agentId}/integrations/custom_api/${api.id}/tools`)
+      .send({
+        name: 'Order',
+        http_method: 'GET',
+        url_template: '/orders',
+        url_params: { 'a:b': 'string' },
+        response_mapping: { ':I[O': 'not a path', ok: '$.status' },
+      })
+      .expect(400);
+    expect(res.body.message).toEqual([
+      'url_params.a%3Ab.name: must be a name of letters, digits and _ (not first)',
+      'response_mapping.%3AI[O: must be a path into the answer, such as "$.data.order.status"',
+    ]);
+  });
+
   it("answers headers over Node's size limit with 431 and the contract's error body", async () => {
     const res = await t
       .api()

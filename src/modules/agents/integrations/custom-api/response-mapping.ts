@@ -1,3 +1,5 @@
+import { fieldPath } from '@/common/validation/validation-messages';
+
 type Step = string | number;
 
 const STEP = /\.([A-Za-z_$][\w$-]*)|\[(\d+)\]|\[(?:"([^"]*)"|'([^']*)')\]/y;
@@ -63,7 +65,7 @@ export function mappingProblems(mapping: Record<string, unknown> | null | undefi
     .filter(([, path]) => typeof path !== 'string' || parsePath(path) === null)
     .map(
       ([name]) =>
-        `response_mapping.${name}: must be a path into the answer, such as "$.data.order.status"`,
+        `${fieldPath('response_mapping', name)}: must be a path into the answer, such as "$.data.order.status"`,
     );
 }
 

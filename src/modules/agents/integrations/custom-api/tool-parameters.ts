@@ -1,3 +1,4 @@
+import { fieldPath } from '@/common/validation/validation-messages';
 import { ActionParameters } from '../actions/action-executor';
 
 export const PARAM_TYPES = ['string', 'number', 'integer', 'boolean', 'object', 'array'] as const;
@@ -100,7 +101,8 @@ export function paramProblems(field: string, value: unknown): string[] {
     return [`${field}: at most ${MAX_PARAMS} parameters`];
   }
   const problems: string[] = [];
-  for (const [at, name, raw] of entries) {
+  for (const [key, name, raw] of entries) {
+    const at = fieldPath('', key);
     if (typeof name !== 'string' || !PARAM_NAME.test(name)) {
       problems.push(`${field}.${at}.name: must be a name of letters, digits and _ (not first)`);
     }
