@@ -82,15 +82,7 @@ export class OutboundHttp {
     return async (url, init = {}) => {
       const target = new URL(url);
       this.assertLiteralAddressAllowed(target);
-      const signal = init.signal ? AbortSignal.any([init.signal, deadline]) : deadline;
-      return withClientSpan(target, init, async (sent) => {
-        const response = await undiciFetch(url, {
-          ...(sent as object),
-          signal,
-          dispatcher: this.dispatcher,
-        });
-        return capped(response, MAX_OUTBOUND_RESPONSE_BYTES);
-      });
+      return send(target, init, deadline, this.dispatcher);
     };
   }
 
@@ -104,10 +96,7 @@ export class OutboundHttp {
   operatorFetch(deadlineMs: number): FetchFn {
     return async (url, init = {}) => {
       this.assertNoTransaction();
-      const deadline = AbortSignal.timeout(deadlineMs);
-      const signal = init.signal ? AbortSignal.any([init.signal, deadline]) : deadline;
-      const response = await undiciFetch(url, { ...(init as object), signal });
-      return capped(response, MAX_OUTBOUND_RESPONSE_BYTES);
+      return send(new URL(url), init, AbortSignal.timeout(deadlineMs));
     };
   }
 
@@ -146,6 +135,27 @@ export class OutboundHttp {
       }
     });
   };
+}
+
+/**
+ * One outbound request, whoever it is for: aborted at `deadline` (or the caller's own signal), in
+ * a client span that passes `traceparent` on, its answer capped in size.
+ */
+function send(
+  target: URL,
+  init: RequestInit,
+  deadline: AbortSignal,
+  dispatcher?: Agent,
+): Promise<Response> {
+  const signal = init.signal ? AbortSignal.any([init.signal, deadline]) : deadline;
+  return withClientSpan(target, init, async (sent) => {
+    const response = await undiciFetch(target, {
+      ...(sent as object),
+      signal,
+      ...(dispatcher ? { dispatcher } : {}),
+    });
+    return capped(response, MAX_OUTBOUND_RESPONSE_BYTES);
+  });
 }
 
 /** The same response, failing once its body passes `maxBytes`. */
