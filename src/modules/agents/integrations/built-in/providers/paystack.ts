@@ -2,11 +2,11 @@ import { ActionExecution } from '../../actions/action-executor';
 import { fromMinorUnits, toMinorUnits } from './provider-client';
 import {
   ask,
-  credentialCheck,
   currencyOf,
   failed,
   Provider,
   ProviderContext,
+  readCheck,
   textOf,
 } from './provider';
 
@@ -132,15 +132,7 @@ export const PAYSTACK: Provider = {
   type: 'paystack',
   secretField: 'secret_key',
   // Reading the balance needs the secret key and changes nothing.
-  check: async (client, secret) =>
-    credentialCheck(
-      'paystack',
-      await client.request('paystack', {
-        method: 'GET',
-        path: '/balance',
-        auth: { scheme: 'bearer', secret },
-      }),
-    ),
+  check: readCheck('paystack', '/balance', 'bearer'),
   actions: {
     initialize_transaction: initializeTransaction,
     verify_transaction: verifyTransaction,
