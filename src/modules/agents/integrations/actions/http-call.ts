@@ -2,7 +2,7 @@ import { OutboundHttp } from '@/common/outbound/outbound-http';
 import { describeError } from '../mcp/mcp-client';
 
 /** The most of an answer an action reads: more is refused rather than cut, JSON cut is not JSON. */
-export const MAX_ACTION_RESPONSE_BYTES = 1024 * 1024;
+const MAX_ACTION_RESPONSE_BYTES = 1024 * 1024;
 const SHORT_BODY_CHARS = 200;
 
 export interface HttpCall {
