@@ -78,6 +78,7 @@ describe('integrations: connector credentials are checked with the provider at c
     const silent = await configure({ type: 'paystack', secret_key: 'sk_paystack_x' }, agent).expect(
       502,
     );
+    expect(silent.body.code).toBe('internal_error');
     expect(silent.body.message).toBe(
       'Paystack could not check the secret_key: it did not answer within 0.8 s',
     );

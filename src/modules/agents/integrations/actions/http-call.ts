@@ -2,7 +2,7 @@ import { OutboundHttp } from '@/common/outbound/outbound-http';
 import { describeError } from '../mcp/mcp-client';
 
 /** The most of an answer an action reads: more is refused rather than cut, JSON cut is not JSON. */
-export const MAX_ACTION_RESPONSE_BYTES = 1024 * 1024;
+const MAX_ACTION_RESPONSE_BYTES = 1024 * 1024;
 const SHORT_BODY_CHARS = 200;
 
 export interface HttpCall {
@@ -17,9 +17,8 @@ export interface HttpCall {
 
 export type HttpOutcome =
   | { kind: 'answered'; status: number; text: string; location: string | null }
-  /** Refused by the address guard, or no connection, or a broken answer. */
-  | { kind: 'failed'; reason: string }
-  | { kind: 'timeout' };
+  /** Refused by the address guard, no connection, no answer in time, or a broken answer. */
+  | { kind: 'failed'; reason: string };
 
 class TooLargeError extends Error {}
 
@@ -52,7 +51,7 @@ export async function httpCall(outbound: OutboundHttp, call: HttpCall): Promise<
     };
   } catch (error) {
     if (deadline.signal.aborted) {
-      return { kind: 'timeout' };
+      return { kind: 'failed', reason: `did not answer within ${call.timeoutMs / 1000} s` };
     }
     const reason =
       error instanceof TooLargeError

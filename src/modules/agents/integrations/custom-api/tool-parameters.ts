@@ -1,9 +1,9 @@
 import { fieldPath } from '@/common/validation/validation-messages';
 import { ActionParameters } from '../actions/action-executor';
 
-export const PARAM_TYPES = ['string', 'number', 'integer', 'boolean', 'object', 'array'] as const;
+const PARAM_TYPES = ['string', 'number', 'integer', 'boolean', 'object', 'array'] as const;
 export type ParamType = (typeof PARAM_TYPES)[number];
-export const PARAM_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
+const PARAM_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
 const MAX_PARAMS = 50;
 const MAX_DESCRIPTION = 1000;
 
@@ -120,7 +120,7 @@ function propertyOf(param: ToolParam): Record<string, unknown> {
 }
 
 /** The placeholders of a tool's URL, header and body templates. */
-export function templatePlaceholders(config: Record<string, unknown>): string[] {
+function templatePlaceholders(config: Record<string, unknown>): string[] {
   const texts = [typeof config.url_template === 'string' ? config.url_template : ''];
   const headers = config.headers_template;
   if (headers && typeof headers === 'object') {

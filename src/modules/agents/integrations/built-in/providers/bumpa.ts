@@ -1,5 +1,5 @@
 import { ActionExecution } from '../../actions/action-executor';
-import { ask, credentialCheck, failed, Provider, ProviderContext, textOf } from './provider';
+import { ask, failed, Provider, ProviderContext, readCheck, textOf } from './provider';
 
 // Bumpa's commerce API (docs.bumpa.io, published as a Postman collection): the key in X-Api-Key;
 // the store's secret key reads orders, its public key the catalogue.
@@ -117,15 +117,7 @@ export const BUMPA: Provider = {
   type: 'bumpa',
   secretField: 'token',
   // One order read with the secret key: needs a working key, changes nothing.
-  check: async (client, secret) =>
-    credentialCheck(
-      'bumpa',
-      await client.request('bumpa', {
-        method: 'GET',
-        path: '/orders?limit=1',
-        auth: { scheme: 'x-api-key', secret },
-      }),
-    ),
+  check: readCheck('bumpa', '/orders?limit=1', 'x-api-key'),
   actions: {
     list_products: listProducts,
     get_order_status: getOrderStatus,

@@ -1,40 +1,45 @@
 import { ActionExecution } from '../../actions/action-executor';
-import { fromMinorUnits, toMinorUnits } from './provider-client';
+import { fromMinorUnits, ProviderRequest, toMinorUnits } from './provider-client';
 import {
   ask,
-  credentialCheck,
   currencyOf,
-  failed,
   Provider,
   ProviderContext,
+  readCheck,
   textOf,
 } from './provider';
 
 // Paystack's API (https://paystack.com/docs/api): JSON bodies, the secret key as bearer, amounts
 // in the currency's subunit, every answer `{status, message, data}`.
-const auth = (context: ProviderContext) => ({
-  scheme: 'bearer' as const,
-  secret: context.secrets.secret_key,
-});
 
-function dataOf(body: Record<string, unknown>): Record<string, unknown> | null {
-  return body.status === false || !body.data || typeof body.data !== 'object'
-    ? null
-    : (body.data as Record<string, unknown>);
+/** The `data` of Paystack's answer, or the failure (its `message` when it says `status: false`). */
+async function askData(
+  context: ProviderContext,
+  request: Omit<ProviderRequest, 'auth'>,
+): Promise<{ ok: true; data: Record<string, unknown> } | { ok: false; error: string }> {
+  const answer = await ask(context, 'paystack', {
+    ...request,
+    auth: { scheme: 'bearer', secret: context.secrets.secret_key },
+  });
+  if (!answer.ok) {
+    return answer;
+  }
+  const body = answer.body;
+  if (body.status === false || !body.data || typeof body.data !== 'object') {
+    const message = typeof body.message === 'string' ? body.message : 'no data';
+    return { ok: false, error: `Paystack did not do it: ${message}` };
+  }
+  return { ok: true, data: body.data as Record<string, unknown> };
 }
-
-const unexpected = (body: Record<string, unknown>) =>
-  failed(`Paystack did not do it: ${typeof body.message === 'string' ? body.message : 'no data'}`);
 
 async function initializeTransaction(
   context: ProviderContext,
   args: Record<string, unknown>,
 ): Promise<ActionExecution> {
   const currency = currencyOf(context, args);
-  const answer = await ask(context, 'paystack', {
+  const answer = await askData(context, {
     method: 'POST',
     path: '/transaction/initialize',
-    auth: auth(context),
     json: {
       email: args.email,
       amount: String(toMinorUnits(args.amount as number, currency ?? 'NGN')),
@@ -45,10 +50,7 @@ async function initializeTransaction(
   if (!answer.ok) {
     return answer;
   }
-  const data = dataOf(answer.body);
-  if (!data) {
-    return unexpected(answer.body);
-  }
+  const data = answer.data;
   return {
     ok: true,
     result: {
@@ -64,18 +66,14 @@ async function verifyTransaction(
   context: ProviderContext,
   args: Record<string, unknown>,
 ): Promise<ActionExecution> {
-  const answer = await ask(context, 'paystack', {
+  const answer = await askData(context, {
     method: 'GET',
     path: `/transaction/verify/${encodeURIComponent(args.reference as string)}`,
-    auth: auth(context),
   });
   if (!answer.ok) {
     return answer;
   }
-  const data = dataOf(answer.body);
-  if (!data) {
-    return unexpected(answer.body);
-  }
+  const data = answer.data;
   const currency = textOf(data.currency, 'NGN');
   return {
     ok: true,
@@ -96,10 +94,9 @@ async function refundTransaction(
   args: Record<string, unknown>,
 ): Promise<ActionExecution> {
   const currency = currencyOf(context, args);
-  const answer = await ask(context, 'paystack', {
+  const answer = await askData(context, {
     method: 'POST',
     path: '/refund',
-    auth: auth(context),
     json: {
       transaction: args.reference,
       ...(args.amount !== undefined
@@ -112,10 +109,7 @@ async function refundTransaction(
   if (!answer.ok) {
     return answer;
   }
-  const data = dataOf(answer.body);
-  if (!data) {
-    return unexpected(answer.body);
-  }
+  const data = answer.data;
   const refundCurrency = textOf(data.currency, currency ?? 'NGN');
   return {
     ok: true,
@@ -132,15 +126,7 @@ export const PAYSTACK: Provider = {
   type: 'paystack',
   secretField: 'secret_key',
   // Reading the balance needs the secret key and changes nothing.
-  check: async (client, secret) =>
-    credentialCheck(
-      'paystack',
-      await client.request('paystack', {
-        method: 'GET',
-        path: '/balance',
-        auth: { scheme: 'bearer', secret },
-      }),
-    ),
+  check: readCheck('paystack', '/balance', 'bearer'),
   actions: {
     initialize_transaction: initializeTransaction,
     verify_transaction: verifyTransaction,

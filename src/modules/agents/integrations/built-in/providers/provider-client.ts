@@ -54,28 +54,23 @@ export class ProviderClient {
       headers['Content-Type'] = 'application/json';
       body = JSON.stringify(request.json);
     }
-    const timeoutMs = this.outbound.timeoutMs;
     const outcome = await httpCall(this.outbound, {
       method: request.method,
       url: `${this.baseUrls[provider]}${request.path}`,
       headers,
       body,
-      timeoutMs,
+      timeoutMs: this.outbound.timeoutMs,
       secrets: [request.auth.secret],
     });
-    switch (outcome.kind) {
-      case 'timeout':
-        return { kind: 'unreachable', reason: `did not answer within ${timeoutMs / 1000} s` };
-      case 'failed':
-        return { kind: 'unreachable', reason: outcome.reason };
-      case 'answered':
-        // A provider may quote the key it was sent (in an error above all): it goes no further.
-        return {
-          kind: 'answered',
-          status: outcome.status,
-          body: parsedBody(masked(outcome.text, [request.auth.secret])),
-        };
+    if (outcome.kind === 'failed') {
+      return { kind: 'unreachable', reason: outcome.reason };
     }
+    // A provider may quote the key it was sent (in an error above all): it goes no further.
+    return {
+      kind: 'answered',
+      status: outcome.status,
+      body: parsedBody(masked(outcome.text, [request.auth.secret])),
+    };
   }
 }
 

@@ -32,8 +32,20 @@ export interface Provider {
   actions: Record<string, ActionRun>;
 }
 
+/**
+ * A provider's credential check: one GET of `path` (a read that needs a working key and changes
+ * nothing) sent with the secret under `scheme`.
+ */
+export const readCheck =
+  (provider: ProviderType, path: string, scheme: ProviderRequest['auth']['scheme']) =>
+  async (client: ProviderClient, secret: string): Promise<CredentialCheck> =>
+    credentialCheck(
+      provider,
+      await client.request(provider, { method: 'GET', path, auth: { scheme, secret } }),
+    );
+
 /** A check's reply: 2xx accepted, 401/403 refused, anything else the provider failing. */
-export function credentialCheck(provider: ProviderType, reply: ProviderReply): CredentialCheck {
+function credentialCheck(provider: ProviderType, reply: ProviderReply): CredentialCheck {
   if (reply.kind === 'unreachable') {
     return reply;
   }

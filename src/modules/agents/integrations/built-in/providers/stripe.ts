@@ -2,11 +2,11 @@ import { ActionExecution } from '../../actions/action-executor';
 import { formEncode, fromMinorUnits, toMinorUnits } from './provider-client';
 import {
   ask,
-  credentialCheck,
   currencyOf,
   failed,
   Provider,
   ProviderContext,
+  readCheck,
   textOf,
 } from './provider';
 
@@ -182,15 +182,7 @@ export const STRIPE: Provider = {
   type: 'stripe',
   secretField: 'secret_key',
   // The balance is readable by any working secret key, and reading it changes nothing.
-  check: async (client, secret) =>
-    credentialCheck(
-      'stripe',
-      await client.request('stripe', {
-        method: 'GET',
-        path: '/v1/balance',
-        auth: { scheme: 'bearer', secret },
-      }),
-    ),
+  check: readCheck('stripe', '/v1/balance', 'bearer'),
   actions: {
     create_payment_link: createPaymentLink,
     get_payment_status: getPaymentStatus,
