@@ -56,7 +56,7 @@ export class ReplyPipeline implements ReplyEngine {
   ) {}
 
   async reply(context: ReplyContext): Promise<Reply> {
-    const turn = await this.turnFor(context);
+    const turn = this.turnFor(context);
     if (context.message.action) {
       return this.afterDecision(turn, context.message.action.run_id);
     }
@@ -76,11 +76,15 @@ export class ReplyPipeline implements ReplyEngine {
     return this.fromKnowledge(turn, agent);
   }
 
-  private async turnFor(context: ReplyContext): Promise<Turn> {
+  private turnFor(context: ReplyContext): Turn {
     let actions: Promise<ExecutableAction[]> | undefined;
+    let earlier: Promise<ActionRunEntity[]> | undefined;
     return {
       context,
-      log: { runs: [], earlier: await this.runner.earlierRuns(originOf(context)) },
+      log: {
+        runs: [],
+        earlier: () => (earlier ??= this.runner.earlierRuns(originOf(context))),
+      },
       collected: { ...(context.conversation.context ?? {}) },
       collectedChanged: false,
       actions: () => (actions ??= this.runner.actions(context.agent.teamId, context.agent.id)),
@@ -106,7 +110,7 @@ export class ReplyPipeline implements ReplyEngine {
       target,
       { ...turn.collected },
       originOf(turn.context),
-      turn.log.earlier,
+      await turn.log.earlier(),
     );
     recordRun(turn.log, run);
     return run;
