@@ -387,12 +387,49 @@ describe('action runs with a language model and an MCP server', () => {
       .expect(200);
     expect(page.body.data).toHaveLength(1);
     expect(page.body.meta).toMatchObject({ has_next_page: true });
+    expect(Object.keys(page.body.data[0]).sort()).toEqual(
+      [
+        'id',
+        'agent_id',
+        'conversation_id',
+        'message_id',
+        'action_id',
+        'action_name',
+        'arguments',
+        'status',
+        'result',
+        'error',
+        'decided_by_api_key_id',
+        'created_at',
+        'updated_at',
+      ].sort(),
+    );
+    const newestFirst = (await runsOf(t, agentId)).map((run) => run.id);
+    expect(newestFirst).toHaveLength(2);
+    expect(newestFirst[0]).toBe(page.body.data[0].id);
+    const oldestFirst = await runsOf(t, agentId, '?sort=created_at');
+    expect(oldestFirst.map((run) => run.id)).toEqual([...newestFirst].reverse());
     await t.api().get(`${API}/agents/${agentId}/action-runs?status=done`).expect(400);
     await t.api().get(`${API}/agents/${agentId}/action-runs?sort=name`).expect(400);
     await t
       .api()
       .get(`${API}/agents/${agentId}/action-runs/00000000-0000-4000-8000-000000000000`)
       .expect(404);
+  });
+
+  it('reads runs with agents:read and decides them with conversations:write only (403)', async () => {
+    const { agentId } = await agentWithTools(t, mcp);
+    const runs = `${API}/agents/${agentId}/action-runs`;
+    const unknown = `${runs}/00000000-0000-4000-8000-000000000000`;
+    const reader = await t.createKey('default', ['agents:read']);
+    const decider = await t.createKey('default', ['conversations:write']);
+    await t.api(reader.key).get(runs).expect(200);
+    await t.api(reader.key).get(unknown).expect(404);
+    for (const decision of ['approve', 'reject']) {
+      await t.api(reader.key).post(`${unknown}/${decision}`).send({}).expect(403);
+      await t.api(decider.key).post(`${unknown}/${decision}`).send({}).expect(404);
+    }
+    await t.api(decider.key).get(runs).expect(403);
   });
 });
 

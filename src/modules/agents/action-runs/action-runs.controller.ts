@@ -1,6 +1,7 @@
 import { Body, Controller, Get, Post, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { IdParam } from '@/common/http/parse-id.pipe';
+import { Principal } from '@/common/http/principal';
 import { Page } from '@/common/pagination/page';
 import { AgentId } from '@/modules/agents/agent-id.decorator';
 import { CurrentPrincipal, TeamId } from '@/modules/auth/current-principal.decorator';
@@ -12,10 +13,6 @@ import {
   ActionRunResponseDto,
   toActionRunResponse,
 } from './dto/action-run.dto';
-
-interface Principal {
-  keyId: string;
-}
 
 @ApiTags('action runs')
 @Controller('agents/:agentId/action-runs')

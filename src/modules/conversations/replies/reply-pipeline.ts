@@ -56,7 +56,7 @@ export class ReplyPipeline implements ReplyEngine {
   ) {}
 
   async reply(context: ReplyContext): Promise<Reply> {
-    const turn = await this.turnFor(context);
+    const turn = this.turnFor(context);
     if (context.message.action) {
       return this.afterDecision(turn, context.message.action.run_id);
     }
@@ -76,11 +76,15 @@ export class ReplyPipeline implements ReplyEngine {
     return this.fromKnowledge(turn, agent);
   }
 
-  private async turnFor(context: ReplyContext): Promise<Turn> {
+  private turnFor(context: ReplyContext): Turn {
     let actions: Promise<ExecutableAction[]> | undefined;
+    let earlier: Promise<ActionRunEntity[]> | undefined;
     return {
       context,
-      log: { runs: [], earlier: await this.runner.earlierRuns(originOf(context)) },
+      log: {
+        runs: [],
+        earlier: () => (earlier ??= this.runner.earlierRuns(originOf(context))),
+      },
       collected: { ...(context.conversation.context ?? {}) },
       collectedChanged: false,
       actions: () => (actions ??= this.runner.actions(context.agent.teamId, context.agent.id)),
@@ -106,7 +110,7 @@ export class ReplyPipeline implements ReplyEngine {
       target,
       { ...turn.collected },
       originOf(turn.context),
-      turn.log.earlier,
+      await turn.log.earlier(),
     );
     recordRun(turn.log, run);
     return run;
@@ -199,21 +203,9 @@ export class ReplyPipeline implements ReplyEngine {
 
   private async fromKnowledge(turn: Turn, agent: ReplyContext['agent']): Promise<Reply> {
     const { workflow, message } = turn.context;
-    if (this.model.configured) {
-      try {
-        const answer = await this.model.answer(turn.context, await turn.actions(), turn.log);
-        return this.finish(turn, {
-          text: answer.text,
-          needsAttention: answer.parked,
-          flowState: null,
-          source: 'llm',
-        });
-      } catch (error) {
-        this.logger.warn(
-          { err: error, agent_id: agent.id, reason: (error as Error).message },
-          'The language model failed; answering without it',
-        );
-      }
+    const byModel = await this.fromModel(turn, { flowState: null });
+    if (byModel) {
+      return byModel;
     }
     const passage = await this.knowledge.bestAnswer({ agent, workflow }, message.message);
     if (passage) {
@@ -227,6 +219,32 @@ export class ReplyPipeline implements ReplyEngine {
     return this.finish(turn, { ...handoffReply(agent), flowState: null });
   }
 
+  /** The language model's answer, or null when none is configured or it failed. */
+  private async fromModel(
+    turn: Turn,
+    extra: Pick<Reply, 'flowState'>,
+    note?: string,
+  ): Promise<Reply | null> {
+    if (!this.model.configured) {
+      return null;
+    }
+    try {
+      const answer = await this.model.answer(turn.context, await turn.actions(), turn.log, note);
+      return this.finish(turn, {
+        text: answer.text,
+        needsAttention: answer.parked,
+        ...extra,
+        source: 'llm',
+      });
+    } catch (error) {
+      this.logger.warn(
+        { err: error, agent_id: turn.context.agent.id, reason: (error as Error).message },
+        'The language model failed; answering without it',
+      );
+      return null;
+    }
+  }
+
   /** The rest of a reply that waited for a decision on one of its runs. */
   private async afterDecision(turn: Turn, runId: string): Promise<Reply> {
     const { agent } = turn.context;
@@ -234,23 +252,17 @@ export class ReplyPipeline implements ReplyEngine {
     if (!run) {
       return this.finish(turn, handoffReply(agent));
     }
-    if (run.status !== 'rejected' && this.model.configured) {
-      try {
-        const note =
-          `A person approved the action ${run.actionName} the customer asked for, and it ran. ` +
-          `Its outcome: ${toolResultFor(run)}. Tell the customer.`;
-        const answer = await this.model.answer(turn.context, await turn.actions(), turn.log, note);
-        return this.finish(turn, {
-          text: answer.text,
-          needsAttention: answer.parked,
-          source: 'llm',
-        });
-      } catch (error) {
-        this.logger.warn(
-          { err: error, agent_id: agent.id, reason: (error as Error).message },
-          'The language model failed; answering without it',
-        );
-      }
+    const byModel =
+      run.status === 'rejected'
+        ? null
+        : await this.fromModel(
+            turn,
+            {},
+            `A person approved the action ${run.actionName} the customer asked for, and it ran. ` +
+              `Its outcome: ${toolResultFor(run)}. Tell the customer.`,
+          );
+    if (byModel) {
+      return byModel;
     }
     return this.finish(turn, {
       text: customerLineFor(run),

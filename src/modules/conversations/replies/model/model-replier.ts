@@ -22,10 +22,13 @@ export interface ModelAnswer {
   parked: boolean;
 }
 
-/** The state of one reply the model works on: the runs it made, and those of earlier attempts. */
+/**
+ * The state of one reply the model works on: the runs it made, and those of earlier attempts
+ * (read on the first run only: most replies run no action).
+ */
 export interface RunLog {
   runs: ActionRunEntity[];
-  earlier: ActionRunEntity[];
+  earlier(): Promise<ActionRunEntity[]>;
 }
 
 /** Tool names a model accepts: letters, digits, `_` and `-`, at most 64, unique per request. */
@@ -130,7 +133,7 @@ export class ModelReplier {
         } else if (!args) {
           content = JSON.stringify({ status: 'failed', error: 'Arguments must be a JSON object' });
         } else {
-          const run = await this.runner.run(target, args, originOf(context), log.earlier);
+          const run = await this.runner.run(target, args, originOf(context), await log.earlier());
           recordRun(log, run);
           parked = run.status === 'pending_approval' ? run : parked;
           content = toolResultFor(run);
