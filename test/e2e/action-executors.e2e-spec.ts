@@ -155,6 +155,14 @@ describe('action executors', () => {
       });
     });
 
+    it('never hands on the key the API was sent, even when its answer quotes it', async () => {
+      const result = await run('create_order', { sku: 'shop-secret-1', quantity: 1 });
+      expect(result).toEqual({
+        ok: true,
+        result: { method: 'POST', received: { sku: '[redacted]', quantity: 1 }, query: {} },
+      });
+    });
+
     it('fills header and body templates, the values JSON-encoded in their place', async () => {
       const result = await run('templated_order', { customer: 'Ada "A"', sku: 'S-1', qty: 3 });
       expect(result).toEqual({

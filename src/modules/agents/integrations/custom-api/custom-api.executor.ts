@@ -83,7 +83,8 @@ export class CustomApiExecutor implements ActionExecutor {
         error: `${api} answered ${outcome.status}${detail ? `: ${detail}` : ''}`,
       };
     }
-    const answer = parsedBody(outcome.text);
+    // An API that quotes the key it was sent must not hand it on to the model or the run's result.
+    const answer = parsedBody(masked(outcome.text, secrets));
     return {
       ok: true,
       result: boundedResult(
