@@ -234,6 +234,8 @@ describe('webhooks', () => {
       .api()
       .post(`${WEBHOOKS}/${id}/deliveries/00000000-0000-7000-8000-000000000000/redeliver`)
       .expect(404);
+    await t.api().patch(`${WEBHOOKS}/${id}`).send({ is_enabled: false }).expect(200);
+    await t.api().post(`${WEBHOOKS}/${id}/deliveries/${delivery.id}/redeliver`).expect(409);
     await t.api().delete(`${WEBHOOKS}/${id}`).expect(200);
   });
 
