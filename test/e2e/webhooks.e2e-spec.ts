@@ -62,6 +62,7 @@ describe('webhooks', () => {
       .send({ description: 'CRM sync', events: ALL_EVENTS })
       .expect(200);
     expect(patched.body.data).toMatchObject({ description: 'CRM sync', events: ALL_EVENTS });
+    expect(patched.body.data).not.toHaveProperty('secret');
     await t
       .api()
       .delete(`${WEBHOOKS}/${created.id}`)
@@ -108,6 +109,7 @@ describe('webhooks', () => {
     for (const event of events) {
       expect(verifySignature(secret, event)).toBe(true);
       expect(verifySignature('whsec_other', event)).toBe(false);
+      expect(event.headers['console-signature']).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
       expect(event.headers['content-type']).toBe('application/json');
       expect(event.headers['console-event-id']).toBe(event.body.id);
       expect(event.body.id).toMatch(/^evt_/);
@@ -232,6 +234,8 @@ describe('webhooks', () => {
       .api()
       .post(`${WEBHOOKS}/${id}/deliveries/00000000-0000-7000-8000-000000000000/redeliver`)
       .expect(404);
+    await t.api().patch(`${WEBHOOKS}/${id}`).send({ is_enabled: false }).expect(200);
+    await t.api().post(`${WEBHOOKS}/${id}/deliveries/${delivery.id}/redeliver`).expect(409);
     await t.api().delete(`${WEBHOOKS}/${id}`).expect(200);
   });
 

@@ -49,6 +49,9 @@ export class ConversationEvents {
       ...toConversationResponse(conversation),
       agent_id: agentId,
     });
+    if (!this.webhooks.handoffMailEnabled) {
+      return;
+    }
     const agent = await this.agents.requireOwned(teamId, agentId);
     if (!agent.escalationEmail) {
       return;

@@ -36,8 +36,11 @@ export class WebhookEndpointsRepository {
 
   /**
    * The team's enabled endpoints; the caller picks those subscribed to its event. On PostgreSQL
-   * they are share-locked for the rest of the transaction: an endpoint deleted meanwhile would
-   * otherwise make the deliveries written for it (and with them the change) fail.
+   * they are key-share-locked for the rest of the transaction: an endpoint deleted meanwhile would
+   * otherwise make the deliveries written for it (and with them the change) fail. A key share is
+   * all the deliveries' foreign key needs, and unlike a share lock it does not make every message
+   * of the team wait for an endpoint's update (rotate-secret, PATCH, its failure marks) or the
+   * reverse.
    */
   enabled(teamId: string): Promise<WebhookEndpointEntity[]> {
     const query = this.db.manager
@@ -46,7 +49,7 @@ export class WebhookEndpointsRepository {
         teamId,
         enabled: true,
       });
-    return (this.db.kind === 'postgres' ? query.setLock('pessimistic_read') : query).getMany();
+    return (this.db.kind === 'postgres' ? query.setLock('for_key_share') : query).getMany();
   }
 
   async update(

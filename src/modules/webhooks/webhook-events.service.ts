@@ -53,6 +53,11 @@ export class WebhookEvents {
     }
   }
 
+  /** Whether hand-off notices are sent at all (SMTP_URL is set). */
+  get handoffMailEnabled(): boolean {
+    return this.mail.configured;
+  }
+
   /** The `ping` event of POST /webhooks/{id}/test, to that endpoint only. */
   async ping(endpoint: WebhookEndpointEntity): Promise<WebhookDeliveryEntity> {
     const [delivery] = await this.db.transaction(() =>

@@ -1,6 +1,6 @@
 import { createHmac, randomBytes } from 'node:crypto';
 
-export const SECRET_PREFIX = 'whsec_';
+const SECRET_PREFIX = 'whsec_';
 
 export function newWebhookSecret(): string {
   return `${SECRET_PREFIX}${randomBytes(32).toString('base64url')}`;

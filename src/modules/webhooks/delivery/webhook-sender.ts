@@ -25,13 +25,15 @@ export class WebhookSender {
     eventId: string,
     payload: string,
   ): Promise<AttemptResult> {
-    // Checked on every attempt, not only at registration: the name may resolve elsewhere now.
-    const refusal = await this.outbound.refusal(url);
-    if (refusal) {
-      return { ok: false, statusCode: null, error: `url ${refusal}` };
-    }
+    // The deadline covers the address check too: its DNS lookup has no timeout of its own, and an
+    // attempt that outlives its lease would be sent again by another worker.
     const deadline = AbortSignal.timeout(this.outbound.timeoutMs);
     try {
+      // Checked on every attempt, not only at registration: the name may resolve elsewhere now.
+      const refusal = await beforeDeadline(this.outbound.refusal(url), deadline);
+      if (refusal) {
+        return { ok: false, statusCode: null, error: `url ${refusal}` };
+      }
       const response = await this.outbound.fetchFor(deadline)(url, {
         method: 'POST',
         redirect: 'manual',
@@ -56,6 +58,15 @@ export class WebhookSender {
       return { ok: false, statusCode: null, error: describe(error, deadline) };
     }
   }
+}
+
+/** `work`, or a rejection once `deadline` passes (the work itself cannot be cancelled). */
+function beforeDeadline<T>(work: Promise<T>, deadline: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(deadline.reason as Error);
+    deadline.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => deadline.removeEventListener('abort', onAbort));
+  });
 }
 
 /** The start of the body, then the connection is let go without reading the rest. */
