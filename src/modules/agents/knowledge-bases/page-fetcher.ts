@@ -5,6 +5,7 @@ import { LIMITS } from '@/common/validation/limits';
 import { AppConfig } from '@/config/app-config';
 import { readableText } from './readable-text';
 
+/** What a fetch came to: the page's readable text, or why there is none. */
 export type PageText = { text: string; error?: undefined } | { text?: undefined; error: string };
 
 const HTML = new Set(['text/html', 'application/xhtml+xml']);
