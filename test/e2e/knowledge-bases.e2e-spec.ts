@@ -121,6 +121,23 @@ describe('knowledge bases', () => {
     const list = await t.api().get(base).expect(200);
     expect(list.body.meta).toBeUndefined();
     expect(list.body.data.map((kb: { id: string }) => kb.id)).toContain(created.id);
+    for (const item of list.body.data as Array<Record<string, unknown>>) {
+      expect(Object.keys(item).sort()).toEqual(
+        [
+          'content',
+          'created_at',
+          'description',
+          'error',
+          'fetched_at',
+          'id',
+          'name',
+          'status',
+          'type',
+          'updated_at',
+          'url',
+        ],
+      );
+    }
     const wrongField = await t
       .api()
       .patch(`${base}/${created.id}`)

@@ -210,7 +210,12 @@ describe('knowledge that answers', () => {
 
     const text = await createKnowledgeBase(t, agentId);
     expect(text).toMatchObject({ status: 'ready', error: null });
-    await t.api().post(`${base}/${text.id}/refresh`).expect(409);
+    const textRefresh = await t.api().post(`${base}/${text.id}/refresh`).expect(409);
+    expect(textRefresh.body.code).toBe('conflict');
+    expect((await t.api().get(`${base}/${text.id}`).expect(200)).body.data).toMatchObject({
+      status: 'ready',
+      error: null,
+    });
   });
 
   it('answers from the workflow FAQ, word for word and paraphrased, and follows its changes', async () => {

@@ -92,7 +92,29 @@ export class KnowledgeBasesService {
     id: string,
     input: KnowledgeBaseUpdateDto,
   ): Promise<KnowledgeBaseEntity> {
-    const kb = await this.get(teamId, agentId, id);
+    return this.db.transaction(async () => {
+      const kb = await this.lockedForChange(teamId, agentId, id);
+      return this.applyUpdate(kb, input);
+    });
+  }
+
+  /**
+   * The item, its row locked until the caller's transaction ends: a change writes the whole row,
+   * and would otherwise put back what a fetch settling meanwhile wrote (status, content).
+   */
+  private async lockedForChange(
+    teamId: string,
+    agentId: string,
+    id: string,
+  ): Promise<KnowledgeBaseEntity> {
+    await this.db.lockRow('knowledge_bases', id);
+    return this.get(teamId, agentId, id);
+  }
+
+  private async applyUpdate(
+    kb: KnowledgeBaseEntity,
+    input: KnowledgeBaseUpdateDto,
+  ): Promise<KnowledgeBaseEntity> {
     const misplaced =
       kb.type === 'text'
         ? input.url !== undefined
@@ -123,14 +145,16 @@ export class KnowledgeBasesService {
 
   /** Asks for the page of a URL item again; its current text keeps answering meanwhile. */
   async refresh(teamId: string, agentId: string, id: string): Promise<KnowledgeBaseEntity> {
-    const kb = await this.get(teamId, agentId, id);
-    if (kb.type !== 'url') {
-      throw Errors.conflict('Only a url knowledge base can be refreshed');
-    }
-    const updated: KnowledgeBaseEntity = { ...kb, ...AWAITING_NOTHING, status: 'pending' };
-    await this.knowledgeBases.save(updated, false);
-    this.scheduleFetch(updated);
-    return updated;
+    return this.db.transaction(async () => {
+      const kb = await this.lockedForChange(teamId, agentId, id);
+      if (kb.type !== 'url') {
+        throw Errors.conflict('Only a url knowledge base can be refreshed');
+      }
+      const updated: KnowledgeBaseEntity = { ...kb, ...AWAITING_NOTHING, status: 'pending' };
+      await this.knowledgeBases.save(updated, false);
+      this.scheduleFetch(updated);
+      return updated;
+    });
   }
 
   private scheduleFetch(kb: KnowledgeBaseEntity): void {

@@ -4,11 +4,8 @@ import { Database } from '@/database/database.service';
 import { WebhookEvents } from '@/modules/webhooks/webhook-events.service';
 import { toKnowledgeBaseResponse } from './dto/knowledge-base-response.dto';
 import { KnowledgeBaseEntity } from './entities/knowledge-base.entity';
+import { PageText } from './page-fetcher';
 import { PassagesRepository } from './passages.repository';
-
-/** What a fetch came to: the page's readable text, or why there is none. */
-export type FetchOutcome =
-  { text: string; error?: undefined } | { text?: undefined; error: string };
 
 /**
  * The fetch queue of URL items, kept in their own rows: an item is due when it waits for a fetch
@@ -83,7 +80,7 @@ export class KnowledgeFetchRepository {
   async settleFetch(
     item: KnowledgeBaseEntity,
     token: string,
-    outcome: FetchOutcome,
+    outcome: PageText,
   ): Promise<KnowledgeBaseEntity | null> {
     return this.db.transaction(async () => {
       const now = new Date();

@@ -30,14 +30,19 @@ const TITLE_CANDIDATES = 100;
  * takes the titles (FAQ questions) that hold them, ranked, and the first passages holding them.
  */
 const COMMON_WORD_PASSAGES = 200;
-/** Workflows whose FAQ digest this instance last saw indexed (only saves a read). */
+/**
+ * Workflows whose FAQ this instance last saw indexed, by version (only saves a read). The version
+ * is the workflow's `updated_at` with the digest: a digest alone would be wrong once another
+ * instance indexed a later FAQ and the workflow then went back to the one remembered here.
+ */
 const REMEMBERED_FAQS = 1_000;
 
 /** Whose knowledge to search: an agent's items, and the FAQ of its workflow if it has one. */
 export interface KnowledgeScope {
   teamId: string;
   agentId: string;
-  workflow: { id: string; faq: WorkflowFaq[] | null } | null;
+  /** Without `updatedAt` (no version known), every question reads the indexed FAQ's digest. */
+  workflow: { id: string; faq: WorkflowFaq[] | null; updatedAt?: Date } | null;
 }
 
 /**
@@ -58,7 +63,7 @@ export class KnowledgeIndexService {
       return [];
     }
     if (scope.workflow) {
-      await this.syncFaq(scope.workflow.id, scope.workflow.faq ?? []);
+      await this.syncFaq(scope.workflow);
     }
     const owners: PassageOwners = {
       teamId: scope.teamId,
@@ -170,16 +175,20 @@ export class KnowledgeIndexService {
     });
   }
 
-  private async syncFaq(workflowId: string, faq: WorkflowFaq[]): Promise<void> {
-    const digest = faqDigest(faq);
-    if (this.indexedFaqs.get(workflowId) === digest) {
+  private async syncFaq(workflow: NonNullable<KnowledgeScope['workflow']>): Promise<void> {
+    const faq = workflow.faq ?? [];
+    const version = workflow.updatedAt && `${workflow.updatedAt.getTime()}:${faqDigest(faq)}`;
+    if (version && this.indexedFaqs.get(workflow.id) === version) {
       return;
     }
-    await this.passages.syncFaq(workflowId, faq);
-    this.indexedFaqs.delete(workflowId);
+    await this.passages.syncFaq(workflow.id, faq);
+    this.indexedFaqs.delete(workflow.id);
+    if (!version) {
+      return;
+    }
     if (this.indexedFaqs.size >= REMEMBERED_FAQS) {
       this.indexedFaqs.delete(this.indexedFaqs.keys().next().value!);
     }
-    this.indexedFaqs.set(workflowId, digest);
+    this.indexedFaqs.set(workflow.id, version);
   }
 }

@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { download, DownloadError, MAX_REDIRECTS } from '@/common/outbound/outbound-download';
-import { OutboundHttp } from '@/common/outbound/outbound-http';
+import { MAX_OUTBOUND_RESPONSE_BYTES, OutboundHttp } from '@/common/outbound/outbound-http';
 import { LIMITS } from '@/common/validation/limits';
 import { AppConfig } from '@/config/app-config';
 import { readableText } from './readable-text';
 
+/** What a fetch came to: the page's readable text, or why there is none. */
 export type PageText = { text: string; error?: undefined } | { text?: undefined; error: string };
 
 const HTML = new Set(['text/html', 'application/xhtml+xml']);
@@ -22,7 +23,7 @@ function explain(error: DownloadError, timeoutMs: number): string {
     case 'timeout':
       return `the page took longer than ${seconds(timeoutMs)}`;
     case 'too_large':
-      return 'the page is larger than 5 MiB';
+      return `the page is larger than ${MAX_OUTBOUND_RESPONSE_BYTES / 1024 / 1024} MiB`;
     case 'too_many_redirects':
       return `the page redirected more than ${MAX_REDIRECTS} times`;
     case 'unreachable':
