@@ -105,7 +105,11 @@ export class KnowledgeFetchRepository {
       if (outcome.text !== undefined) {
         await this.passages.replaceForItem(item, outcome.text);
       }
-      const settled = { ...item, ...changes };
+      // Read back: a rename or description change made during the fetch is part of the record.
+      const settled = (await this.db.manager.findOneBy(KnowledgeBaseEntity, {
+        teamId: item.teamId,
+        id: item.id,
+      }))!;
       await this.webhooks.emit(
         item.teamId,
         settled.status === 'ready' ? 'knowledge_base.ready' : 'knowledge_base.failed',
