@@ -17,6 +17,15 @@ export interface AppInstance {
 }
 
 /**
+ * `BENCH_CPU_PROFILE=<dir>` has every instance write a V8 CPU profile of its whole life there when
+ * it stops (`node --cpu-prof`); `npm run bench:profile -- <file>` sums one up.
+ */
+function cpuProfileArgs(name: string): string[] {
+  const dir = process.env.BENCH_CPU_PROFILE;
+  return dir ? ['--cpu-prof', `--cpu-prof-dir=${dir}`, `--cpu-prof-name=${name}.cpuprofile`] : [];
+}
+
+/**
  * Starts the built application (dist/main.js) in production mode as its own `node` process, with
  * the memory reporter preloaded, and waits until /readyz answers 200.
  */
@@ -39,7 +48,7 @@ export async function startApp(
     },
     {
       name,
-      nodeArgs: ['--expose-gc'],
+      nodeArgs: ['--expose-gc', ...cpuProfileArgs(name)],
       readyTimeoutMs: READY_TIMEOUT_MS,
       readyPollMs: READY_POLL_MS,
     },

@@ -2,8 +2,15 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Mutex } from 'async-mutex';
-import { DataSource, EntityManager, ObjectLiteral, SelectQueryBuilder } from 'typeorm';
+import {
+  DataSource,
+  EntityManager,
+  EntityTarget,
+  ObjectLiteral,
+  SelectQueryBuilder,
+} from 'typeorm';
 import { isDeadlock } from './errors';
+import { PreparedStatements, SqlParam, StatementResult } from './prepared-statements';
 
 const DEADLOCK_ATTEMPTS = 3;
 
@@ -27,9 +34,43 @@ export class Database {
   private readonly logger = new Logger(Database.name);
   private readonly current = new AsyncLocalStorage<OpenTransaction>();
   private readonly writer: Mutex | null;
+  private readonly statements: PreparedStatements;
 
   constructor(@InjectDataSource() readonly dataSource: DataSource) {
     this.writer = dataSource.options.type === 'postgres' ? null : new Mutex();
+    this.statements = new PreparedStatements(dataSource, () => this.manager);
+  }
+
+  /**
+   * Runs one statement of our own (`$1…$n` placeholders), prepared once, on the caller's
+   * transaction when it has one. For the hot paths; the ORM serves the rest. Writes still go
+   * through `write()` or `transaction()`.
+   */
+  execute<R = Record<string, unknown>>(
+    sql: string,
+    params?: readonly SqlParam[],
+  ): Promise<StatementResult<R>> {
+    return this.statements.execute<R>(sql, params);
+  }
+
+  /** The rows `sql` selects from `entity`'s table (every column), as entities. */
+  async entities<T extends ObjectLiteral>(
+    entity: EntityTarget<T>,
+    sql: string,
+    params?: readonly SqlParam[],
+  ): Promise<T[]> {
+    const { rows } = await this.statements.execute(sql, params);
+    return rows.map(this.statements.mapperFor(entity));
+  }
+
+  /** The first row `sql` selects from `entity`'s table, as an entity, or null. */
+  async entity<T extends ObjectLiteral>(
+    entity: EntityTarget<T>,
+    sql: string,
+    params?: readonly SqlParam[],
+  ): Promise<T | null> {
+    const { rows } = await this.statements.execute(sql, params);
+    return rows.length > 0 ? this.statements.mapperFor(entity)(rows[0]) : null;
   }
 
   get kind(): 'sqlite' | 'postgres' {

@@ -1,0 +1,144 @@
+import { randomBytes } from 'node:crypto';
+import { DataSource, QueryFailedError } from 'typeorm';
+import { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import { newId } from '@/common/ids';
+import { Database } from '@/database/database.service';
+import { dataSourceOptions } from '@/database/data-source-options';
+import { isUniqueViolation } from '@/database/errors';
+import { migrate } from '@/database/migrate';
+import { TeamEntity } from '@/modules/auth/entities/team.entity';
+import { WorkflowEntity } from '@/modules/workflows/entities/workflow.entity';
+import { createTestDatabase, TestDatabase } from '../factories/test-database';
+
+/**
+ * The hot paths' own statements (database/prepared-statements.ts) against the engine the suite
+ * runs on (TEST_POSTGRES_URL, else SQLite): rows read with them must be the entities the ORM
+ * reads, writes must join the caller's transaction, and driver errors must read as the ORM's.
+ */
+describe('Database statements of our own', () => {
+  let testDatabase: TestDatabase;
+  let dataSource: DataSource;
+  let db: Database;
+  const teamId = newId();
+
+  beforeAll(async () => {
+    testDatabase = await createTestDatabase();
+    dataSource = await new DataSource({
+      ...dataSourceOptions(testDatabase.url, randomBytes(32), 4),
+      entities: [TeamEntity, WorkflowEntity],
+    }).initialize();
+    await migrate(dataSource);
+    db = new Database(dataSource);
+    await dataSource.manager.insert(TeamEntity, {
+      id: teamId,
+      name: `Statements ${teamId}`,
+      createdAt: new Date(),
+    });
+  });
+
+  afterAll(async () => {
+    await dataSource?.destroy();
+    await testDatabase?.drop();
+  });
+
+  const workflow = (name: string): WorkflowEntity => ({
+    id: newId(),
+    teamId,
+    name,
+    description: null,
+    category: 'Support',
+    visibility: 'private',
+    systemPrompt: null,
+    rules: [],
+    flows: [],
+    tags: ['a', 'b'],
+    integrations: [],
+    channels: [{ type: 'web' }],
+    actions: [],
+    guide: null,
+    faq: [{ question: 'Open?', answer: 'Yes' }],
+    setupSteps: [],
+    setupTime: 15,
+    videoUrl: null,
+    promptConfig: { tone: 'warm' },
+    createdAt: new Date('2026-11-20T10:00:00.123Z'),
+    updatedAt: new Date('2026-11-21T11:30:00.456Z'),
+  });
+
+  const insert = (stored: WorkflowEntity) =>
+    dataSource.manager.insert(WorkflowEntity, stored as QueryDeepPartialEntity<WorkflowEntity>);
+
+  it('reads a row as the entity the ORM reads', async () => {
+    const stored = workflow('Read back');
+    await insert(stored);
+    const byOrm = await dataSource.manager.findOneByOrFail(WorkflowEntity, { id: stored.id });
+    const byStatement = await db.entity(
+      WorkflowEntity,
+      'SELECT * FROM workflows WHERE team_id = $1 AND id = $2',
+      [teamId, stored.id],
+    );
+    expect(byStatement).toEqual({ ...byOrm });
+    expect(byStatement).toEqual(stored);
+    expect(
+      await db.entity(WorkflowEntity, 'SELECT * FROM workflows WHERE id = $1', [newId()]),
+    ).toBeNull();
+  });
+
+  it('binds a parameter used twice, Dates and booleans as the ORM stores them', async () => {
+    const stored = workflow('Twice');
+    await insert(stored);
+    const { rows } = await db.execute<{ id: string }>(
+      'SELECT id FROM workflows WHERE team_id = $1 AND created_at = $2 AND (id = $3 OR name = $3)',
+      [teamId, stored.createdAt, stored.id],
+    );
+    expect(rows).toEqual([{ id: stored.id }]);
+  });
+
+  it('writes inside the caller’s transaction, and a rollback undoes them', async () => {
+    const stored = workflow('Rolled back');
+    await insert(stored);
+    await expect(
+      db.transaction(async () => {
+        const { changes } = await db.execute(
+          'UPDATE workflows SET name = $1 WHERE team_id = $2 AND id = $3',
+          ['Renamed', teamId, stored.id],
+        );
+        expect(changes).toBe(1);
+        throw new Error('abandon');
+      }),
+    ).rejects.toThrow('abandon');
+    expect((await dataSource.manager.findOneByOrFail(WorkflowEntity, { id: stored.id })).name).toBe(
+      'Rolled back',
+    );
+  });
+
+  it('returns the rows a write names with RETURNING, and counts the rows it changed', async () => {
+    const stored = workflow('Returning');
+    await insert(stored);
+    const { rows, changes } = await db.write(() =>
+      db.execute<{ setup_time: number }>(
+        'UPDATE workflows SET setup_time = setup_time + 1 WHERE team_id = $1 AND id = $2 ' +
+          'RETURNING setup_time',
+        [teamId, stored.id],
+      ),
+    );
+    expect(changes).toBe(1);
+    expect(rows.map((row) => Number(row.setup_time))).toEqual([16]);
+  });
+
+  it('reports a driver error as the ORM does', async () => {
+    const stored = workflow('Twin');
+    await insert(stored);
+    const error = await db
+      .write(() =>
+        db.execute('INSERT INTO teams (id, name, created_at) VALUES ($1, $2, $3)', [
+          teamId,
+          'Again',
+          new Date(),
+        ]),
+      )
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(QueryFailedError);
+    expect(isUniqueViolation(error)).toBe(true);
+  });
+});
