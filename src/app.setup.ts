@@ -3,7 +3,9 @@ import { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import helmet from 'helmet';
 import { Logger } from 'nestjs-pino';
+import { accessLog } from './common/logging/access-log';
 import { FrameworkQuietingLogger } from './common/logging/framework-quieting-logger';
+import { ROOT_LOGGER } from './common/logging/logging.module';
 import { MetricsService } from './common/metrics/metrics.service';
 import { answerClientErrorsWithContractBody } from './common/server/client-error';
 import { jsonBody } from './common/server/json-body';
@@ -27,6 +29,7 @@ export function configureApp(app: NestExpressApplication): INestApplication {
   answerClientErrorsWithContractBody(app.getHttpServer());
   app.use(requestIdMiddleware);
   app.use(traceContextMiddleware);
+  app.use(accessLog(app.get(ROOT_LOGGER)));
   app.use(app.get(MetricsService).requestTimer());
   app.use(securityHeaders(http.corsOrigins !== undefined));
   app.use(malformedPathMiddleware);

@@ -1,44 +1,8 @@
 import { Module, RequestMethod } from '@nestjs/common';
-import type { IncomingMessage } from 'node:http';
-import type { Request } from 'express';
 import { LoggerModule } from 'nestjs-pino';
-import type { Options } from 'pino-http';
-import { destination, DestinationStream } from 'pino';
+import pino, { destination, DestinationStream, Logger, LoggerOptions } from 'pino';
 import { AppConfig } from '@/config/app-config';
 import { InvalidEnvironmentError } from '@/config/environment';
-
-interface SerializedRequest {
-  method: string;
-  url: string;
-}
-
-/** Paths only: query strings can carry stream tickets, and headers carry keys. */
-function pathOf(url: string): string {
-  const queryStart = url.indexOf('?');
-  return queryStart === -1 ? url : url.slice(0, queryStart);
-}
-
-const PROBE_PATHS = new Set(['/healthz', '/readyz']);
-
-/**
- * Added when the line is written, rather than bound to a child logger on every request. The
- * client's address is Express's `req.ip`, which follows TRUST_PROXY.
- */
-function withRequestFacts(
-  req: IncomingMessage,
-  line: Record<string, unknown>,
-): Record<string, unknown> {
-  const { principal, ip, headers } = req as Request;
-  const userAgent = headers['user-agent'];
-  const traceId = (req as Request).traceId;
-  return {
-    ...line,
-    ...(principal?.keyId ? { api_key_id: principal.keyId } : {}),
-    client_ip: ip ?? req.socket?.remoteAddress,
-    ...(userAgent ? { user_agent: userAgent.slice(0, 256) } : {}),
-    ...(traceId ? { trace_id: traceId } : {}),
-  };
-}
 
 const fileDestinations = new Map<string, DestinationStream>();
 
@@ -89,63 +53,45 @@ function output(config: AppConfig): DestinationStream | undefined {
   });
 }
 
-/** Probes come every few seconds from every balancer: logged at debug while they succeed. */
-function isProbe(req: IncomingMessage): boolean {
-  return PROBE_PATHS.has(pathOf(req.url ?? ''));
-}
+export const ROOT_LOGGER = Symbol('ROOT_LOGGER');
 
 /**
- * A 502 is another service failing (an MCP server, a customer's API): worth a warning, not an
- * error of this one. 501 is the contract's answer for calls.
+ * The process's pino logger. Access lines are written by access-log.ts, applied in app.setup.ts;
+ * nestjs-pino (`useExisting`) only makes each request's logger the application's logger while the
+ * request is served, so that lines logged meanwhile carry its `request_id`.
  */
-function accessLogLevel(status: number, error: Error | undefined): 'error' | 'warn' | 'info' {
-  if (error || (status >= 500 && status !== 501 && status !== 502)) {
-    return 'error';
-  }
-  return status === 502 ? 'warn' : 'info';
-}
+@Module({
+  providers: [
+    {
+      provide: ROOT_LOGGER,
+      inject: [AppConfig],
+      useFactory: (config: AppConfig): Logger => {
+        const options: LoggerOptions = {
+          level: config.logging.level,
+          redact: ['err.parameters', 'err.query', 'err.driverError.parameters'],
+        };
+        const stream = output(config);
+        return stream ? pino(options, stream) : pino(options);
+      },
+    },
+  ],
+  exports: [ROOT_LOGGER],
+})
+class RootLoggerModule {}
 
 @Module({
   imports: [
+    RootLoggerModule,
     LoggerModule.forRootAsync({
-      inject: [AppConfig],
-      useFactory: (config: AppConfig) => {
-        const options: Options = {
-          level: config.logging.level,
-          quietReqLogger: true,
-          redact: ['err.parameters', 'err.query', 'err.driverError.parameters'],
-          customAttributeKeys: { reqId: 'request_id', responseTime: 'duration_ms' },
-          serializers: {
-            req: (req: SerializedRequest) => ({ method: req.method, path: pathOf(req.url) }),
-            res: (res: { statusCode: number }) => ({ status: res.statusCode }),
-          },
-          // 'silent' when the line would be dropped anyway: pino-http then skips building it.
-          customLogLevel: (req, res, error) => {
-            const level =
-              isProbe(req) && res.statusCode < 400
-                ? 'debug'
-                : accessLogLevel(res.statusCode, error);
-            return req.log.isLevelEnabled(level) ? level : 'silent';
-          },
-          customSuccessObject: (req, _res, line: Record<string, unknown>) =>
-            withRequestFacts(req, line),
-          // The exception filter logs the real error with its stack; the access line needs none.
-          customErrorObject: (req, _res, _error, line: Record<string, unknown>) => {
-            const { err: _err, ...rest } = line;
-            return withRequestFacts(req, rest);
-          },
-          customSuccessMessage: (req, res) =>
-            `${req.method} ${pathOf(req.url ?? '')} ${res.statusCode}`,
-          customErrorMessage: (req, res) =>
-            `${req.method} ${pathOf(req.url ?? '')} ${res.statusCode}`,
-        };
-        const stream = output(config);
-        return {
-          forRoutes: [{ path: '{*path}', method: RequestMethod.ALL }],
-          pinoHttp: stream ? [options, stream] : options,
-        };
-      },
+      imports: [RootLoggerModule],
+      inject: [ROOT_LOGGER],
+      useFactory: (root: Logger) => ({
+        pinoHttp: { logger: root },
+        useExisting: true,
+        forRoutes: [{ path: '{*path}', method: RequestMethod.ALL }],
+      }),
     }),
   ],
+  exports: [RootLoggerModule],
 })
 export class LoggingModule {}
