@@ -3,6 +3,7 @@ import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { ApiExceptionFilter } from './common/http/api-exception.filter';
 import { EnvelopeInterceptor } from './common/http/envelope.interceptor';
 import { FallbackModule } from './common/http/fallback.module';
+import { RouteMetadataModule } from './common/http/route-metadata';
 import { RequestBodyGuard } from './common/http/request-body.guard';
 import { IdempotencyInterceptor } from './common/idempotency/idempotency.interceptor';
 import { IdempotencyModule } from './common/idempotency/idempotency.module';
@@ -42,6 +43,7 @@ export class AppModule {
       imports: [
         AppConfigModule.forRoot(config),
         LoggingModule,
+        RouteMetadataModule,
         MetricsModule,
         DatabaseModule,
         RedisModule,

@@ -1,8 +1,8 @@
 import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
-import { Reflector } from '@nestjs/core';
 import { map, Observable } from 'rxjs';
 import { Page, PaginationMeta } from '../pagination/page';
 import { RAW_RESPONSE, RESPONSE_MESSAGE } from './response-message.decorator';
+import { RouteMetadata } from './route-metadata';
 
 export interface Envelope {
   message: string;
@@ -12,17 +12,13 @@ export interface Envelope {
 
 /** How the route's handler results become its success bodies; null for a route that answers raw. */
 export function envelopeFor(
-  reflector: Reflector,
+  metadata: RouteMetadata,
   context: ExecutionContext,
 ): ((result: unknown) => Envelope) | null {
-  const handler = context.getHandler();
-  if (
-    context.getType() !== 'http' ||
-    reflector.getAllAndOverride<boolean>(RAW_RESPONSE, [handler, context.getClass()])
-  ) {
+  if (context.getType() !== 'http' || metadata.get<boolean>(RAW_RESPONSE, context)) {
     return null;
   }
-  const message = reflector.get<string | undefined>(RESPONSE_MESSAGE, handler) ?? 'Success';
+  const message = metadata.get<string>(RESPONSE_MESSAGE, context) ?? 'Success';
   return (result) => {
     if (result instanceof Page) {
       return { message, data: result.items, meta: result.meta };
@@ -34,10 +30,10 @@ export function envelopeFor(
 /** Wraps every JSON success body in the contract's envelope. */
 @Injectable()
 export class EnvelopeInterceptor implements NestInterceptor {
-  constructor(private readonly reflector: Reflector) {}
+  constructor(private readonly metadata: RouteMetadata) {}
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
-    const envelope = envelopeFor(this.reflector, context);
+    const envelope = envelopeFor(this.metadata, context);
     return envelope ? next.handle().pipe(map(envelope)) : next.handle();
   }
 }

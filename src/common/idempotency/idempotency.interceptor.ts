@@ -1,10 +1,10 @@
 import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
-import { Reflector } from '@nestjs/core';
 import type { Request, Response } from 'express';
 import { catchError, defer, finalize, from, lastValueFrom, mergeMap, Observable, of } from 'rxjs';
 import { Database } from '@/database/database.service';
 import { Errors, ValidationFailedError } from '../http/api-error';
 import { envelopeFor } from '../http/envelope.interceptor';
+import { RouteMetadata } from '../http/route-metadata';
 import { toErrorResponse } from '../http/error-response';
 import { requestIdOf } from '../http/request-id';
 import { requestFingerprint } from './fingerprint';
@@ -29,7 +29,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
     private readonly store: IdempotencyStore,
     private readonly db: Database,
     private readonly writePhase: WritePhase,
-    private readonly reflector: Reflector,
+    private readonly metadata: RouteMetadata,
   ) {}
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
@@ -42,9 +42,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
     if (typeof key !== 'string' || !ACCEPTABLE_KEY.test(key)) {
       throw Errors.badRequest('Idempotency-Key must be 1 to 255 visible ASCII characters');
     }
-    const mode =
-      this.reflector.get<IdempotencyMode | undefined>(IDEMPOTENCY_MODE, context.getHandler()) ??
-      'atomic';
+    const mode = this.metadata.get<IdempotencyMode>(IDEMPOTENCY_MODE, context) ?? 'atomic';
     if (mode === 'never_stored') {
       return next.handle();
     }
@@ -117,7 +115,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
     res: Response,
     next: CallHandler,
   ): Promise<unknown> {
-    const envelope = envelopeFor(this.reflector, context) ?? ((result: unknown) => result);
+    const envelope = envelopeFor(this.metadata, context) ?? ((result: unknown) => result);
     let recorded = false;
     const body: unknown = await this.writePhase.recording(
       async (response) => {

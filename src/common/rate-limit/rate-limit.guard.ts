@@ -1,69 +1,70 @@
-import { ExecutionContext, Inject, Injectable, Optional } from '@nestjs/common';
-import { Reflector } from '@nestjs/core';
+import {
+  CanActivate,
+  ExecutionContext,
+  Inject,
+  Injectable,
+  Optional,
+  SetMetadata,
+} from '@nestjs/common';
 import {
   InjectThrottlerOptions,
   InjectThrottlerStorage,
-  ThrottlerGuard,
   ThrottlerModuleOptions,
-  ThrottlerRequest,
+  ThrottlerOptions,
   ThrottlerStorage,
 } from '@nestjs/throttler';
 import type { Request, Response } from 'express';
 import { Errors } from '../http/api-error';
+import { RouteMetadata } from '../http/route-metadata';
 import { CounterLike, MetricsService } from '../metrics/metrics.service';
 import { RedisConnections } from '../redis/redis-connections';
 import { REDIS } from '../redis/redis.module';
 import { requireRedis } from '../redis/redis-unavailable';
 import { PRINCIPAL_RESOLVER, PrincipalResolver } from './principal-resolver';
 
+const SKIP_RATE_LIMIT = 'console:skip-rate-limit';
+
+/** The route is never counted nor refused (health probes). */
+export const SkipRateLimit = () => SetMetadata(SKIP_RATE_LIMIT, true);
+
 /**
- * The stock guard counts per route and per IP, sends the reset as seconds-to-go and leaves the
- * headers off a 429. This one keeps one budget per API key (per IP for callers without a valid
- * key), sends the reset as a Unix time, and sets every header on every response it sees.
+ * One budget per API key (per IP for callers without a valid key), in the throttler's storage
+ * (process memory, or Redis across instances). Unlike the stock ThrottlerGuard, which counts per
+ * route and per IP and resolves every option again on each request, it counts per caller, sends
+ * the reset as a Unix time, and sets every header on every response it sees.
  */
 @Injectable()
-export class RateLimitGuard extends ThrottlerGuard {
+export class RateLimitGuard implements CanActivate {
+  private readonly throttler: ThrottlerOptions;
+  private readonly refusals: CounterLike;
+
   constructor(
     @InjectThrottlerOptions() options: ThrottlerModuleOptions,
-    @InjectThrottlerStorage() storage: ThrottlerStorage,
-    reflector: Reflector,
+    @InjectThrottlerStorage() private readonly storage: ThrottlerStorage,
+    private readonly metadata: RouteMetadata,
     @Inject(PRINCIPAL_RESOLVER) private readonly principals: PrincipalResolver,
     @Optional() @Inject(REDIS) private readonly redis: RedisConnections | null,
     metrics: MetricsService,
   ) {
-    super(options, storage, reflector);
+    [this.throttler] = Array.isArray(options) ? options : options.throttlers;
     this.refusals = metrics.counter(
       'console_rate_limit_refusals_total',
       'Requests refused with 429 for exceeding RATE_LIMIT_MAX per RATE_LIMIT_WINDOW_S',
     );
   }
 
-  private readonly refusals: CounterLike;
-
-  protected override async getTracker(req: Request): Promise<string> {
-    const principal = await this.principals.resolvePrincipal(req);
-    return principal
-      ? `key:${principal.keyId}`
-      : `ip:${req.ip ?? req.socket.remoteAddress ?? 'unknown'}`;
-  }
-
-  protected override generateKey(
-    _context: ExecutionContext,
-    tracker: string,
-    name: string,
-  ): string {
-    // In cluster mode the counters share a Redis with other deployments: keys carry the prefix.
-    return this.redis ? this.redis.key('rate', name, tracker) : `rate:${name}:${tracker}`;
-  }
-
-  protected override async handleRequest(request: ThrottlerRequest): Promise<boolean> {
-    const { context, limit, ttl, throttler, blockDuration } = request;
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    if (this.metadata.get<boolean>(SKIP_RATE_LIMIT, context)) {
+      return true;
+    }
     const req = context.switchToHttp().getRequest<Request>();
     const res = context.switchToHttp().getResponse<Response>();
-    const tracker = await this.getTracker(req);
-    const key = this.generateKey(context, tracker, throttler.name ?? 'default');
+    const limit = this.throttler.limit as number;
+    const ttl = this.throttler.ttl as number;
+    const name = this.throttler.name ?? 'default';
+    const key = this.keyFor(name, await this.trackerOf(req));
     const { totalHits, timeToExpire, isBlocked, timeToBlockExpire } = await requireRedis(() =>
-      this.storageService.increment(key, ttl, limit, blockDuration, throttler.name ?? 'default'),
+      this.storage.increment(key, ttl, limit, ttl, name),
     );
     const nowSeconds = Math.floor(Date.now() / 1000);
     const secondsLeft = isBlocked ? Math.max(timeToExpire, timeToBlockExpire) : timeToExpire;
@@ -76,5 +77,17 @@ export class RateLimitGuard extends ThrottlerGuard {
       throw Errors.tooManyRequests(`Rate limit of ${limit} requests per ${ttl / 1000} s exceeded`);
     }
     return true;
+  }
+
+  private async trackerOf(req: Request): Promise<string> {
+    const principal = await this.principals.resolvePrincipal(req);
+    return principal
+      ? `key:${principal.keyId}`
+      : `ip:${req.ip ?? req.socket.remoteAddress ?? 'unknown'}`;
+  }
+
+  /** In cluster mode the counters share a Redis with other deployments: keys carry the prefix. */
+  private keyFor(name: string, tracker: string): string {
+    return this.redis ? this.redis.key('rate', name, tracker) : `rate:${name}:${tracker}`;
   }
 }

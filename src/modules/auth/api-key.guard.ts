@@ -1,23 +1,18 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
-import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
 import { IS_PUBLIC } from '@/common/http/public.decorator';
+import { RouteMetadata } from '@/common/http/route-metadata';
 import { ApiKeyAuthenticator } from './api-key-authenticator';
 
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
   constructor(
-    private readonly reflector: Reflector,
+    private readonly metadata: RouteMetadata,
     private readonly authenticator: ApiKeyAuthenticator,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    if (
-      this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [
-        context.getHandler(),
-        context.getClass(),
-      ])
-    ) {
+    if (this.metadata.get<boolean>(IS_PUBLIC, context)) {
       return true;
     }
     const req = context.switchToHttp().getRequest<Request>();

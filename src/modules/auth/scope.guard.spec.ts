@@ -1,5 +1,6 @@
 import { ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
+import { RouteMetadata } from '@/common/http/route-metadata';
 import { ApiError } from '@/common/http/api-error';
 import { Public } from '@/common/http/public.decorator';
 import { RequireScopes } from './require-scopes.decorator';
@@ -35,7 +36,7 @@ function codeOf(run: () => unknown): string | undefined {
 }
 
 describe('ScopeGuard', () => {
-  const guard = new ScopeGuard(new Reflector());
+  const guard = new ScopeGuard(new RouteMetadata(new Reflector()));
 
   it('lets a key with the scope, or with *, through', () => {
     expect(guard.canActivate(contextFor('scoped', ['workflows:write']))).toBe(true);

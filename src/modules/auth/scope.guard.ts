@@ -1,8 +1,8 @@
 import { CanActivate, ExecutionContext, Injectable, Logger } from '@nestjs/common';
-import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
 import { Errors } from '@/common/http/api-error';
 import { IS_PUBLIC } from '@/common/http/public.decorator';
+import { RouteMetadata } from '@/common/http/route-metadata';
 import { REQUIRED_SCOPES } from './require-scopes.decorator';
 import { grants, Scope } from './scopes';
 
@@ -11,17 +11,13 @@ import { grants, Scope } from './scopes';
 export class ScopeGuard implements CanActivate {
   private readonly logger = new Logger(ScopeGuard.name);
 
-  constructor(private readonly reflector: Reflector) {}
+  constructor(private readonly metadata: RouteMetadata) {}
 
   canActivate(context: ExecutionContext): boolean {
-    const targets = [context.getHandler(), context.getClass()];
-    if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets)) {
+    if (this.metadata.get<boolean>(IS_PUBLIC, context)) {
       return true;
     }
-    const required = this.reflector.getAllAndOverride<Scope[] | undefined>(
-      REQUIRED_SCOPES,
-      targets,
-    );
+    const required = this.metadata.get<Scope[]>(REQUIRED_SCOPES, context);
     if (!required?.length) {
       this.logger.error(
         `${context.getClass().name}.${context.getHandler().name} declares no scope`,

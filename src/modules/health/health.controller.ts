@@ -2,10 +2,10 @@ import { Controller, Get, HttpException } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { HealthCheckResult, HealthCheckService, TypeOrmHealthIndicator } from '@nestjs/terminus';
-import { SkipThrottle } from '@nestjs/throttler';
 import { ApiErrorResponse, ApiHeadersTooLarge } from '@/common/http/api-docs.decorators';
 import { Errors } from '@/common/http/api-error';
 import { responseHeaders } from '@/common/http/response-headers.docs';
+import { SkipRateLimit } from '@/common/rate-limit/rate-limit.guard';
 import { Public } from '@/common/http/public.decorator';
 import { RawResponse } from '@/common/http/response-message.decorator';
 import { RedisHealthIndicator } from './redis.health';
@@ -36,7 +36,7 @@ const READINESS_SCHEMA: SchemaObject = {
 @ApiHeadersTooLarge()
 @Public()
 // Probes must answer whatever the state of Redis, which holds the rate-limit counters.
-@SkipThrottle()
+@SkipRateLimit()
 @RawResponse()
 @Controller()
 export class HealthController {
