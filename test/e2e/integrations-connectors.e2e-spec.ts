@@ -131,6 +131,25 @@ describe('integrations: built-in connectors, pipedream, actions', () => {
       await app.post('/bimpeai/configure', { type: 'stripe', currency: 'naira' }).expect(400);
     });
 
+    it('refuses credentials that cannot travel in a header before calling the provider', async () => {
+      const token = await app
+        .post('/bimpeai/configure', { type: 'bumpa', token: 'bumpa\r\nX-Injected: 1' })
+        .expect(400);
+      expect(token.body.message).toEqual([
+        'token: must not contain control or non-Latin-1 characters',
+      ]);
+      const secret = await app
+        .post('/bimpeai/configure', { type: 'stripe', secret_key: 'sk_live\n' })
+        .expect(400);
+      expect(secret.body.message).toEqual([
+        'secret_key: must not contain control or non-Latin-1 characters',
+      ]);
+      const rows = (await app.get('/bimpeai').expect(200)).body.data.filter(
+        (r: { type: string; id: string | null }) => r.type === 'bumpa' && r.id !== null,
+      );
+      expect(rows).toHaveLength(0);
+    });
+
     it('disconnects, removing the connector and its actions', async () => {
       const connected = await app
         .post('/bimpeai/configure', {

@@ -1,9 +1,6 @@
 import { Errors } from '@/common/http/api-error';
 import { AuthConfig, AuthType, MAX_SECRET_LENGTH } from './dto/auth-config.dto';
-
-const HEADER_NAME = /^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,128}$/;
-// What Node accepts in a header value: no control characters but tab.
-const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
+import { HEADER_NAME, HEADER_VALUE, HEADER_VALUE_PROBLEM } from './header-syntax';
 const DEFAULT_API_KEY_HEADER = 'X-Api-Key';
 
 type Field = keyof AuthConfig;
@@ -23,7 +20,7 @@ function valueProblem(value: unknown): string | null {
   if (value.length > MAX_SECRET_LENGTH) {
     return `must be shorter than or equal to ${MAX_SECRET_LENGTH} characters`;
   }
-  return HEADER_VALUE.test(value) ? null : 'must not contain control or non-Latin-1 characters';
+  return HEADER_VALUE.test(value) ? null : HEADER_VALUE_PROBLEM;
 }
 
 function headersProblems(headers: Record<string, unknown>, secretHeader: unknown): string[] {

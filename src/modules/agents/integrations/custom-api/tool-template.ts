@@ -1,10 +1,8 @@
 import { fillPlaceholders, placeholdersOf, toolParams } from './tool-parameters';
+import { HEADER_NAME, HEADER_VALUE } from '../header-syntax';
 import { toolUrl } from './tool-url';
 
 const WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);
-// What Node accepts in a header value: no control characters but tab.
-const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
-const HEADER_NAME = /^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,128}$/;
 
 export interface ToolRequest {
   method: string;

@@ -1,6 +1,10 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsNotEmpty, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import { BUILT_IN_CONNECTOR_TYPES, BuiltInConnectorType } from '../connector-catalog';
+import { HEADER_VALUE, HEADER_VALUE_PROBLEM } from '../header-syntax';
+
+/** Credentials travel to the provider in a header: refused here rather than failing there. */
+const headerSafe = () => Matches(HEADER_VALUE, { message: HEADER_VALUE_PROBLEM });
 
 export class BuiltInConfigureDto {
   @ApiProperty({ enum: BUILT_IN_CONNECTOR_TYPES })
@@ -12,6 +16,7 @@ export class BuiltInConfigureDto {
   @IsString()
   @IsNotEmpty()
   @MaxLength(4096)
+  @headerSafe()
   token?: string;
 
   @ApiPropertyOptional({ maxLength: 1024 })
@@ -28,6 +33,7 @@ export class BuiltInConfigureDto {
   @IsString()
   @IsNotEmpty()
   @MaxLength(4096)
+  @headerSafe()
   secret_key?: string;
 
   @ApiPropertyOptional({ example: 'NGN', description: 'ISO 4217 code' })
