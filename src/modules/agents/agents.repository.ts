@@ -13,12 +13,14 @@ const SORT_COLUMNS = {
   updated_at: 'agent.updated_at',
 };
 
+const OWNED_BY_ID = 'SELECT * FROM agents WHERE team_id = $1 AND id = $2';
+
 @Injectable()
 export class AgentsRepository {
   constructor(private readonly db: Database) {}
 
   findOwned(teamId: string, id: string): Promise<AgentEntity | null> {
-    return this.db.manager.findOneBy(AgentEntity, { teamId, id });
+    return this.db.entity(AgentEntity, OWNED_BY_ID, [teamId, id]);
   }
 
   list(teamId: string, query: AgentListQueryDto): Promise<Page<AgentEntity>> {

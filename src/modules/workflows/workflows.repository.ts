@@ -14,6 +14,9 @@ const SORT_COLUMNS = {
   updated_at: 'workflow.updated_at',
 };
 
+const ACCESSIBLE_BY_ID =
+  "SELECT * FROM workflows WHERE id = $1 AND (team_id = $2 OR visibility = 'public')";
+
 /** Workflows as one team sees them: its own, plus every team's public ones where allowed. */
 @Injectable()
 export class WorkflowsRepository {
@@ -43,7 +46,7 @@ export class WorkflowsRepository {
 
   /** Own or public. */
   findAccessible(teamId: string, id: string): Promise<WorkflowEntity | null> {
-    return this.visibleTo(teamId, 'accessible').andWhere('workflow.id = :id', { id }).getOne();
+    return this.db.entity(WorkflowEntity, ACCESSIBLE_BY_ID, [id, teamId]);
   }
 
   list(teamId: string, list: WorkflowListQueryDto): Promise<Page<WorkflowEntity>> {
