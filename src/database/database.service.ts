@@ -63,6 +63,11 @@ export class Database {
     return rows.map(this.statements.mapperFor(entity));
   }
 
+  /** `rows` of `entity`'s table (columns by database name) as entities; absent columns stay unset. */
+  hydrate<T extends ObjectLiteral>(entity: EntityTarget<T>, rows: Record<string, unknown>[]): T[] {
+    return rows.map(this.statements.mapperFor(entity));
+  }
+
   /** The first row `sql` selects from `entity`'s table, as an entity, or null. */
   async entity<T extends ObjectLiteral>(
     entity: EntityTarget<T>,

@@ -84,6 +84,22 @@ describe('Database statements of our own', () => {
     ).toBeNull();
   });
 
+  it('hydrates rows of some columns, leaving the others unset', async () => {
+    const stored = workflow('Some columns');
+    await insert(stored);
+    const { rows } = await db.execute(
+      'SELECT id, tags, updated_at, setup_time FROM workflows WHERE team_id = $1 AND id = $2',
+      [teamId, stored.id],
+    );
+    const [hydrated] = db.hydrate(WorkflowEntity, rows);
+    expect({ ...hydrated }).toEqual({
+      id: stored.id,
+      tags: stored.tags,
+      updatedAt: stored.updatedAt,
+      setupTime: stored.setupTime,
+    });
+  });
+
   it('binds a parameter used twice, Dates and booleans as the ORM stores them', async () => {
     const stored = workflow('Twice');
     await insert(stored);

@@ -1,4 +1,3 @@
-import { likePattern } from './paginate';
 import { Page } from './page';
 
 describe('Page.of', () => {
@@ -19,11 +18,5 @@ describe('Page.of', () => {
       has_next_page: false,
       has_previous_page: false,
     });
-  });
-});
-
-describe('likePattern', () => {
-  it('lower-cases and escapes LIKE wildcards and the escape character', () => {
-    expect(likePattern('50%_A\\b')).toBe('%50\\%\\_a\\\\b%');
   });
 });

@@ -1,24 +1,15 @@
 import { ObjectLiteral, SelectQueryBuilder } from 'typeorm';
 import { ListQueryDto } from './list-query.dto';
 import { Page } from './page';
+import { likePattern, SearchColumns, searchCondition } from './search-condition';
 import { parseSort } from './sort';
 
-export interface PaginateOptions {
-  /** Column expressions searched, case-insensitively, for `search` as a substring. */
-  searchColumns: string[];
-  /** Columns holding a JSON array of strings: each element is searched, never the JSON text. */
-  searchArrayColumns?: string[];
+export interface PaginateOptions extends SearchColumns {
   /** Sortable field name → column expression. */
   sortColumns: Record<string, string>;
   defaultSort: string;
   /** Column used to break ties, so that pages never overlap or skip. */
   tieBreaker: string;
-}
-
-const MATCHES_SEARCH = `LIKE :search ESCAPE '\\'`;
-
-export function likePattern(term: string): string {
-  return `%${term.toLowerCase().replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
 }
 
 /** Applies search, sort and page bounds to `query` and reads one page with its total count. */
@@ -28,17 +19,10 @@ export async function paginate<T extends ObjectLiteral>(
   options: PaginateOptions,
 ): Promise<Page<T>> {
   if (list.search) {
-    const sqlite = query.connection.options.type === 'better-sqlite3';
-    const conditions = [
-      ...options.searchColumns.map((column) => `LOWER(${column}) ${MATCHES_SEARCH}`),
-      ...(options.searchArrayColumns ?? []).map((column) =>
-        sqlite
-          ? `EXISTS (SELECT 1 FROM json_each(${column}) WHERE LOWER(value) ${MATCHES_SEARCH})`
-          : `EXISTS (SELECT 1 FROM json_array_elements_text(${column}::json) AS element ` +
-            `WHERE LOWER(element) ${MATCHES_SEARCH})`,
-      ),
-    ];
-    query.andWhere(`(${conditions.join(' OR ')})`, { search: likePattern(list.search) });
+    const engine = query.connection.options.type === 'postgres' ? 'postgres' : 'sqlite';
+    query.andWhere(searchCondition(engine, options, ':search'), {
+      search: likePattern(list.search),
+    });
   }
   const { field, direction } = parseSort<string>(list.sort ?? options.defaultSort);
   query

@@ -1,39 +1,46 @@
 import { Injectable } from '@nestjs/common';
 import { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
-import { paginate } from '@/common/pagination/paginate';
+import { ListStatements, ListTable } from '@/common/pagination/list-statements';
 import { Page } from '@/common/pagination/page';
 import { Database } from '@/database/database.service';
 import { AgentListQueryDto } from './dto/agent-list-query.dto';
 import { AgentEntity } from './entities/agent.entity';
 
-const SORT_COLUMNS = {
-  name: 'agent.name',
-  status: 'agent.status',
-  created_at: 'agent.created_at',
-  updated_at: 'agent.updated_at',
+const OWNED_BY_ID = 'SELECT * FROM agents WHERE team_id = $1 AND id = $2';
+
+const AGENT_LIST: ListTable = {
+  from: 'agents agent',
+  columns: 'agent.*',
+  searchColumns: ['agent.name', 'agent.description', 'agent.business_name'],
+  sortColumns: {
+    name: 'agent.name',
+    status: 'agent.status',
+    created_at: 'agent.created_at',
+    updated_at: 'agent.updated_at',
+  },
+  defaultSort: '-created_at',
+  tieBreaker: 'agent.id',
 };
 
 @Injectable()
 export class AgentsRepository {
-  constructor(private readonly db: Database) {}
+  private readonly lists: ListStatements<AgentEntity>;
+
+  constructor(private readonly db: Database) {
+    this.lists = new ListStatements(db, AgentEntity, AGENT_LIST);
+  }
 
   findOwned(teamId: string, id: string): Promise<AgentEntity | null> {
-    return this.db.manager.findOneBy(AgentEntity, { teamId, id });
+    return this.db.entity(AgentEntity, OWNED_BY_ID, [teamId, id]);
   }
 
   list(teamId: string, query: AgentListQueryDto): Promise<Page<AgentEntity>> {
-    const builder = this.db.manager
-      .createQueryBuilder(AgentEntity, 'agent')
-      .where('agent.team_id = :teamId', { teamId });
-    if (query.status) {
-      builder.andWhere('agent.status = :status', { status: query.status });
-    }
-    return paginate(builder, query, {
-      searchColumns: ['agent.name', 'agent.description', 'agent.business_name'],
-      sortColumns: SORT_COLUMNS,
-      defaultSort: '-created_at',
-      tieBreaker: 'agent.id',
-    });
+    return this.lists.page(
+      query.status
+        ? { where: 'agent.team_id = $1 AND agent.status = $2', params: [teamId, query.status] }
+        : { where: 'agent.team_id = $1', params: [teamId] },
+      query,
+    );
   }
 
   countForTeam(teamId: string): Promise<number> {

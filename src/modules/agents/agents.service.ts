@@ -22,7 +22,7 @@ import { AgentListQueryDto } from './dto/agent-list-query.dto';
 import { AgentLiveStatusDto } from './dto/agent-live-status-update.dto';
 import { toAgentResponse } from './dto/agent-response.dto';
 import { AgentUpdateDto } from './dto/agent-update.dto';
-import { AgentChannelEntity } from './entities/agent-channel.entity';
+import { ChannelSummary } from './entities/agent-channel.entity';
 import { AgentEntity } from './entities/agent.entity';
 
 const NOT_FOUND = 'Agent not found';
@@ -145,7 +145,7 @@ export class AgentsService {
     });
   }
 
-  async channelsOf(teamId: string, id: string): Promise<AgentChannelEntity[]> {
+  async channelsOf(teamId: string, id: string): Promise<ChannelSummary[]> {
     await this.requireOwned(teamId, id);
     return this.channels.listForAgent(teamId, id);
   }

@@ -5,8 +5,7 @@ import { Principal } from '@/common/http/principal';
 import { PrincipalResolver } from '@/common/rate-limit/principal-resolver';
 import { CLUSTER_EVENTS, ClusterEvents } from '@/common/state/ports';
 import { hashApiKey, isApiKeyFormat } from './api-key-secret';
-import { ApiKeysService, KEY_REVOKED } from './api-keys.service';
-import { ApiKeyEntity } from './entities/api-key.entity';
+import { ApiKeyCredential, ApiKeysService, KEY_REVOKED } from './api-keys.service';
 
 /** Builds the error only when it is thrown: many requests (streams, probes) never need it. */
 export type Refusal = () => ApiError;
@@ -15,7 +14,7 @@ export type Authentication =
   { principal: Principal; refusal?: undefined } | { principal?: undefined; refusal: Refusal };
 
 interface CachedKey {
-  record: ApiKeyEntity | null;
+  record: ApiKeyCredential | null;
   loadedAt: number;
 }
 
@@ -81,13 +80,13 @@ export class ApiKeyAuthenticator implements PrincipalResolver {
     return { principal: { keyId: record.id, teamId: record.teamId, scopes: record.scopes } };
   }
 
-  private async lookup(keyHash: string): Promise<ApiKeyEntity | null> {
+  private async lookup(keyHash: string): Promise<ApiKeyCredential | null> {
     const now = Date.now();
     const cached = this.cache.get(keyHash);
     if (cached && now - cached.loadedAt < KEY_CACHE_TTL_MS) {
       return cached.record;
     }
-    const record = await this.apiKeys.findByHash(keyHash);
+    const record = await this.apiKeys.findCredential(keyHash);
     if (this.cache.size >= KEY_CACHE_MAX_ENTRIES) {
       this.cache.delete(this.cache.keys().next().value!);
     }

@@ -7,6 +7,15 @@ import { displayPrefix, generateApiKey, hashApiKey } from './api-key-secret';
 import { ApiKeyEntity } from './entities/api-key.entity';
 import { Scope } from './scopes';
 
+/** What authenticating a request needs of a key. */
+export type ApiKeyCredential = Pick<
+  ApiKeyEntity,
+  'id' | 'teamId' | 'scopes' | 'expiresAt' | 'revokedAt'
+>;
+
+const CREDENTIAL_BY_HASH =
+  'SELECT id, team_id, scopes, expires_at, revoked_at FROM api_keys WHERE key_hash = $1';
+
 export interface CreatedApiKey {
   record: ApiKeyEntity;
   /** The key itself: shown once, never stored. */
@@ -55,6 +64,11 @@ export class ApiKeysService {
 
   findByHash(keyHash: string): Promise<ApiKeyEntity | null> {
     return this.db.manager.findOneBy(ApiKeyEntity, { keyHash });
+  }
+
+  /** The key every authenticated request looks up, revoked and expired ones included. */
+  findCredential(keyHash: string): Promise<ApiKeyCredential | null> {
+    return this.db.entity(ApiKeyEntity, CREDENTIAL_BY_HASH, [keyHash]);
   }
 
   /** Whether the key exists, is not revoked and has not expired. */

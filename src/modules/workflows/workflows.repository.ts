@@ -1,59 +1,60 @@
 import { Injectable } from '@nestjs/common';
-import { Brackets, SelectQueryBuilder } from 'typeorm';
 import { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
-import { paginate } from '@/common/pagination/paginate';
+import { ListFilter, ListStatements, ListTable } from '@/common/pagination/list-statements';
 import { Page } from '@/common/pagination/page';
 import { Database } from '@/database/database.service';
 import { WorkflowListQueryDto, WorkflowScope } from './dto/workflow-list-query.dto';
 import { WorkflowEntity } from './entities/workflow.entity';
 
-const SORT_COLUMNS = {
-  name: 'workflow.name',
-  category: 'workflow.category',
-  created_at: 'workflow.created_at',
-  updated_at: 'workflow.updated_at',
+const ACCESSIBLE_BY_ID =
+  "SELECT * FROM workflows WHERE id = $1 AND (team_id = $2 OR visibility = 'public')";
+
+const WORKFLOW_LIST: ListTable = {
+  from: 'workflows workflow',
+  columns: 'workflow.*',
+  searchColumns: ['workflow.name', 'workflow.description', 'workflow.category'],
+  searchArrayColumns: ['workflow.tags'],
+  sortColumns: {
+    name: 'workflow.name',
+    category: 'workflow.category',
+    created_at: 'workflow.created_at',
+    updated_at: 'workflow.updated_at',
+  },
+  defaultSort: '-created_at',
+  tieBreaker: 'workflow.id',
 };
+
+/** The workflows a scope holds for `teamId`. */
+function visibleTo(teamId: string, scope: WorkflowScope): ListFilter {
+  switch (scope) {
+    case 'owned':
+      return { where: 'workflow.team_id = $1', params: [teamId] };
+    case 'public':
+      return { where: "workflow.visibility = 'public'", params: [] };
+    case 'accessible':
+      return {
+        where: "(workflow.team_id = $1 OR workflow.visibility = 'public')",
+        params: [teamId],
+      };
+  }
+}
 
 /** Workflows as one team sees them: its own, plus every team's public ones where allowed. */
 @Injectable()
 export class WorkflowsRepository {
-  constructor(private readonly db: Database) {}
+  private readonly lists: ListStatements<WorkflowEntity>;
 
-  private query(): SelectQueryBuilder<WorkflowEntity> {
-    return this.db.manager.createQueryBuilder(WorkflowEntity, 'workflow');
-  }
-
-  private visibleTo(teamId: string, scope: WorkflowScope): SelectQueryBuilder<WorkflowEntity> {
-    const query = this.query();
-    switch (scope) {
-      case 'owned':
-        return query.where('workflow.team_id = :teamId', { teamId });
-      case 'public':
-        return query.where("workflow.visibility = 'public'");
-      case 'accessible':
-        return query.where(
-          new Brackets((where) =>
-            where
-              .where('workflow.team_id = :teamId', { teamId })
-              .orWhere("workflow.visibility = 'public'"),
-          ),
-        );
-    }
+  constructor(private readonly db: Database) {
+    this.lists = new ListStatements(db, WorkflowEntity, WORKFLOW_LIST);
   }
 
   /** Own or public. */
   findAccessible(teamId: string, id: string): Promise<WorkflowEntity | null> {
-    return this.visibleTo(teamId, 'accessible').andWhere('workflow.id = :id', { id }).getOne();
+    return this.db.entity(WorkflowEntity, ACCESSIBLE_BY_ID, [id, teamId]);
   }
 
   list(teamId: string, list: WorkflowListQueryDto): Promise<Page<WorkflowEntity>> {
-    return paginate(this.visibleTo(teamId, list.scope ?? 'accessible'), list, {
-      searchColumns: ['workflow.name', 'workflow.description', 'workflow.category'],
-      searchArrayColumns: ['workflow.tags'],
-      sortColumns: SORT_COLUMNS,
-      defaultSort: '-created_at',
-      tieBreaker: 'workflow.id',
-    });
+    return this.lists.page(visibleTo(teamId, list.scope ?? 'accessible'), list);
   }
 
   async insert(workflow: WorkflowEntity): Promise<void> {

@@ -2,7 +2,12 @@ import { Injectable } from '@nestjs/common';
 import { newId } from '@/common/ids';
 import { Database } from '@/database/database.service';
 import { PhoneNumberEntity } from '@/modules/phone-numbers/entities/phone-number.entity';
-import { AgentChannelEntity, CHANNEL_TYPES, ChannelType } from '../entities/agent-channel.entity';
+import {
+  AgentChannelEntity,
+  CHANNEL_TYPES,
+  ChannelSummary,
+  ChannelType,
+} from '../entities/agent-channel.entity';
 
 const CHANNEL_NAMES: Record<ChannelType, string> = {
   webchat: 'Web chat',
@@ -11,6 +16,12 @@ const CHANNEL_NAMES: Record<ChannelType, string> = {
   messenger: 'Messenger',
   telephony: 'Telephony',
 };
+
+/** The agent's channels, each beside whether a number routes the team's calls to the agent. */
+const CHANNELS_FOR_AGENT =
+  'SELECT id, type, name, status, is_connected, EXISTS (SELECT 1 FROM phone_numbers ' +
+  'WHERE team_id = $1 AND agent_id = $2 AND inbound_enabled = $3) AS telephony ' +
+  'FROM agent_channels WHERE team_id = $1 AND agent_id = $2';
 
 @Injectable()
 export class ChannelsRepository {
@@ -33,12 +44,12 @@ export class ChannelsRepository {
   }
 
   /** The stored channels, with telephony connected while a number routes calls to the agent. */
-  async listForAgent(teamId: string, agentId: string): Promise<AgentChannelEntity[]> {
-    const [channels, telephony] = await Promise.all([
-      this.db.manager.findBy(AgentChannelEntity, { teamId, agentId }),
-      this.isTelephonyConnected(teamId, agentId),
-    ]);
-    return channels
+  async listForAgent(teamId: string, agentId: string): Promise<ChannelSummary[]> {
+    const { rows } = await this.db.execute(CHANNELS_FOR_AGENT, [teamId, agentId, true]);
+    // EXISTS reads 1/0 on SQLite and true/false on PostgreSQL.
+    const telephony = rows.some((row) => Boolean(row.telephony));
+    return this.db
+      .hydrate(AgentChannelEntity, rows)
       .map((channel) =>
         channel.type === 'telephony' && telephony
           ? { ...channel, status: 'active' as const, isConnected: true }

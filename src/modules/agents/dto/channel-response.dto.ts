@@ -1,8 +1,8 @@
 import { ApiProperty } from '@nestjs/swagger';
 import {
-  AgentChannelEntity,
   CHANNEL_TYPES,
   ChannelStatus,
+  ChannelSummary,
   ChannelType,
 } from '../entities/agent-channel.entity';
 
@@ -14,7 +14,7 @@ export class ChannelResponseDto {
   @ApiProperty() is_connected: boolean;
 }
 
-export function toChannelResponse(channel: AgentChannelEntity): ChannelResponseDto {
+export function toChannelResponse(channel: ChannelSummary): ChannelResponseDto {
   return {
     id: channel.id,
     type: channel.type,

@@ -25,3 +25,9 @@ export class AgentChannelEntity extends AgentScopedEntity {
   @Column({ name: 'is_connected', type: 'boolean' })
   isConnected: boolean;
 }
+
+/** What the API shows of a channel. */
+export type ChannelSummary = Pick<
+  AgentChannelEntity,
+  'id' | 'type' | 'name' | 'status' | 'isConnected'
+>;

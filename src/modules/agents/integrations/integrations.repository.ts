@@ -1,7 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { Database } from '@/database/database.service';
-import { IntegrationEntity, IntegrationFamily } from './entities/integration.entity';
+import {
+  IntegrationEntity,
+  IntegrationFamily,
+  IntegrationSummary,
+} from './entities/integration.entity';
+
+const SUMMARIES_FOR_AGENT =
+  'SELECT id, type, name, status, is_connected FROM integrations ' +
+  'WHERE team_id = $1 AND agent_id = $2 ORDER BY created_at ASC, id ASC';
 
 @Injectable()
 export class IntegrationsRepository {
@@ -16,6 +24,11 @@ export class IntegrationsRepository {
       where: { teamId, agentId, ...(family ? { family } : {}) },
       order: { createdAt: 'ASC', id: 'ASC' },
     });
+  }
+
+  /** What the agent's profile shows of each integration, in the order `listForAgent` gives. */
+  summariesForAgent(teamId: string, agentId: string): Promise<IntegrationSummary[]> {
+    return this.db.entities(IntegrationEntity, SUMMARIES_FOR_AGENT, [teamId, agentId]);
   }
 
   findOwned(

@@ -242,6 +242,6 @@ export class IntegrationsService {
 
   /** For the agent's profile, whose caller has checked the agent already. */
   async summaries(teamId: string, agentId: string): Promise<IntegrationSummaryDto[]> {
-    return (await this.integrations.listForAgent(teamId, agentId)).map(toIntegrationSummary);
+    return (await this.integrations.summariesForAgent(teamId, agentId)).map(toIntegrationSummary);
   }
 }

@@ -1,7 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '@/database/database.service';
-import { KnowledgeBaseEntity } from './entities/knowledge-base.entity';
+import { KnowledgeBaseEntity, KnowledgeBaseSummary } from './entities/knowledge-base.entity';
 import { PassagesRepository } from './passages.repository';
+
+const SUMMARIES_FOR_AGENT =
+  'SELECT id, type, name, description FROM knowledge_bases WHERE team_id = $1 AND agent_id = $2 ' +
+  'ORDER BY created_at ASC, id ASC';
 
 @Injectable()
 export class KnowledgeBasesRepository {
@@ -15,6 +19,11 @@ export class KnowledgeBasesRepository {
       where: { teamId, agentId },
       order: { createdAt: 'ASC', id: 'ASC' },
     });
+  }
+
+  /** What the agent's profile shows of each item, in the order `listForAgent` gives. */
+  async summariesForAgent(teamId: string, agentId: string): Promise<KnowledgeBaseSummary[]> {
+    return this.db.entities(KnowledgeBaseEntity, SUMMARIES_FOR_AGENT, [teamId, agentId]);
   }
 
   findOwned(teamId: string, agentId: string, id: string): Promise<KnowledgeBaseEntity | null> {

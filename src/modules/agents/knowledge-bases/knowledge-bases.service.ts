@@ -37,7 +37,9 @@ export class KnowledgeBasesService {
 
   /** For the agent's profile, whose caller has checked the agent already. */
   async summaries(teamId: string, agentId: string): Promise<KnowledgeBaseSummaryDto[]> {
-    return (await this.knowledgeBases.listForAgent(teamId, agentId)).map(toKnowledgeBaseSummary);
+    return (await this.knowledgeBases.summariesForAgent(teamId, agentId)).map(
+      toKnowledgeBaseSummary,
+    );
   }
 
   async get(teamId: string, agentId: string, id: string): Promise<KnowledgeBaseEntity> {

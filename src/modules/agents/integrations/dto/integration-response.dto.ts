@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { ActionEntity } from '../entities/action.entity';
 import { ConfigField } from '../connector-catalog';
-import { IntegrationEntity, IntegrationStatus } from '../entities/integration.entity';
+import { IntegrationStatus, IntegrationSummary } from '../entities/integration.entity';
 
 const STATUSES = ['connected', 'pending', 'error'];
 
@@ -34,7 +34,7 @@ export class IntegrationListItemDto extends IntegrationSummaryDto {
   @ApiProperty({ type: [IntegrationActionDto] }) actions: IntegrationActionDto[];
 }
 
-export function toIntegrationSummary(integration: IntegrationEntity): IntegrationSummaryDto {
+export function toIntegrationSummary(integration: IntegrationSummary): IntegrationSummaryDto {
   return {
     id: integration.id,
     type: integration.type,

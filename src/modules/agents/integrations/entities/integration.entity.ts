@@ -34,3 +34,9 @@ export class IntegrationEntity extends AgentScopedEntity {
   @Column({ type: 'text', nullable: true })
   secrets: string | null;
 }
+
+/** What an agent's profile shows of an integration. */
+export type IntegrationSummary = Pick<
+  IntegrationEntity,
+  'id' | 'type' | 'name' | 'status' | 'isConnected'
+>;

@@ -2,6 +2,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import {
   KnowledgeBaseEntity,
   KnowledgeBaseStatus,
+  KnowledgeBaseSummary,
   KnowledgeBaseType,
 } from '../entities/knowledge-base.entity';
 
@@ -32,7 +33,7 @@ export class KnowledgeBaseResponseDto extends KnowledgeBaseSummaryDto {
   @ApiProperty() updated_at: string;
 }
 
-export function toKnowledgeBaseSummary(kb: KnowledgeBaseEntity): KnowledgeBaseSummaryDto {
+export function toKnowledgeBaseSummary(kb: KnowledgeBaseSummary): KnowledgeBaseSummaryDto {
   return { id: kb.id, type: kb.type, name: kb.name, description: kb.description };
 }
 

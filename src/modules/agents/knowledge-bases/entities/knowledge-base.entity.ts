@@ -51,6 +51,12 @@ export class KnowledgeBaseEntity extends AgentScopedEntity {
  * (SQLite FTS5 table `knowledge_fts`, PostgreSQL column `search`) is kept beside it by the
  * migration and the passages repository.
  */
+/** What an agent's profile shows of an item. */
+export type KnowledgeBaseSummary = Pick<
+  KnowledgeBaseEntity,
+  'id' | 'type' | 'name' | 'description'
+>;
+
 @Entity('knowledge_passages')
 export class KnowledgePassageEntity {
   @PrimaryIdColumn()

@@ -1,0 +1,96 @@
+import { EntityTarget, ObjectLiteral } from 'typeorm';
+import { Database } from '@/database/database.service';
+import { SqlParam } from '@/database/prepared-statements';
+import { ListQueryDto } from './list-query.dto';
+import { Page } from './page';
+import { PaginateOptions } from './paginate';
+import { likePattern, searchCondition } from './search-condition';
+import { parseSort } from './sort';
+
+/** A list read with statements of our own; sort and search as `paginate` has them. */
+export interface ListTable extends PaginateOptions {
+  /** The table and its alias, as FROM names them: `workflows workflow`. */
+  from: string;
+  /** What a page selects of each row: every column the entity maps, by database name. */
+  columns: string;
+}
+
+/** The rows a list holds before search: a condition of our own, with `$1…$n` for `params`. */
+export interface ListFilter {
+  where: string;
+  params: readonly SqlParam[];
+}
+
+export interface ListStatementTexts {
+  /** The page's rows, each with the list's total beside it as `total`; then limit and offset. */
+  page: string;
+  /** The total on its own, for a page past the end, which has no row to carry it. */
+  count: string;
+}
+
+/**
+ * The SQL of one list read. Only texts of the code's own go in: the filter, the table's columns
+ * and a sort column looked up by its whitelisted field name. Values are all bound, so the texts
+ * are few and each is prepared once.
+ */
+export function listStatementTexts(
+  table: ListTable,
+  engine: 'sqlite' | 'postgres',
+  filter: ListFilter,
+  list: Pick<ListQueryDto, 'search' | 'sort'>,
+): ListStatementTexts {
+  let where = filter.where;
+  let next = filter.params.length + 1;
+  if (list.search) {
+    where = `(${where}) AND ${searchCondition(engine, table, `$${next++}`)}`;
+  }
+  const { field, direction } = parseSort<string>(list.sort ?? table.defaultSort);
+  const sortColumn = Object.hasOwn(table.sortColumns, field) ? table.sortColumns[field] : null;
+  if (!sortColumn) {
+    throw new Error(`${table.from} cannot be sorted by ${field}`);
+  }
+  const count = `SELECT count(*) AS total FROM ${table.from} WHERE ${where}`;
+  return {
+    count,
+    page:
+      `SELECT ${table.columns}, (${count}) AS total FROM ${table.from} WHERE ${where} ` +
+      `ORDER BY ${sortColumn} ${direction}, ${table.tieBreaker} ${direction} ` +
+      `LIMIT $${next} OFFSET $${next + 1}`,
+  };
+}
+
+/**
+ * Pages of one table's list, each read with its total in a single statement: the count is a
+ * subquery column beside the page's rows. Only a page past the end, which has no rows, costs a
+ * second statement for the total.
+ */
+export class ListStatements<T extends ObjectLiteral> {
+  constructor(
+    private readonly db: Database,
+    private readonly entity: EntityTarget<T>,
+    private readonly table: ListTable,
+  ) {}
+
+  async page(filter: ListFilter, list: ListQueryDto): Promise<Page<T>> {
+    const texts = listStatementTexts(this.table, this.db.kind, filter, list);
+    const params = list.search ? [...filter.params, likePattern(list.search)] : filter.params;
+    const offset = (list.page - 1) * list.limit;
+    const { rows } = await this.db.execute(texts.page, [...params, list.limit, offset]);
+    if (rows.length > 0) {
+      return Page.of(
+        this.db.hydrate(this.entity, rows),
+        Number(rows[0].total),
+        list.page,
+        list.limit,
+      );
+    }
+    const total = offset === 0 ? 0 : await this.count(texts.count, params);
+    return Page.of([], total, list.page, list.limit);
+  }
+
+  private async count(sql: string, params: readonly SqlParam[]): Promise<number> {
+    const { rows } = await this.db.execute<{ total: number | string }>(sql, params);
+    // PostgreSQL's count is a bigint, which its driver hands over as a string.
+    return Number(rows[0].total);
+  }
+}
