@@ -11,7 +11,7 @@ import { Database } from '@/database/database.service';
 import { isRecordGoneMeanwhile } from '@/database/errors';
 import { AgentsService } from '@/modules/agents/agents.service';
 import { WorkflowsService } from '@/modules/workflows/workflows.service';
-import { ConversationsRepository } from '../conversations.repository';
+import { appendedOrGone, ConversationsRepository } from '../conversations.repository';
 import { MessageEntity, PendingReplyEntity } from '../entities/message.entity';
 import { MessagePublisher } from '../messages/message-publisher';
 import { MessagesRepository } from '../messages/messages.repository';
@@ -170,23 +170,21 @@ export class ReplyWorker implements OnApplicationBootstrap, OnModuleDestroy {
       }
       const written: MessageEntity[] = [];
       for (const run of reply.runs ?? []) {
-        written.push(
-          await this.conversations.append(
-            conversation,
-            'assistant',
-            runLine(run),
-            {},
-            messageActionOf(run),
-          ),
+        const appended = await this.conversations.append(
+          conversation,
+          'assistant',
+          runLine(run),
+          {},
+          messageActionOf(run),
         );
+        written.push(appendedOrGone(appended).message);
       }
-      written.push(
-        await this.conversations.append(conversation, 'assistant', reply.text, {
-          ...(reply.needsAttention ? { needsAttention: true } : {}),
-          ...(reply.flowState !== undefined ? { flowState: reply.flowState } : {}),
-          ...(reply.context !== undefined ? { context: reply.context } : {}),
-        }),
-      );
+      const appended = await this.conversations.append(conversation, 'assistant', reply.text, {
+        ...(reply.needsAttention ? { needsAttention: true } : {}),
+        ...(reply.flowState !== undefined ? { flowState: reply.flowState } : {}),
+        ...(reply.context !== undefined ? { context: reply.context } : {}),
+      });
+      written.push(appendedOrGone(appended).message);
       return written;
     });
     if (stored) {
