@@ -44,13 +44,13 @@ class FakePending {
     });
   }
 
-  async claim(_teamId: string, id: string, leaseMs: number): Promise<boolean> {
+  async claim(_teamId: string, id: string, leaseMs: number): Promise<PendingReplyEntity | null> {
     const row = this.rows.get(id);
     if (!row || !leaseFree(row)) {
-      return false;
+      return null;
     }
     Object.assign(row, { leaseUntil: new Date(Date.now() + leaseMs), attempts: row.attempts + 1 });
-    return true;
+    return { ...row };
   }
 
   async renew(_teamId: string, id: string, leaseMs: number): Promise<void> {
@@ -63,11 +63,6 @@ class FakePending {
   async unclaimed(limit: number, olderThan: Date): Promise<PendingReplyEntity[]> {
     const rows = [...this.rows.values()];
     return rows.filter((row) => row.createdAt < olderThan && leaseFree(row)).slice(0, limit);
-  }
-
-  async find(_teamId: string, id: string): Promise<PendingReplyEntity | null> {
-    const row = this.rows.get(id);
-    return row ? { ...row } : null;
   }
 
   async remove(_teamId: string, id: string): Promise<boolean> {
@@ -89,7 +84,7 @@ class FakeConversations {
 
   async append(_conversation: unknown, _role: unknown, text: string, changes: object) {
     this.replies.push({ text, changes });
-    return { ...message, message: text };
+    return { message: { ...message, message: text } };
   }
 }
 

@@ -111,7 +111,8 @@ export class ReplyWorker implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   private async process(teamId: string, pendingId: string): Promise<void> {
-    if (this.stopped || !(await this.pending.claim(teamId, pendingId, this.leaseMs))) {
+    const pending = this.stopped ? null : await this.pending.claim(teamId, pendingId, this.leaseMs);
+    if (!pending) {
       return;
     }
     // A reply with tool calls takes several model and action calls: the lease is renewed while
@@ -130,21 +131,22 @@ export class ReplyWorker implements OnApplicationBootstrap, OnModuleDestroy {
     );
     renewal.unref();
     try {
-      await this.produce(teamId, pendingId);
+      await this.produce(pending);
     } finally {
       clearInterval(renewal);
     }
   }
 
-  private async produce(teamId: string, pendingId: string): Promise<void> {
-    const pending = await this.pending.find(teamId, pendingId);
-    const conversation =
-      pending &&
-      (await this.conversations.findOwned(pending.teamId, pending.agentId, pending.conversationId));
+  private async produce(pending: PendingReplyEntity): Promise<void> {
+    const conversation = await this.conversations.findOwned(
+      pending.teamId,
+      pending.agentId,
+      pending.conversationId,
+    );
     const message =
-      pending &&
+      conversation &&
       (await this.messages.findOwned(pending.teamId, pending.conversationId, pending.messageId));
-    if (!pending || !conversation || !message) {
+    if (!conversation || !message) {
       return;
     }
     const agent = await this.agents.requireOwned(pending.teamId, pending.agentId);
@@ -160,9 +162,10 @@ export class ReplyWorker implements OnApplicationBootstrap, OnModuleDestroy {
             workflow: await this.workflows.findForAgent(agent.teamId, agent.workflowId),
             conversation,
             message,
-            history: await this.messages
-              .recent(pending.teamId, conversation.id, HISTORY_MESSAGES)
-              .then((recent) => upTo(recent, message)),
+            history: () =>
+              this.messages
+                .recent(pending.teamId, conversation.id, HISTORY_MESSAGES)
+                .then((recent) => upTo(recent, message)),
           });
     const stored = await this.db.transaction(async () => {
       if (!(await this.pending.remove(pending.teamId, pending.id))) {
