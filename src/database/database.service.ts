@@ -79,7 +79,12 @@ export class Database {
     params?: readonly SqlParam[],
   ): Promise<T[]> {
     const { rows } = await this.statements.execute(sql, params);
-    return this.hydrate(entity, rows);
+    return rows.map(this.statements.mapperFor(entity));
+  }
+
+  /** `rows` of `entity`'s table (columns by database name) as entities; absent columns stay unset. */
+  hydrate<T extends ObjectLiteral>(entity: EntityTarget<T>, rows: Record<string, unknown>[]): T[] {
+    return rows.map(this.statements.mapperFor(entity));
   }
 
   /** The first row `sql` selects from `entity`'s table, as an entity, or null. */
@@ -90,11 +95,6 @@ export class Database {
   ): Promise<T | null> {
     const { rows } = await this.statements.execute(sql, params);
     return rows.length > 0 ? this.statements.mapperFor(entity)(rows[0]) : null;
-  }
-
-  /** Rows of `entity`'s table (every column, by column name) as entities, e.g. from `RETURNING *`. */
-  hydrate<T extends ObjectLiteral>(entity: EntityTarget<T>, rows: Record<string, unknown>[]): T[] {
-    return rows.map(this.statements.mapperFor(entity));
   }
 
   get kind(): 'sqlite' | 'postgres' {

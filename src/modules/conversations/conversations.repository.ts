@@ -72,7 +72,11 @@ export class ConversationsRepository {
   ) {}
 
   findOwned(teamId: string, agentId: string, id: string): Promise<ConversationEntity | null> {
-    return this.db.manager.findOneBy(ConversationEntity, { teamId, agentId, id });
+    return this.db.entity(
+      ConversationEntity,
+      'SELECT * FROM conversations WHERE team_id = $1 AND agent_id = $2 AND id = $3',
+      [teamId, agentId, id],
+    );
   }
 
   list(
@@ -278,17 +282,11 @@ export class ConversationsRepository {
    * the row's lock, so of two concurrent hand-offs only one is the moment it became set.
    */
   private async raiseAttention(teamId: string, id: string): Promise<boolean> {
-    const result = await this.db.manager
-      .createQueryBuilder()
-      .update(ConversationEntity)
-      .set({ needsAttention: true })
-      .where('team_id = :teamId AND id = :id AND needs_attention = :off', {
-        teamId,
-        id,
-        off: false,
-      })
-      .execute();
-    return (result.affected ?? 0) > 0;
+    const { changes } = await this.db.execute(
+      'UPDATE conversations SET needs_attention = $3 WHERE team_id = $1 AND id = $2 AND needs_attention = $4',
+      [teamId, id, true, false],
+    );
+    return changes > 0;
   }
 
   async update(

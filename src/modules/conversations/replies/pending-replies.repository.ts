@@ -50,10 +50,10 @@ export class PendingRepliesRepository {
   }
 
   async remove(teamId: string, id: string): Promise<boolean> {
-    const result = await this.db.write(() =>
-      this.db.manager.delete(PendingReplyEntity, { teamId, id }),
+    const { changes } = await this.db.write(() =>
+      this.db.execute('DELETE FROM pending_replies WHERE team_id = $1 AND id = $2', [teamId, id]),
     );
-    return (result.affected ?? 0) > 0;
+    return changes > 0;
   }
 
   /**
