@@ -144,7 +144,7 @@ export class ConversationsService {
     );
     this.publisher.publish(message);
     const pending = await this.pendingReplies.add(message);
-    this.db.afterCommit(() => this.replies.schedule(pending));
+    this.db.afterCommit(() => this.replies.schedule(pending, message));
   }
 
   private async post(
@@ -184,7 +184,7 @@ export class ConversationsService {
       this.publisher.publish(message);
       if (role === 'user' && !conversation.isAiChatPaused && agentStatus !== 'paused') {
         const pending = await this.pendingReplies.add(message);
-        this.db.afterCommit(() => this.replies.schedule(pending));
+        this.db.afterCommit(() => this.replies.schedule(pending, message));
       }
       return message;
     });

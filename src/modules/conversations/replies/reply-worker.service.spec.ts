@@ -113,6 +113,7 @@ describe('ReplyWorker', () => {
   let published: MessageEntity[];
   let errors: jest.SpyInstance;
   let worker: ReplyWorker;
+  let messageReads: number;
 
   /** Lets the fake clock run `ms`, sweeps included, and the replies they start finish. */
   async function after(ms: number): Promise<void> {
@@ -129,6 +130,7 @@ describe('ReplyWorker', () => {
     engine = new FakeEngine();
     agents = new Map([['agent', agent]]);
     published = [];
+    messageReads = 0;
     worker = new ReplyWorker(
       {
         kind: 'postgres',
@@ -137,7 +139,10 @@ describe('ReplyWorker', () => {
       pending as unknown as PendingRepliesRepository,
       conversations as unknown as ConversationsRepository,
       {
-        findOwned: async () => message,
+        findOwned: async () => {
+          messageReads++;
+          return message;
+        },
         recent: async () => [message],
       } as unknown as MessagesRepository,
       {
@@ -167,6 +172,20 @@ describe('ReplyWorker', () => {
     expect(conversations.replies).toEqual([{ text: 'Hello!', changes: {} }]);
     expect(published).toHaveLength(1);
     expect(pending.rows.size).toBe(0);
+  });
+
+  it('reads the user message only when the request that stored it did not hand it over', async () => {
+    pending.add();
+    worker.schedule({ id: 'pending', teamId: 'team', conversationId: 'conversation' }, message);
+    await after(0);
+    expect(conversations.replies.map((reply) => reply.text)).toEqual(['Hello!']);
+    expect(messageReads).toBe(0);
+
+    pending.add();
+    worker.schedule({ id: 'pending', teamId: 'team', conversationId: 'conversation' });
+    await after(0);
+    expect(conversations.replies).toHaveLength(2);
+    expect(messageReads).toBe(1);
   });
 
   it('takes over a reply whose worker died, once its lease ran out', async () => {

@@ -71,14 +71,20 @@ export class ReplyWorker implements OnApplicationBootstrap, OnModuleDestroy {
     clearInterval(this.sweeper);
   }
 
-  /** Queues the reply behind earlier ones of the same conversation. */
-  schedule(pending: Pick<PendingReplyEntity, 'id' | 'teamId' | 'conversationId'>): void {
+  /**
+   * Queues the reply behind earlier ones of the same conversation. The request that stored the
+   * user message hands it over (messages never change), so it need not be read again.
+   */
+  schedule(
+    pending: Pick<PendingReplyEntity, 'id' | 'teamId' | 'conversationId'>,
+    message?: MessageEntity,
+  ): void {
     if (this.stopped) {
       return;
     }
     const previous = this.queues.get(pending.conversationId) ?? Promise.resolve();
     const next = previous
-      .then(() => this.process(pending.teamId, pending.id))
+      .then(() => this.process(pending.teamId, pending.id, message))
       .catch((error: unknown) => this.reportFailure(pending.id, error));
     this.queues.set(pending.conversationId, next);
     void next.finally(() => {
@@ -110,7 +116,7 @@ export class ReplyWorker implements OnApplicationBootstrap, OnModuleDestroy {
     }
   }
 
-  private async process(teamId: string, pendingId: string): Promise<void> {
+  private async process(teamId: string, pendingId: string, known?: MessageEntity): Promise<void> {
     const pending = this.stopped ? null : await this.pending.claim(teamId, pendingId, this.leaseMs);
     if (!pending) {
       return;
@@ -131,13 +137,13 @@ export class ReplyWorker implements OnApplicationBootstrap, OnModuleDestroy {
     );
     renewal.unref();
     try {
-      await this.produce(pending);
+      await this.produce(pending, known);
     } finally {
       clearInterval(renewal);
     }
   }
 
-  private async produce(pending: PendingReplyEntity): Promise<void> {
+  private async produce(pending: PendingReplyEntity, known?: MessageEntity): Promise<void> {
     const conversation = await this.conversations.findOwned(
       pending.teamId,
       pending.agentId,
@@ -145,7 +151,9 @@ export class ReplyWorker implements OnApplicationBootstrap, OnModuleDestroy {
     );
     const message =
       conversation &&
-      (await this.messages.findOwned(pending.teamId, pending.conversationId, pending.messageId));
+      (known?.id === pending.messageId
+        ? known
+        : await this.messages.findOwned(pending.teamId, pending.conversationId, pending.messageId));
     if (!conversation || !message) {
       return;
     }
