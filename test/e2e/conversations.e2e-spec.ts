@@ -94,6 +94,20 @@ describe('conversations and messages', () => {
       expect(byId.body.data.conversation_id).toBe(first.conversation_id);
     });
 
+    it("keeps the channel user's username current, and keeps it when a message has none", async () => {
+      const username = async (conversationId: string) =>
+        (await t.api().get(`${base}/${conversationId}`).expect(200)).body.data
+          .channel_user_username;
+      const first = await sendAs(t, agentId, 'renamed-user', 'one');
+      expect(await username(first.conversation_id)).toBeNull();
+      await sendAs(t, agentId, 'renamed-user', 'two', { channel_username: 'ada_l' });
+      expect(await username(first.conversation_id)).toBe('ada_l');
+      await sendAs(t, agentId, 'renamed-user', 'three');
+      expect(await username(first.conversation_id)).toBe('ada_l');
+      await sendAs(t, agentId, 'renamed-user', 'four', { channel_username: 'ada_lovelace' });
+      expect(await username(first.conversation_id)).toBe('ada_lovelace');
+    });
+
     it('creates exactly one conversation from 10 parallel first messages', async () => {
       const responses = await Promise.all(
         Array.from({ length: 10 }, (_, i) =>
