@@ -158,7 +158,8 @@ export class ConversationsRepository {
 
   /**
    * Adds a channel user's message (or an answer to them) to their conversation, created if new
-   * and safe under concurrent first messages; null when the agent is not the team's.
+   * and safe under concurrent first messages. The caller has made sure the agent is the team's:
+   * the conversation is created for it. Null only when the conversation went meanwhile.
    */
   appendForChannelUser(
     teamId: string,
