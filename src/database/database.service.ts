@@ -11,6 +11,7 @@ import {
 } from 'typeorm';
 import { isDeadlock } from './errors';
 import { PreparedStatements, SqlParam, StatementResult } from './prepared-statements';
+import { RowInserts } from './row-inserts';
 
 const DEADLOCK_ATTEMPTS = 3;
 
@@ -35,10 +36,12 @@ export class Database {
   private readonly current = new AsyncLocalStorage<OpenTransaction>();
   private readonly writer: Mutex | null;
   private readonly statements: PreparedStatements;
+  private readonly inserts: RowInserts;
 
   constructor(@InjectDataSource() readonly dataSource: DataSource) {
     this.writer = dataSource.options.type === 'postgres' ? null : new Mutex();
     this.statements = new PreparedStatements(dataSource, () => this.manager);
+    this.inserts = new RowInserts(dataSource);
   }
 
   /**
@@ -51,6 +54,22 @@ export class Database {
     params?: readonly SqlParam[],
   ): Promise<StatementResult<R>> {
     return this.statements.execute<R>(sql, params);
+  }
+
+  /**
+   * Inserts whole entities in one statement of our own, like `execute`; how many were written.
+   * `orIgnore` skips the rows a unique key already holds.
+   */
+  async insert<T extends ObjectLiteral>(
+    entity: EntityTarget<T>,
+    rows: readonly T[],
+    options: { orIgnore?: boolean } = {},
+  ): Promise<number> {
+    if (rows.length === 0) {
+      return 0;
+    }
+    const { sql, params } = this.inserts.statement(entity, rows, options.orIgnore ?? false);
+    return (await this.statements.execute(sql, params)).changes;
   }
 
   /** The rows `sql` selects from `entity`'s table (every column), as entities. */

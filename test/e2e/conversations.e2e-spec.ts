@@ -94,6 +94,20 @@ describe('conversations and messages', () => {
       expect(byId.body.data.conversation_id).toBe(first.conversation_id);
     });
 
+    it("keeps the channel user's username current, and keeps it when a message has none", async () => {
+      const username = async (conversationId: string) =>
+        (await t.api().get(`${base}/${conversationId}`).expect(200)).body.data
+          .channel_user_username;
+      const first = await sendAs(t, agentId, 'renamed-user', 'one');
+      expect(await username(first.conversation_id)).toBeNull();
+      await sendAs(t, agentId, 'renamed-user', 'two', { channel_username: 'ada_l' });
+      expect(await username(first.conversation_id)).toBe('ada_l');
+      await sendAs(t, agentId, 'renamed-user', 'three');
+      expect(await username(first.conversation_id)).toBe('ada_l');
+      await sendAs(t, agentId, 'renamed-user', 'four', { channel_username: 'ada_lovelace' });
+      expect(await username(first.conversation_id)).toBe('ada_lovelace');
+    });
+
     it('creates exactly one conversation from 10 parallel first messages', async () => {
       const responses = await Promise.all(
         Array.from({ length: 10 }, (_, i) =>
@@ -357,6 +371,44 @@ describe('conversations and messages', () => {
       await t.api(intruder.key).get(`${base}/${message.conversation_id}`).expect(404);
       await t.api(intruder.key).get(`${base}`).expect(404);
       await t.api().get(`${base}/00000000-0000-7000-8000-000000000000`).expect(404);
+    });
+
+    it("answers 404 to a message for another team's conversation or agent, and writes nothing", async () => {
+      const intruder = await t.createKey('conversations-writer-intruder', ['*']);
+      const ownAgent = (await createAgent(t, {}, intruder.key)).id;
+      const target = await sendAs(t, agentId, 'guarded-user', 'mine');
+      await repliesSettled(t);
+      const before = await t.api().get(`${base}/${target.conversation_id}`).expect(200);
+      const stored = await allMessages(t, agentId, target.conversation_id);
+      const attempts: Array<[string, Record<string, unknown>, string]> = [
+        [`${conversationsPath(ownAgent)}/${target.conversation_id}/messages`, {}, 'Conversation'],
+        [
+          `${conversationsPath(ownAgent)}/messages`,
+          { conversation_id: target.conversation_id },
+          'Conversation',
+        ],
+        [`${base}/${target.conversation_id}/messages`, {}, 'Agent'],
+        [`${base}/messages`, { channel_type: 'webchat', channel_user_id: 'guarded-user' }, 'Agent'],
+        [`${base}/messages`, { channel_type: 'webchat', channel_user_id: 'new-user' }, 'Agent'],
+      ];
+      for (const [path, fields, kind] of attempts) {
+        for (const role of ['user', 'assistant']) {
+          const res = await t
+            .api(intruder.key)
+            .post(path)
+            .send({ message: 'taken over', role, ...fields })
+            .expect(404);
+          expect(res.body.message).toBe(`${kind} not found`);
+        }
+      }
+      await repliesSettled(t);
+      const after = await t.api().get(`${base}/${target.conversation_id}`).expect(200);
+      expect(after.body.data).toEqual(before.body.data);
+      expect(await allMessages(t, agentId, target.conversation_id)).toEqual(stored);
+      const list = await t.api().get(`${base}?search=new-user`).expect(200);
+      expect(list.body.data).toEqual([]);
+      const theirs = await t.api(intruder.key).get(conversationsPath(ownAgent)).expect(200);
+      expect(theirs.body.data).toEqual([]);
     });
 
     it('requires the conversation scopes', async () => {

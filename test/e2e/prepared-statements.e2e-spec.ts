@@ -142,6 +142,24 @@ describe('Database statements of our own', () => {
     expect(rows.map((row) => Number(row.setup_time))).toEqual([16]);
   });
 
+  it('inserts whole entities that read back as stored, and skips taken keys when told', async () => {
+    const stored = [workflow('Inserted one'), workflow('Inserted two')];
+    expect(await db.write(() => db.insert(WorkflowEntity, stored))).toBe(2);
+    for (const one of stored) {
+      const byOrm = await dataSource.manager.findOneByOrFail(WorkflowEntity, { id: one.id });
+      expect({ ...byOrm }).toEqual(one);
+    }
+    const twin = { ...stored[0], name: 'Twin' };
+    const written = await db.write(() => db.insert(WorkflowEntity, [twin], { orIgnore: true }));
+    expect(written).toBe(0);
+    const kept = await dataSource.manager.findOneByOrFail(WorkflowEntity, { id: twin.id });
+    expect(kept.name).toBe('Inserted one');
+    const error = await db
+      .write(() => db.insert(WorkflowEntity, [twin]))
+      .catch((caught: unknown) => caught);
+    expect(isUniqueViolation(error)).toBe(true);
+  });
+
   it('reports a driver error as the ORM does', async () => {
     const stored = workflow('Twin');
     await insert(stored);

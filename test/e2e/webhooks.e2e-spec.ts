@@ -264,6 +264,21 @@ describe('webhooks', () => {
     await t.api().delete(`${WEBHOOKS}/${id}`).expect(200);
   });
 
+  it("sends a team's events to none of another team's endpoints", async () => {
+    const other = await t.createKey('webhooks-other-team', ['*']);
+    const theirs = await createWebhook(t, receiver.url, ALL_EVENTS, other.key);
+    const ours = await WebhookReceiver.start();
+    const ourEndpoint = await createWebhook(t, ours.url, ['message.created']);
+    await sendAs(t, agentId, `u-${Date.now()}`, 'hello');
+    await repliesSettled(t);
+    await ours.waitFor((all) => all.length === 2);
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(receiver.received).toEqual([]);
+    expect(await deliveriesOf(t, theirs.id, other.key)).toEqual([]);
+    await ours.close();
+    await t.api().delete(`${WEBHOOKS}/${ourEndpoint.id}`).expect(200);
+  });
+
   it('does not slow API requests when the receiver never answers', async () => {
     const { id } = await createWebhook(t, receiver.url, ['message.created']);
     receiver.always('hang');

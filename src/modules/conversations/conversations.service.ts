@@ -5,7 +5,7 @@ import { Page } from '@/common/pagination/page';
 import { Database } from '@/database/database.service';
 import { ActionRunEntity } from '@/modules/agents/action-runs/entities/action-run.entity';
 import { AgentsService } from '@/modules/agents/agents.service';
-import { ChannelUser, ConversationsRepository } from './conversations.repository';
+import { appendedOrGone, ChannelUser, ConversationsRepository } from './conversations.repository';
 import { ConversationListQueryDto } from './dto/conversation.dto';
 import { ChannelMessageCreateDto, MessageCreateDto, MessageListQueryDto } from './dto/message.dto';
 import { ConversationEntity } from './entities/conversation.entity';
@@ -94,7 +94,7 @@ export class ConversationsService {
   }
 
   /** Appends by `conversation_id`, or to the channel user's conversation, created if new. */
-  postByChannel(
+  async postByChannel(
     teamId: string,
     agentId: string,
     input: ChannelMessageCreateDto,
@@ -107,6 +107,8 @@ export class ConversationsService {
         'conversation_id: is required unless channel_type and channel_user_id identify the conversation',
       ]);
     }
+    // Checked first: the conversation is created when new, and must be one of the team's agent.
+    await this.agents.requireOwned(teamId, agentId);
     return this.post(teamId, agentId, input, {
       channelUser: {
         channelType: input.channel_type,
@@ -131,16 +133,18 @@ export class ConversationsService {
     if (!conversation) {
       return;
     }
-    const message = await this.conversations.append(
-      conversation,
-      'assistant',
-      runLine(run),
-      { needsAttention: false },
-      messageActionOf(run),
+    const { message } = appendedOrGone(
+      await this.conversations.append(
+        conversation,
+        'assistant',
+        runLine(run),
+        { needsAttention: false },
+        messageActionOf(run),
+      ),
     );
     this.publisher.publish(message);
     const pending = await this.pendingReplies.add(message);
-    this.db.afterCommit(() => this.replies.schedule(pending));
+    this.db.afterCommit(() => this.replies.schedule(pending, message));
   }
 
   private async post(
@@ -149,31 +153,38 @@ export class ConversationsService {
     input: MessageCreateDto,
     target: { conversationId: string } | { channelUser: ChannelUser },
   ): Promise<MessageEntity> {
-    const agent = await this.agents.requireOwned(teamId, agentId);
     const role = input.role ?? 'user';
+    // A person answering in the conversation has taken care of whatever needed attention.
+    const clearsAttention = role === 'assistant';
     return this.db.transaction(async () => {
-      let conversation: ConversationEntity | null;
-      if ('conversationId' in target) {
-        conversation = isId(target.conversationId)
-          ? await this.conversations.findOwned(teamId, agentId, target.conversationId)
-          : null;
-        if (!conversation) {
-          throw Errors.notFound(NOT_FOUND);
-        }
-      } else {
-        conversation = await this.conversations.ensure(teamId, agentId, target.channelUser);
+      const appended =
+        'conversationId' in target
+          ? isId(target.conversationId)
+            ? await this.conversations.append(
+                { teamId, agentId, id: target.conversationId },
+                role,
+                input.message,
+                clearsAttention ? { needsAttention: false } : {},
+              )
+            : null
+          : await this.conversations.appendForChannelUser(
+              teamId,
+              agentId,
+              target.channelUser,
+              role,
+              input.message,
+              clearsAttention,
+            );
+      if (!appended) {
+        // Nothing was written: an unknown agent reads as such, else the conversation is unknown.
+        await this.agents.requireOwned(teamId, agentId);
+        throw Errors.notFound(NOT_FOUND);
       }
-      // A person answering in the conversation has taken care of whatever needed attention.
-      const message = await this.conversations.append(
-        conversation,
-        role,
-        input.message,
-        role === 'assistant' ? { needsAttention: false } : {},
-      );
+      const { message, conversation, agentStatus } = appended;
       this.publisher.publish(message);
-      if (role === 'user' && !conversation.isAiChatPaused && agent.status !== 'paused') {
+      if (role === 'user' && !conversation.isAiChatPaused && agentStatus !== 'paused') {
         const pending = await this.pendingReplies.add(message);
-        this.db.afterCommit(() => this.replies.schedule(pending));
+        this.db.afterCommit(() => this.replies.schedule(pending, message));
       }
       return message;
     });

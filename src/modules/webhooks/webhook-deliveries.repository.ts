@@ -20,10 +20,8 @@ export class WebhookDeliveriesRepository {
 
   /** Joins the caller's transaction: the event commits or rolls back with the change it reports. */
   async insert(event: WebhookEventEntity, deliveries: WebhookDeliveryEntity[]): Promise<void> {
-    await this.db.manager.insert(WebhookEventEntity, event);
-    if (deliveries.length > 0) {
-      await this.db.manager.insert(WebhookDeliveryEntity, deliveries);
-    }
+    await this.db.insert(WebhookEventEntity, [event]);
+    await this.db.insert(WebhookDeliveryEntity, deliveries);
   }
 
   findOwned(teamId: string, endpointId: string, id: string): Promise<WebhookDeliveryEntity | null> {

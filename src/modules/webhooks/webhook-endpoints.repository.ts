@@ -35,21 +35,22 @@ export class WebhookEndpointsRepository {
   }
 
   /**
-   * The team's enabled endpoints; the caller picks those subscribed to its event. On PostgreSQL
-   * they are key-share-locked for the rest of the transaction: an endpoint deleted meanwhile would
-   * otherwise make the deliveries written for it (and with them the change) fail. A key share is
-   * all the deliveries' foreign key needs, and unlike a share lock it does not make every message
-   * of the team wait for an endpoint's update (rotate-secret, PATCH, its failure marks) or the
-   * reverse.
+   * The ids of the team's enabled endpoints subscribed to `type`, matched in the stored list of
+   * events. On PostgreSQL they are key-share-locked for the rest of the transaction: an endpoint
+   * deleted meanwhile would otherwise make the deliveries written for it (and with them the change)
+   * fail. A key share is all the deliveries' foreign key needs, and unlike a share lock it does not
+   * make every message of the team wait for an endpoint's update (rotate-secret, PATCH, its failure
+   * marks) or the reverse.
    */
-  enabled(teamId: string): Promise<WebhookEndpointEntity[]> {
-    const query = this.db.manager
-      .createQueryBuilder(WebhookEndpointEntity, 'endpoint')
-      .where('endpoint.team_id = :teamId AND endpoint.is_enabled = :enabled', {
-        teamId,
-        enabled: true,
-      });
-    return (this.db.kind === 'postgres' ? query.setLock('for_key_share') : query).getMany();
+  async subscribedTo(teamId: string, type: string): Promise<string[]> {
+    const postgres = this.db.kind === 'postgres';
+    const { rows } = await this.db.execute<{ id: string }>(
+      `SELECT id FROM webhook_endpoints
+       WHERE team_id = $1 AND is_enabled = $2 AND ${postgres ? 'strpos' : 'instr'}(events, $3) > 0
+       ${postgres ? 'FOR KEY SHARE' : ''}`,
+      [teamId, true, JSON.stringify(type)],
+    );
+    return rows.map((row) => row.id);
   }
 
   async update(

@@ -45,9 +45,7 @@ export class WebhookEvents {
    */
   async emit(teamId: string, type: WebhookEventType, data: object): Promise<void> {
     this.assertInTransaction(type);
-    const subscribed = (await this.endpoints.enabled(teamId)).filter((endpoint) =>
-      endpoint.events.includes(type),
-    );
+    const subscribed = await this.endpoints.subscribedTo(teamId, type);
     if (subscribed.length > 0) {
       await this.record(teamId, type, data, subscribed);
     }
@@ -61,7 +59,7 @@ export class WebhookEvents {
   /** The `ping` event of POST /webhooks/{id}/test, to that endpoint only. */
   async ping(endpoint: WebhookEndpointEntity): Promise<WebhookDeliveryEntity> {
     const [delivery] = await this.db.transaction(() =>
-      this.record(endpoint.teamId, PING_EVENT, { webhook_id: endpoint.id }, [endpoint]),
+      this.record(endpoint.teamId, PING_EVENT, { webhook_id: endpoint.id }, [endpoint.id]),
     );
     return delivery;
   }
@@ -95,7 +93,7 @@ export class WebhookEvents {
     teamId: string,
     type: string,
     data: object,
-    endpoints: WebhookEndpointEntity[],
+    endpointIds: string[],
   ): Promise<WebhookDeliveryEntity[]> {
     const id = newId();
     const createdAt = new Date();
@@ -106,8 +104,8 @@ export class WebhookEvents {
       data,
     });
     const event: WebhookEventEntity = { id, teamId, type, payload, createdAt };
-    const deliveries = endpoints.map((endpoint) =>
-      this.newDelivery(event, 'webhook', endpoint.id, null),
+    const deliveries = endpointIds.map((endpointId) =>
+      this.newDelivery(event, 'webhook', endpointId, null),
     );
     await this.deliveries.insert(event, deliveries);
     this.db.afterCommit(() => this.worker.schedule(deliveries.map((delivery) => delivery.id)));

@@ -30,7 +30,11 @@ export class MessagesRepository {
   }
 
   findOwned(teamId: string, conversationId: string, id: string): Promise<MessageEntity | null> {
-    return this.db.manager.findOneBy(MessageEntity, { teamId, conversationId, id });
+    return this.db.entity(
+      MessageEntity,
+      'SELECT * FROM messages WHERE team_id = $1 AND conversation_id = $2 AND id = $3',
+      [teamId, conversationId, id],
+    );
   }
 
   /** Messages after position `seq` (and up to `upTo`, when given), oldest first. */

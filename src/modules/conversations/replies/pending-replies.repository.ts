@@ -19,27 +19,22 @@ export class PendingRepliesRepository {
       leaseUntil: null,
       createdAt: new Date(),
     };
-    await this.db.write(() => this.db.manager.insert(PendingReplyEntity, pending));
+    await this.db.write(() => this.db.insert(PendingReplyEntity, [pending]));
     return pending;
   }
 
-  /** Takes the reply for `leaseMs`; false when another worker holds it or it is done. */
-  async claim(teamId: string, id: string, leaseMs: number): Promise<boolean> {
+  /** Takes the reply for `leaseMs`, as claimed; null when another worker holds it or it is done. */
+  async claim(teamId: string, id: string, leaseMs: number): Promise<PendingReplyEntity | null> {
     const now = new Date();
-    const result = await this.db.write(() =>
-      this.db.manager
-        .createQueryBuilder()
-        .update(PendingReplyEntity)
-        .set({ leaseUntil: new Date(now.getTime() + leaseMs), attempts: () => 'attempts + 1' })
-        .where('team_id = :teamId AND id = :id', { teamId, id })
-        .andWhere(
-          new Brackets((open) =>
-            open.where('lease_until IS NULL').orWhere('lease_until < :now', { now }),
-          ),
-        )
-        .execute(),
+    const { rows } = await this.db.write(() =>
+      this.db.execute(
+        `UPDATE pending_replies SET lease_until = $3, attempts = attempts + 1
+         WHERE team_id = $1 AND id = $2 AND (lease_until IS NULL OR lease_until < $4)
+         RETURNING *`,
+        [teamId, id, new Date(now.getTime() + leaseMs), now],
+      ),
     );
-    return (result.affected ?? 0) > 0;
+    return this.db.hydrate(PendingReplyEntity, rows)[0] ?? null;
   }
 
   /** Extends the lease of a reply this worker holds. */
@@ -54,15 +49,11 @@ export class PendingRepliesRepository {
     );
   }
 
-  find(teamId: string, id: string): Promise<PendingReplyEntity | null> {
-    return this.db.manager.findOneBy(PendingReplyEntity, { teamId, id });
-  }
-
   async remove(teamId: string, id: string): Promise<boolean> {
-    const result = await this.db.write(() =>
-      this.db.manager.delete(PendingReplyEntity, { teamId, id }),
+    const { changes } = await this.db.write(() =>
+      this.db.execute('DELETE FROM pending_replies WHERE team_id = $1 AND id = $2', [teamId, id]),
     );
-    return (result.affected ?? 0) > 0;
+    return changes > 0;
   }
 
   /**

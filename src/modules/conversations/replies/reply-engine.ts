@@ -10,8 +10,8 @@ export interface ReplyContext {
   conversation: ConversationEntity;
   /** The user message being answered (or the `action` message of a decided run). */
   message: MessageEntity;
-  /** Earlier messages, oldest first, ending with `message`. */
-  history: MessageEntity[];
+  /** Earlier messages, oldest first, ending with `message`: read only by the stages that use them. */
+  history: () => Promise<MessageEntity[]>;
 }
 
 export interface Reply {

@@ -112,7 +112,7 @@ describe('ReplyPipeline', () => {
       context: setup.context ?? null,
     } as ConversationEntity;
     const message = { id: 'message', message: text, action: null } as MessageEntity;
-    return engine.reply({ agent, workflow, conversation, message, history: [message] });
+    return engine.reply({ agent, workflow, conversation, message, history: async () => [message] });
   }
 
   it('answers with a matching rule before any flow, filling in the agent', async () => {
@@ -251,7 +251,7 @@ describe('ReplyPipeline', () => {
       workflow: null,
       conversation: { flowState: null } as ConversationEntity,
       message,
-      history: [message],
+      history: async () => [message],
     });
 
     expect(reply.source).toBe('knowledge');

@@ -44,13 +44,13 @@ class FakePending {
     });
   }
 
-  async claim(_teamId: string, id: string, leaseMs: number): Promise<boolean> {
+  async claim(_teamId: string, id: string, leaseMs: number): Promise<PendingReplyEntity | null> {
     const row = this.rows.get(id);
     if (!row || !leaseFree(row)) {
-      return false;
+      return null;
     }
     Object.assign(row, { leaseUntil: new Date(Date.now() + leaseMs), attempts: row.attempts + 1 });
-    return true;
+    return { ...row };
   }
 
   async renew(_teamId: string, id: string, leaseMs: number): Promise<void> {
@@ -63,11 +63,6 @@ class FakePending {
   async unclaimed(limit: number, olderThan: Date): Promise<PendingReplyEntity[]> {
     const rows = [...this.rows.values()];
     return rows.filter((row) => row.createdAt < olderThan && leaseFree(row)).slice(0, limit);
-  }
-
-  async find(_teamId: string, id: string): Promise<PendingReplyEntity | null> {
-    const row = this.rows.get(id);
-    return row ? { ...row } : null;
   }
 
   async remove(_teamId: string, id: string): Promise<boolean> {
@@ -89,7 +84,7 @@ class FakeConversations {
 
   async append(_conversation: unknown, _role: unknown, text: string, changes: object) {
     this.replies.push({ text, changes });
-    return { ...message, message: text };
+    return { message: { ...message, message: text } };
   }
 }
 
@@ -118,6 +113,7 @@ describe('ReplyWorker', () => {
   let published: MessageEntity[];
   let errors: jest.SpyInstance;
   let worker: ReplyWorker;
+  let messageReads: number;
 
   /** Lets the fake clock run `ms`, sweeps included, and the replies they start finish. */
   async function after(ms: number): Promise<void> {
@@ -134,6 +130,7 @@ describe('ReplyWorker', () => {
     engine = new FakeEngine();
     agents = new Map([['agent', agent]]);
     published = [];
+    messageReads = 0;
     worker = new ReplyWorker(
       {
         kind: 'postgres',
@@ -142,7 +139,10 @@ describe('ReplyWorker', () => {
       pending as unknown as PendingRepliesRepository,
       conversations as unknown as ConversationsRepository,
       {
-        findOwned: async () => message,
+        findOwned: async () => {
+          messageReads++;
+          return message;
+        },
         recent: async () => [message],
       } as unknown as MessagesRepository,
       {
@@ -172,6 +172,20 @@ describe('ReplyWorker', () => {
     expect(conversations.replies).toEqual([{ text: 'Hello!', changes: {} }]);
     expect(published).toHaveLength(1);
     expect(pending.rows.size).toBe(0);
+  });
+
+  it('reads the user message only when the request that stored it did not hand it over', async () => {
+    pending.add();
+    worker.schedule({ id: 'pending', teamId: 'team', conversationId: 'conversation' }, message);
+    await after(0);
+    expect(conversations.replies.map((reply) => reply.text)).toEqual(['Hello!']);
+    expect(messageReads).toBe(0);
+
+    pending.add();
+    worker.schedule({ id: 'pending', teamId: 'team', conversationId: 'conversation' });
+    await after(0);
+    expect(conversations.replies).toHaveLength(2);
+    expect(messageReads).toBe(1);
   });
 
   it('takes over a reply whose worker died, once its lease ran out', async () => {

@@ -11,7 +11,7 @@ import { Database } from '@/database/database.service';
 import { isRecordGoneMeanwhile } from '@/database/errors';
 import { AgentsService } from '@/modules/agents/agents.service';
 import { WorkflowsService } from '@/modules/workflows/workflows.service';
-import { ConversationsRepository } from '../conversations.repository';
+import { appendedOrGone, ConversationsRepository } from '../conversations.repository';
 import { MessageEntity, PendingReplyEntity } from '../entities/message.entity';
 import { MessagePublisher } from '../messages/message-publisher';
 import { MessagesRepository } from '../messages/messages.repository';
@@ -71,14 +71,20 @@ export class ReplyWorker implements OnApplicationBootstrap, OnModuleDestroy {
     clearInterval(this.sweeper);
   }
 
-  /** Queues the reply behind earlier ones of the same conversation. */
-  schedule(pending: Pick<PendingReplyEntity, 'id' | 'teamId' | 'conversationId'>): void {
+  /**
+   * Queues the reply behind earlier ones of the same conversation. The request that stored the
+   * user message hands it over (messages never change), so it need not be read again.
+   */
+  schedule(
+    pending: Pick<PendingReplyEntity, 'id' | 'teamId' | 'conversationId'>,
+    message?: MessageEntity,
+  ): void {
     if (this.stopped) {
       return;
     }
     const previous = this.queues.get(pending.conversationId) ?? Promise.resolve();
     const next = previous
-      .then(() => this.process(pending.teamId, pending.id))
+      .then(() => this.process(pending.teamId, pending.id, message))
       .catch((error: unknown) => this.reportFailure(pending.id, error));
     this.queues.set(pending.conversationId, next);
     void next.finally(() => {
@@ -110,8 +116,9 @@ export class ReplyWorker implements OnApplicationBootstrap, OnModuleDestroy {
     }
   }
 
-  private async process(teamId: string, pendingId: string): Promise<void> {
-    if (this.stopped || !(await this.pending.claim(teamId, pendingId, this.leaseMs))) {
+  private async process(teamId: string, pendingId: string, known?: MessageEntity): Promise<void> {
+    const pending = this.stopped ? null : await this.pending.claim(teamId, pendingId, this.leaseMs);
+    if (!pending) {
       return;
     }
     // A reply with tool calls takes several model and action calls: the lease is renewed while
@@ -130,21 +137,24 @@ export class ReplyWorker implements OnApplicationBootstrap, OnModuleDestroy {
     );
     renewal.unref();
     try {
-      await this.produce(teamId, pendingId);
+      await this.produce(pending, known);
     } finally {
       clearInterval(renewal);
     }
   }
 
-  private async produce(teamId: string, pendingId: string): Promise<void> {
-    const pending = await this.pending.find(teamId, pendingId);
-    const conversation =
-      pending &&
-      (await this.conversations.findOwned(pending.teamId, pending.agentId, pending.conversationId));
+  private async produce(pending: PendingReplyEntity, known?: MessageEntity): Promise<void> {
+    const conversation = await this.conversations.findOwned(
+      pending.teamId,
+      pending.agentId,
+      pending.conversationId,
+    );
     const message =
-      pending &&
-      (await this.messages.findOwned(pending.teamId, pending.conversationId, pending.messageId));
-    if (!pending || !conversation || !message) {
+      conversation &&
+      (known?.id === pending.messageId
+        ? known
+        : await this.messages.findOwned(pending.teamId, pending.conversationId, pending.messageId));
+    if (!conversation || !message) {
       return;
     }
     const agent = await this.agents.requireOwned(pending.teamId, pending.agentId);
@@ -160,9 +170,10 @@ export class ReplyWorker implements OnApplicationBootstrap, OnModuleDestroy {
             workflow: await this.workflows.findForAgent(agent.teamId, agent.workflowId),
             conversation,
             message,
-            history: await this.messages
-              .recent(pending.teamId, conversation.id, HISTORY_MESSAGES)
-              .then((recent) => upTo(recent, message)),
+            history: () =>
+              this.messages
+                .recent(pending.teamId, conversation.id, HISTORY_MESSAGES)
+                .then((recent) => upTo(recent, message)),
           });
     const stored = await this.db.transaction(async () => {
       if (!(await this.pending.remove(pending.teamId, pending.id))) {
@@ -170,23 +181,21 @@ export class ReplyWorker implements OnApplicationBootstrap, OnModuleDestroy {
       }
       const written: MessageEntity[] = [];
       for (const run of reply.runs ?? []) {
-        written.push(
-          await this.conversations.append(
-            conversation,
-            'assistant',
-            runLine(run),
-            {},
-            messageActionOf(run),
-          ),
+        const appended = await this.conversations.append(
+          conversation,
+          'assistant',
+          runLine(run),
+          {},
+          messageActionOf(run),
         );
+        written.push(appendedOrGone(appended).message);
       }
-      written.push(
-        await this.conversations.append(conversation, 'assistant', reply.text, {
-          ...(reply.needsAttention ? { needsAttention: true } : {}),
-          ...(reply.flowState !== undefined ? { flowState: reply.flowState } : {}),
-          ...(reply.context !== undefined ? { context: reply.context } : {}),
-        }),
-      );
+      const appended = await this.conversations.append(conversation, 'assistant', reply.text, {
+        ...(reply.needsAttention ? { needsAttention: true } : {}),
+        ...(reply.flowState !== undefined ? { flowState: reply.flowState } : {}),
+        ...(reply.context !== undefined ? { context: reply.context } : {}),
+      });
+      written.push(appendedOrGone(appended).message);
       return written;
     });
     if (stored) {

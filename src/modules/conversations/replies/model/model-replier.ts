@@ -95,7 +95,7 @@ export class ModelReplier {
         role: 'system',
         content: instructionsFor(agent, workflow, passages, conversation.context ?? {}),
       },
-      ...historyFor(history),
+      ...historyFor(await history()),
       ...(note ? [{ role: 'system' as const, content: note }] : []),
     ];
     const named = toolNames(targets);
