@@ -122,21 +122,19 @@ describe('knowledge bases', () => {
     expect(list.body.meta).toBeUndefined();
     expect(list.body.data.map((kb: { id: string }) => kb.id)).toContain(created.id);
     for (const item of list.body.data as Array<Record<string, unknown>>) {
-      expect(Object.keys(item).sort()).toEqual(
-        [
-          'content',
-          'created_at',
-          'description',
-          'error',
-          'fetched_at',
-          'id',
-          'name',
-          'status',
-          'type',
-          'updated_at',
-          'url',
-        ],
-      );
+      expect(Object.keys(item).sort()).toEqual([
+        'content',
+        'created_at',
+        'description',
+        'error',
+        'fetched_at',
+        'id',
+        'name',
+        'status',
+        'type',
+        'updated_at',
+        'url',
+      ]);
     }
     const wrongField = await t
       .api()

@@ -24,7 +24,8 @@ export interface FoundPassage {
 /** Whose knowledge to search: the agent's items and its workflow's FAQ. */
 export interface KnowledgeOwner {
   agent: Pick<AgentEntity, 'teamId' | 'id'>;
-  workflow: (Pick<WorkflowEntity, 'id' | 'faq'> & Partial<Pick<WorkflowEntity, 'updatedAt'>>) | null;
+  workflow:
+    (Pick<WorkflowEntity, 'id' | 'faq'> & Partial<Pick<WorkflowEntity, 'updatedAt'>>) | null;
 }
 
 /** The agent's knowledge as replies use it: ranked for a model, or one answer on its own. */

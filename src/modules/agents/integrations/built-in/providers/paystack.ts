@@ -1,13 +1,6 @@
 import { ActionExecution } from '../../actions/action-executor';
 import { fromMinorUnits, ProviderRequest, toMinorUnits } from './provider-client';
-import {
-  ask,
-  currencyOf,
-  Provider,
-  ProviderContext,
-  readCheck,
-  textOf,
-} from './provider';
+import { ask, currencyOf, Provider, ProviderContext, readCheck, textOf } from './provider';
 
 // Paystack's API (https://paystack.com/docs/api): JSON bodies, the secret key as bearer, amounts
 // in the currency's subunit, every answer `{status, message, data}`.

@@ -1,14 +1,6 @@
 import { ActionExecution } from '../../actions/action-executor';
 import { formEncode, fromMinorUnits, toMinorUnits } from './provider-client';
-import {
-  ask,
-  currencyOf,
-  failed,
-  Provider,
-  ProviderContext,
-  readCheck,
-  textOf,
-} from './provider';
+import { ask, currencyOf, failed, Provider, ProviderContext, readCheck, textOf } from './provider';
 
 // Stripe's REST API (https://docs.stripe.com/api): form-encoded bodies, the secret key as bearer.
 const auth = (context: ProviderContext) => ({
