@@ -1,8 +1,10 @@
 import { Brackets } from 'typeorm';
 import { ListQueryDto } from '@/common/pagination/list-query.dto';
-import { paginate, PaginateOptions } from '@/common/pagination/paginate';
+import { paginate } from '@/common/pagination/paginate';
+import { AGENT_LIST } from '@/modules/agents/agents.repository';
 import { AgentEntity } from '@/modules/agents/entities/agent.entity';
 import { WorkflowEntity } from '@/modules/workflows/entities/workflow.entity';
+import { WORKFLOW_LIST } from '@/modules/workflows/workflows.repository';
 import { createAgent } from '../factories/agents';
 import { API, startTestApp, TeamKey, TestApp } from '../factories/test-app';
 import { createWorkflow } from '../factories/workflows';
@@ -64,19 +66,6 @@ describe('list pages read with their totals', () => {
   const listQuery = (query: Record<string, string | number>): ListQueryDto =>
     Object.assign(new ListQueryDto(), query);
 
-  const WORKFLOW_OPTIONS: PaginateOptions = {
-    searchColumns: ['workflow.name', 'workflow.description', 'workflow.category'],
-    searchArrayColumns: ['workflow.tags'],
-    sortColumns: {
-      name: 'workflow.name',
-      category: 'workflow.category',
-      created_at: 'workflow.created_at',
-      updated_at: 'workflow.updated_at',
-    },
-    defaultSort: '-created_at',
-    tieBreaker: 'workflow.id',
-  };
-
   /** The page the ORM reads for `scope` and `query`. */
   async function ormWorkflows(
     teamId: string,
@@ -97,7 +86,7 @@ describe('list pages read with their totals', () => {
         ),
       );
     }
-    const page = await paginate(builder, listQuery(query), WORKFLOW_OPTIONS);
+    const page = await paginate(builder, listQuery(query), WORKFLOW_LIST);
     return { ids: page.items.map((workflow) => workflow.id), meta: page.meta };
   }
 
@@ -196,18 +185,6 @@ describe('list pages read with their totals', () => {
   });
 
   describe('agents', () => {
-    const AGENT_OPTIONS: PaginateOptions = {
-      searchColumns: ['agent.name', 'agent.description', 'agent.business_name'],
-      sortColumns: {
-        name: 'agent.name',
-        status: 'agent.status',
-        created_at: 'agent.created_at',
-        updated_at: 'agent.updated_at',
-      },
-      defaultSort: '-created_at',
-      tieBreaker: 'agent.id',
-    };
-
     async function expectAgentsAsOrm(key: TeamKey, query: Record<string, string | number>) {
       const body = await get(key.key, `/agents?${queryString(query)}`);
       const builder = t
@@ -217,11 +194,7 @@ describe('list pages read with their totals', () => {
       if (query.status) {
         builder.andWhere('agent.status = :status', { status: query.status });
       }
-      const page = await paginate(
-        builder,
-        listQuery({ page: 1, limit: 20, ...query }),
-        AGENT_OPTIONS,
-      );
+      const page = await paginate(builder, listQuery({ page: 1, limit: 20, ...query }), AGENT_LIST);
       expect({ ids: body.data.map((a: { id: string }) => a.id), meta: body.meta }).toEqual({
         ids: page.items.map((agent) => agent.id),
         meta: page.meta,

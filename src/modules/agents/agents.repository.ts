@@ -8,7 +8,7 @@ import { AgentEntity } from './entities/agent.entity';
 
 const OWNED_BY_ID = 'SELECT * FROM agents WHERE team_id = $1 AND id = $2';
 
-const AGENT_LIST: ListTable = {
+export const AGENT_LIST: ListTable = {
   from: 'agents agent',
   columns: 'agent.*',
   searchColumns: ['agent.name', 'agent.description', 'agent.business_name'],

@@ -9,7 +9,7 @@ import { WorkflowEntity } from './entities/workflow.entity';
 const ACCESSIBLE_BY_ID =
   "SELECT * FROM workflows WHERE id = $1 AND (team_id = $2 OR visibility = 'public')";
 
-const WORKFLOW_LIST: ListTable = {
+export const WORKFLOW_LIST: ListTable = {
   from: 'workflows workflow',
   columns: 'workflow.*',
   searchColumns: ['workflow.name', 'workflow.description', 'workflow.category'],
