@@ -45,18 +45,18 @@ export class KnowledgeBaseEntity extends AgentScopedEntity {
   fetchAttempts: number;
 }
 
-/**
- * A retrievable slice of knowledge: of an item (`kb` text, fetched `url`) owned by an agent, or a
- * FAQ entry owned by a workflow (`title` the question, `content` the answer). The full-text index
- * (SQLite FTS5 table `knowledge_fts`, PostgreSQL column `search`) is kept beside it by the
- * migration and the passages repository.
- */
 /** What an agent's profile shows of an item. */
 export type KnowledgeBaseSummary = Pick<
   KnowledgeBaseEntity,
   'id' | 'type' | 'name' | 'description'
 >;
 
+/**
+ * A retrievable slice of knowledge: of an item (`kb` text, fetched `url`) owned by an agent, or a
+ * FAQ entry owned by a workflow (`title` the question, `content` the answer). The full-text index
+ * (SQLite FTS5 table `knowledge_fts`, PostgreSQL column `search`) is kept beside it by the
+ * migration and the passages repository.
+ */
 @Entity('knowledge_passages')
 export class KnowledgePassageEntity {
   @PrimaryIdColumn()
