@@ -78,8 +78,7 @@ export class Database {
     sql: string,
     params?: readonly SqlParam[],
   ): Promise<T[]> {
-    const { rows } = await this.statements.execute(sql, params);
-    return rows.map(this.statements.mapperFor(entity));
+    return this.hydrate(entity, (await this.statements.execute(sql, params)).rows);
   }
 
   /** `rows` of `entity`'s table (columns by database name) as entities; absent columns stay unset. */
@@ -93,8 +92,7 @@ export class Database {
     sql: string,
     params?: readonly SqlParam[],
   ): Promise<T | null> {
-    const { rows } = await this.statements.execute(sql, params);
-    return rows.length > 0 ? this.statements.mapperFor(entity)(rows[0]) : null;
+    return (await this.entities(entity, sql, params))[0] ?? null;
   }
 
   get kind(): 'sqlite' | 'postgres' {
