@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { newId } from '@/common/ids';
 import { Database } from '@/database/database.service';
-import { PhoneNumberEntity } from '@/modules/phone-numbers/entities/phone-number.entity';
 import {
   AgentChannelEntity,
   CHANNEL_TYPES,
@@ -17,10 +16,17 @@ const CHANNEL_NAMES: Record<ChannelType, string> = {
   telephony: 'Telephony',
 };
 
+/**
+ * Whether one of the team's ($1) phone numbers is linked to the agent ($2) with inbound calls on
+ * ($3 true). Read from the phone numbers' table, which the phone numbers module writes: the link
+ * lives on the number.
+ */
+const TELEPHONY_ROUTED =
+  'EXISTS (SELECT 1 FROM phone_numbers WHERE team_id = $1 AND agent_id = $2 AND inbound_enabled = $3)';
+
 /** The agent's channels, each beside whether a number routes the team's calls to the agent. */
 const CHANNELS_FOR_AGENT =
-  'SELECT id, type, name, status, is_connected, EXISTS (SELECT 1 FROM phone_numbers ' +
-  'WHERE team_id = $1 AND agent_id = $2 AND inbound_enabled = $3) AS telephony ' +
+  `SELECT id, type, name, status, is_connected, ${TELEPHONY_ROUTED} AS telephony ` +
   'FROM agent_channels WHERE team_id = $1 AND agent_id = $2';
 
 @Injectable()
@@ -58,11 +64,12 @@ export class ChannelsRepository {
       .sort((a, b) => CHANNEL_TYPES.indexOf(a.type) - CHANNEL_TYPES.indexOf(b.type));
   }
 
-  /**
-   * Whether one of the team's phone numbers is linked to the agent with inbound calls on. Read from
-   * the phone numbers' table, which the phone numbers module writes: the link lives on the number.
-   */
-  isTelephonyConnected(teamId: string, agentId: string): Promise<boolean> {
-    return this.db.manager.existsBy(PhoneNumberEntity, { teamId, agentId, inboundEnabled: true });
+  /** Whether a number routes the team's calls to the agent (TELEPHONY_ROUTED). */
+  async isTelephonyConnected(teamId: string, agentId: string): Promise<boolean> {
+    const { rows } = await this.db.execute<{ telephony: unknown }>(
+      `SELECT ${TELEPHONY_ROUTED} AS telephony`,
+      [teamId, agentId, true],
+    );
+    return Boolean(rows[0].telephony);
   }
 }
