@@ -66,9 +66,17 @@ export class AppConfig {
     /** Where the built-in connectors call their providers; tests and proxies stand in here. */
     providers: { stripe: string; paystack: string; bumpa: string };
   };
-  readonly webhooks: { retryMaxAgeS: number; firstRetryS: number };
+  readonly webhooks: { retryMaxAgeS: number; firstRetryS: number; maxEndpoints: number };
   /** No SMTP URL: hand-off mails are not sent. */
-  readonly mail: { smtpUrl: string | undefined; from: string; escalationCooldownS: number };
+  readonly mail: {
+    smtpUrl: string | undefined;
+    from: string;
+    escalationCooldownS: number;
+    /** Hand-off mails per hour, per team and per recipient address. */
+    maxPerHour: number;
+  };
+  /** Finished background records are deleted this many days after they finished. */
+  readonly retention: { days: number };
   readonly logging: { level: LogLevel; file: string | undefined; format: LogFormat };
   /** No port: no metrics endpoint. */
   readonly metrics: { port: number | undefined };
@@ -131,11 +139,14 @@ export class AppConfig {
     this.webhooks = {
       retryMaxAgeS: env.WEBHOOK_RETRY_MAX_AGE_S,
       firstRetryS: env.WEBHOOK_FIRST_RETRY_S,
+      maxEndpoints: env.WEBHOOK_MAX_ENDPOINTS,
     };
+    this.retention = { days: env.RETENTION_DAYS };
     this.mail = {
       smtpUrl: env.SMTP_URL,
       from: env.SMTP_FROM,
       escalationCooldownS: env.ESCALATION_EMAIL_COOLDOWN_S,
+      maxPerHour: env.HANDOFF_MAIL_MAX_PER_HOUR,
     };
     this.logging = { level: env.LOG_LEVEL, file: env.LOG_FILE, format: env.LOG_FORMAT };
     this.metrics = { port: env.METRICS_PORT };

@@ -172,6 +172,12 @@ export class Environment {
   @IntegerSetting({ min: 1, max: 30 })
   WEBHOOK_FIRST_RETRY_S = 30;
 
+  @IntegerSetting({ min: 1, max: 1000 })
+  WEBHOOK_MAX_ENDPOINTS = 20;
+
+  @IntegerSetting({ min: 1, max: 3650 })
+  RETENTION_DAYS = 30;
+
   @OptionalSetting(Matches(/^smtps?:\/\/.+/, { message: 'must be an smtp:// or smtps:// URL' }))
   SMTP_URL?: string;
 
@@ -180,6 +186,9 @@ export class Environment {
 
   @IntegerSetting({ min: 0 })
   ESCALATION_EMAIL_COOLDOWN_S = 900;
+
+  @IntegerSetting({ min: 1, max: 100000 })
+  HANDOFF_MAIL_MAX_PER_HOUR = 60;
 }
 
 /** Settings that stop the start, one problem a line, each naming its variable. */

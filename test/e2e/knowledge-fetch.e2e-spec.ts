@@ -249,30 +249,29 @@ describe('knowledge that answers', () => {
     const queue = t.app.get(KnowledgeFetchRepository);
     const items = t.dataSource().getRepository(KnowledgeBaseEntity);
     const kb = await fetched(`${site}/notes.md`);
-    const { teamId } = await items.findOneByOrFail({ id: kb.id });
-    expect(await queue.claim(teamId, kb.id, 60_000, null)).toBeNull(); // fetched, not due
+    expect(await queue.claim(kb.id, 60_000)).toBeNull(); // fetched, not due
 
     await items.update({ id: kb.id }, { status: 'pending' });
-    const held = await queue.claim(teamId, kb.id, 60_000, null);
-    expect(held).toEqual(expect.any(String));
-    expect(await queue.claim(teamId, kb.id, 60_000, null)).toBeNull();
+    const held = await queue.claim(kb.id, 60_000);
+    expect(held?.token).toEqual(expect.any(String));
+    expect(await queue.claim(kb.id, 60_000)).toBeNull();
     const item = await items.findOneByOrFail({ id: kb.id });
     expect(await queue.settleFetch(item, 'not-the-token', { text: 'stale' })).toBeNull();
-    expect(await queue.settleFetch(item, held!, { text: 'Fresh text.' })).toMatchObject({
+    expect(await queue.settleFetch(item, held!.token, { text: 'Fresh text.' })).toMatchObject({
       status: 'ready',
       content: 'Fresh text.',
     });
 
     // A worker that died mid-fetch: its lease runs out, and a sweep fetches the page again.
     await items.update({ id: kb.id }, { status: 'pending' });
-    const dead = await queue.claim(teamId, kb.id, 200, null);
-    expect(dead).toEqual(expect.any(String));
+    const dead = await queue.claim(kb.id, 200);
+    expect(dead?.token).toEqual(expect.any(String));
     const retried = await settled(
       kb.id,
       (await t.api().get(`${base}/${kb.id}`)).body.data.fetched_at,
     );
     expect(retried).toMatchObject({ status: 'ready', content: state.notes });
-    expect(await queue.settleFetch(item, dead!, { text: 'too late' })).toBeNull();
+    expect(await queue.settleFetch(item, dead!.token, { text: 'too late' })).toBeNull();
 
     // One whose fetches keep being cut short is given up, with a reason.
     await items.update({ id: kb.id }, { status: 'pending', fetchAttempts: 3 });

@@ -79,3 +79,28 @@ export const IsHttpUrl = (options?: ValidationOptions) =>
     },
     options,
   );
+
+function hasNoCredentials(value: unknown): boolean {
+  if (typeof value !== 'string') {
+    return true;
+  }
+  try {
+    const url = new URL(value);
+    return url.username === '' && url.password === '';
+  } catch {
+    return true;
+  }
+}
+
+/** A URL without a user name or password: they would be stored, sent and echoed in the clear. */
+export const HasNoUrlCredentials = (options?: ValidationOptions) =>
+  ValidateBy(
+    {
+      name: 'hasNoUrlCredentials',
+      validator: {
+        validate: hasNoCredentials,
+        defaultMessage: () => 'must not carry a user name or password',
+      },
+    },
+    options,
+  );

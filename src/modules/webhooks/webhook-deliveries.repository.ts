@@ -1,12 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { Brackets } from 'typeorm';
 import { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { paginate } from '@/common/pagination/paginate';
 import { Page } from '@/common/pagination/page';
 import { Database } from '@/database/database.service';
+import { JobTable } from '@/database/jobs/job-table';
 import { DeliveryListQueryDto } from './dto/delivery-list-query.dto';
 import { WebhookDeliveryEntity } from './entities/webhook-delivery.entity';
-import { WebhookEventEntity } from './entities/webhook-event.entity';
 
 export type DeliveryOutcome = Pick<
   WebhookDeliveryEntity,
@@ -16,24 +15,25 @@ export type DeliveryOutcome = Pick<
 /** The outbox: events, and their deliveries that the worker leases. */
 @Injectable()
 export class WebhookDeliveriesRepository {
-  constructor(private readonly db: Database) {}
+  /** A delivery is a job: due while pending and its next attempt has come. */
+  readonly jobs: JobTable<WebhookDeliveryEntity>;
 
-  /** Joins the caller's transaction: the event commits or rolls back with the change it reports. */
-  async insert(event: WebhookEventEntity, deliveries: WebhookDeliveryEntity[]): Promise<void> {
-    await this.db.insert(WebhookEventEntity, [event]);
+  constructor(private readonly db: Database) {
+    this.jobs = new JobTable(db, WebhookDeliveryEntity, {
+      table: 'webhook_deliveries',
+      due: (params, now) => `status = 'pending' AND next_attempt_at <= ${params.add(now)}`,
+      dueOrder: 'next_attempt_at',
+      attempts: 'attempts',
+    });
+  }
+
+  /** Joins the caller's transaction. */
+  async insert(deliveries: WebhookDeliveryEntity[]): Promise<void> {
     await this.db.insert(WebhookDeliveryEntity, deliveries);
   }
 
   findOwned(teamId: string, endpointId: string, id: string): Promise<WebhookDeliveryEntity | null> {
     return this.db.manager.findOneBy(WebhookDeliveryEntity, { teamId, endpointId, id });
-  }
-
-  find(id: string): Promise<WebhookDeliveryEntity | null> {
-    return this.db.manager.findOneBy(WebhookDeliveryEntity, { id });
-  }
-
-  findEvent(teamId: string, id: string): Promise<WebhookEventEntity | null> {
-    return this.db.manager.findOneBy(WebhookEventEntity, { teamId, id });
   }
 
   list(
@@ -58,36 +58,10 @@ export class WebhookDeliveriesRepository {
     });
   }
 
-  /** Takes the delivery for `leaseMs` and counts the attempt; false when it is not due or taken. */
-  async claim(id: string, leaseMs: number): Promise<boolean> {
-    const now = new Date();
-    const result = await this.db.write(() =>
-      this.db.manager
-        .createQueryBuilder()
-        .update(WebhookDeliveryEntity)
-        .set({ leaseUntil: new Date(now.getTime() + leaseMs), attempts: () => 'attempts + 1' })
-        .where("id = :id AND status = 'pending' AND next_attempt_at <= :now", { id, now })
-        .andWhere(
-          new Brackets((open) =>
-            open.where('lease_until IS NULL').orWhere('lease_until < :now', { now }),
-          ),
-        )
-        .execute(),
-    );
-    return (result.affected ?? 0) > 0;
-  }
-
-  async record(teamId: string, id: string, outcome: DeliveryOutcome): Promise<void> {
-    await this.db.write(() =>
-      this.db.manager.update(
-        WebhookDeliveryEntity,
-        { teamId, id },
-        { ...outcome, leaseUntil: null, updatedAt: new Date() },
-      ),
-    );
-  }
-
-  /** Puts a finished (or pending) delivery back in the queue, due now. */
+  /**
+   * Puts a finished (or pending) delivery back in the queue, due now. Its claim, if a worker held
+   * one, is void: that worker's outcome is no longer recorded.
+   */
   async requeue(teamId: string, id: string, retryUntil: Date): Promise<void> {
     const now = new Date();
     const changes: QueryDeepPartialEntity<WebhookDeliveryEntity> = {
@@ -95,31 +69,12 @@ export class WebhookDeliveriesRepository {
       nextAttemptAt: now,
       retryUntil,
       leaseUntil: null,
+      leaseToken: null,
       updatedAt: now,
     };
     await this.db.write(() =>
       this.db.manager.update(WebhookDeliveryEntity, { teamId, id }, changes),
     );
-  }
-
-  /**
-   * Deliveries due and nobody's: never claimed, waiting for a retry, or claimed by a worker whose
-   * lease ran out. Across every team, as the sweep serves them all; each carries its team onwards.
-   */
-  due(limit: number, dueBy: Date): Promise<WebhookDeliveryEntity[]> {
-    return this.db.manager
-      .createQueryBuilder(WebhookDeliveryEntity, 'delivery')
-      .where("delivery.status = 'pending' AND delivery.next_attempt_at <= :dueBy", { dueBy })
-      .andWhere(
-        new Brackets((open) =>
-          open
-            .where('delivery.lease_until IS NULL')
-            .orWhere('delivery.lease_until < :now', { now: new Date() }),
-        ),
-      )
-      .orderBy('delivery.next_attempt_at', 'ASC')
-      .limit(limit)
-      .getMany();
   }
 
   /** Pending deliveries of every team (webhooks and mails), and how many of them are due now. */
@@ -144,15 +99,23 @@ export class WebhookDeliveriesRepository {
     return last?.createdAt ?? null;
   }
 
-  /** Frees every lease: used at start in embedded mode, where no other process can hold one. */
-  async releaseAllLeases(): Promise<void> {
-    await this.db.write(() =>
-      this.db.manager
-        .createQueryBuilder()
-        .update(WebhookDeliveryEntity)
-        .set({ leaseUntil: null })
-        .where('lease_until IS NOT NULL')
-        .execute(),
+  /** Hand-off mails queued since `since`: by the team, and to `recipient` by any team. */
+  async mailsSince(
+    teamId: string,
+    recipient: string,
+    since: Date,
+  ): Promise<{ byTeam: number; toRecipient: number }> {
+    const { rows } = await this.db.execute<{
+      by_team: number | string;
+      to_recipient: number | string;
+    }>(
+      `SELECT
+         (SELECT COUNT(*) FROM webhook_deliveries
+          WHERE team_id = $1 AND kind = 'email' AND created_at >= $3) AS by_team,
+         (SELECT COUNT(*) FROM webhook_deliveries
+          WHERE recipient = $2 AND created_at >= $3) AS to_recipient`,
+      [teamId, recipient, since],
     );
+    return { byTeam: Number(rows[0].by_team), toRecipient: Number(rows[0].to_recipient) };
   }
 }

@@ -35,22 +35,45 @@ export class WebhookEndpointsRepository {
   }
 
   /**
-   * The ids of the team's enabled endpoints subscribed to `type`, matched in the stored list of
-   * events. On PostgreSQL they are key-share-locked for the rest of the transaction: an endpoint
-   * deleted meanwhile would otherwise make the deliveries written for it (and with them the change)
-   * fail. A key share is all the deliveries' foreign key needs, and unlike a share lock it does not
-   * make every message of the team wait for an endpoint's update (rotate-secret, PATCH, its failure
-   * marks) or the reverse.
+   * The ids of the team's enabled endpoints subscribed to `type` that existed at `createdBy`,
+   * matched in the stored list of events. On PostgreSQL they are key-share-locked for the rest of
+   * the transaction: an endpoint deleted meanwhile would otherwise make the deliveries written for
+   * it fail their foreign key. A key share is all that needs, and unlike a share lock it does not
+   * make the fan-out wait for an endpoint's update (rotate-secret, PATCH, its failure marks).
    */
-  async subscribedTo(teamId: string, type: string): Promise<string[]> {
+  async subscribedTo(teamId: string, type: string, createdBy: Date): Promise<string[]> {
     const postgres = this.db.kind === 'postgres';
     const { rows } = await this.db.execute<{ id: string }>(
       `SELECT id FROM webhook_endpoints
-       WHERE team_id = $1 AND is_enabled = $2 AND ${postgres ? 'strpos' : 'instr'}(events, $3) > 0
+       WHERE team_id = $1 AND is_enabled = $2 AND ${this.subscribes()} AND created_at <= $4
        ${postgres ? 'FOR KEY SHARE' : ''}`,
-      [teamId, true, JSON.stringify(type)],
+      [teamId, true, JSON.stringify(type), createdBy],
     );
     return rows.map((row) => row.id);
+  }
+
+  /** Whether an enabled endpoint of the team subscribes to `type` (the event is worth writing). */
+  async anySubscribedTo(teamId: string, type: string): Promise<boolean> {
+    const { rows } = await this.db.execute(
+      `SELECT 1 FROM webhook_endpoints
+       WHERE team_id = $1 AND is_enabled = $2 AND ${this.subscribes()} LIMIT 1`,
+      [teamId, true, JSON.stringify(type)],
+    );
+    return rows.length > 0;
+  }
+
+  /** The team's endpoints, enabled or not (the quota counts them all). */
+  async countOwned(teamId: string): Promise<number> {
+    const { rows } = await this.db.execute<{ n: number | string }>(
+      'SELECT COUNT(*) AS n FROM webhook_endpoints WHERE team_id = $1',
+      [teamId],
+    );
+    return Number(rows[0].n);
+  }
+
+  /** `events` (a JSON list) holds the event type given as JSON in `$3`. */
+  private subscribes(): string {
+    return `${this.db.kind === 'postgres' ? 'strpos' : 'instr'}(events, $3) > 0`;
   }
 
   async update(

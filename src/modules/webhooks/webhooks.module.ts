@@ -4,11 +4,13 @@ import { SecretBox } from '@/common/crypto/secret-box';
 import { IdempotencyModule } from '@/common/idempotency/idempotency.module';
 import { OutboundHttp } from '@/common/outbound/outbound-http';
 import { DeliveryWorker } from './delivery/delivery-worker.service';
+import { FanoutWorker } from './delivery/fanout-worker.service';
 import { WebhookSender } from './delivery/webhook-sender';
 import { WebhookDeliveryEntity } from './entities/webhook-delivery.entity';
 import { WebhookEndpointEntity } from './entities/webhook-endpoint.entity';
 import { WebhookEventEntity } from './entities/webhook-event.entity';
 import { HandoffMail } from './mail/handoff-mail';
+import { WebhookEventsRepository } from './outbox/webhook-events.repository';
 import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 import { WebhookEndpointsRepository } from './webhook-endpoints.repository';
 import { WebhookEvents } from './webhook-events.service';
@@ -31,9 +33,11 @@ import { WebhookQueueMetrics } from './delivery/webhook-queue.metrics';
     WebhookQueueMetrics,
     WebhookEndpointsRepository,
     WebhookDeliveriesRepository,
+    WebhookEventsRepository,
     WebhookEvents,
     WebhooksService,
     DeliveryWorker,
+    FanoutWorker,
     WebhookSender,
     HandoffMail,
     OutboundHttp,

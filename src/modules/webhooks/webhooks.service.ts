@@ -30,6 +30,7 @@ const NOT_FOUND = 'Webhook not found';
 @Injectable()
 export class WebhooksService {
   private readonly retryMaxAgeMs: number;
+  private readonly maxEndpoints: number;
 
   constructor(
     private readonly db: Database,
@@ -43,6 +44,7 @@ export class WebhooksService {
     config: AppConfig,
   ) {
     this.retryMaxAgeMs = config.webhooks.retryMaxAgeS * 1000;
+    this.maxEndpoints = config.webhooks.maxEndpoints;
   }
 
   /** Checks the URL first (a DNS lookup, no transaction held), then writes (`calls_out`). */
@@ -64,6 +66,13 @@ export class WebhooksService {
       updatedAt: now,
     };
     return this.writePhase.run(async () => {
+      // The team's row is the quota's lock: two creates at the limit cannot both pass the count.
+      await this.db.lockRow('teams', teamId);
+      if ((await this.endpoints.countOwned(teamId)) >= this.maxEndpoints) {
+        throw Errors.forbidden(
+          `Webhook endpoint limit reached: a team may have ${this.maxEndpoints} endpoints (WEBHOOK_MAX_ENDPOINTS)`,
+        );
+      }
       await this.endpoints.insert(endpoint);
       return { ...toWebhookResponse(endpoint), secret };
     });
@@ -146,7 +155,7 @@ export class WebhooksService {
       throw Errors.notFound('Delivery not found');
     }
     await this.deliveries.requeue(teamId, delivery.id, new Date(Date.now() + this.retryMaxAgeMs));
-    this.db.afterCommit(() => this.worker.schedule([delivery.id]));
+    this.db.afterCommit(() => this.worker.schedule(delivery));
     return (await this.deliveries.findOwned(teamId, id, deliveryId))!;
   }
 

@@ -161,7 +161,7 @@ export class KnowledgeBasesService {
 
   private scheduleFetch(kb: KnowledgeBaseEntity): void {
     if (kb.status === 'pending') {
-      this.db.afterCommit(() => this.fetcher.schedule(kb.teamId, kb.id));
+      this.db.afterCommit(() => this.fetcher.schedule({ id: kb.id, teamId: kb.teamId }));
     }
   }
 

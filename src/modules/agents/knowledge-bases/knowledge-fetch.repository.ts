@@ -1,11 +1,14 @@
 import { Injectable } from '@nestjs/common';
-import { newId } from '@/common/ids';
+import { AppConfig } from '@/config/app-config';
 import { Database } from '@/database/database.service';
+import { Claim, JobTable } from '@/database/jobs/job-table';
 import { WebhookEvents } from '@/modules/webhooks/webhook-events.service';
 import { toKnowledgeBaseResponse } from './dto/knowledge-base-response.dto';
 import { KnowledgeBaseEntity } from './entities/knowledge-base.entity';
 import { PageText } from './page-fetcher';
 import { PassagesRepository } from './passages.repository';
+
+const HOUR_MS = 3_600_000;
 
 /**
  * The fetch queue of URL items, kept in their own rows: an item is due when it waits for a fetch
@@ -15,57 +18,39 @@ import { PassagesRepository } from './passages.repository';
  */
 @Injectable()
 export class KnowledgeFetchRepository {
+  private readonly jobs: JobTable<KnowledgeBaseEntity>;
+
   constructor(
     private readonly db: Database,
     private readonly passages: PassagesRepository,
     private readonly webhooks: WebhookEvents,
-  ) {}
-
-  /** The condition "due and free" on columns prefixed by `alias` (an UPDATE has none). */
-  private due(alias: string, now: Date, refreshBefore: Date | null): [string, object] {
-    const refresh = refreshBefore ? ` OR ${alias}fetched_at < :refreshBefore` : '';
-    return [
-      `${alias}type = 'url' AND (${alias}lease_until IS NULL OR ${alias}lease_until < :now) ` +
-        `AND (${alias}status = 'pending'${refresh})`,
-      { now, refreshBefore },
-    ];
+    config: AppConfig,
+  ) {
+    const refreshMs = config.knowledge.refreshHours * HOUR_MS;
+    this.jobs = new JobTable(db, KnowledgeBaseEntity, {
+      table: 'knowledge_bases',
+      due: (params, now) =>
+        `type = 'url' AND (status = 'pending'${
+          refreshMs > 0 ? ` OR fetched_at < ${params.add(new Date(now.getTime() - refreshMs))}` : ''
+        })`,
+      dueOrder: 'updated_at',
+      attempts: 'fetch_attempts',
+      tokenColumn: 'fetch_token',
+    });
   }
 
-  /** Items due for a fetch and free, across every team (each carries its team onwards). */
-  dueItems(limit: number, refreshBefore: Date | null): Promise<KnowledgeBaseEntity[]> {
-    const [condition, parameters] = this.due('kb.', new Date(), refreshBefore);
-    return this.db.manager
-      .createQueryBuilder(KnowledgeBaseEntity, 'kb')
-      .where(condition, parameters)
-      .orderBy('kb.updated_at', 'ASC')
-      .limit(limit)
-      .getMany();
+  /** Items due for a fetch and free, teams in turn (each carries its team onwards). */
+  due(limit: number, perTeam: number, now: Date): Promise<KnowledgeBaseEntity[]> {
+    return this.jobs.due(limit, perTeam, now);
   }
 
   /** Takes the item for `leaseMs` if it is still due and free; the token proves the claim. */
-  async claim(
-    teamId: string,
-    id: string,
-    leaseMs: number,
-    refreshBefore: Date | null,
-  ): Promise<string | null> {
-    const now = new Date();
-    const token = newId();
-    const [condition, parameters] = this.due('', now, refreshBefore);
-    const result = await this.db.write(() =>
-      this.db.manager
-        .createQueryBuilder()
-        .update(KnowledgeBaseEntity)
-        .set({
-          leaseUntil: new Date(now.getTime() + leaseMs),
-          fetchToken: token,
-          fetchAttempts: () => 'fetch_attempts + 1',
-        })
-        .where('team_id = :teamId AND id = :id', { teamId, id })
-        .andWhere(condition, parameters)
-        .execute(),
-    );
-    return (result.affected ?? 0) > 0 ? token : null;
+  claim(id: string, leaseMs: number): Promise<Claim<KnowledgeBaseEntity> | null> {
+    return this.jobs.claim(id, leaseMs);
+  }
+
+  renew(id: string, token: string, leaseMs: number): Promise<boolean> {
+    return this.jobs.renew(id, token, leaseMs);
   }
 
   find(teamId: string, id: string): Promise<KnowledgeBaseEntity | null> {
@@ -82,41 +67,33 @@ export class KnowledgeFetchRepository {
     token: string,
     outcome: PageText,
   ): Promise<KnowledgeBaseEntity | null> {
-    return this.db.transaction(async () => {
-      const now = new Date();
-      const changes: Partial<KnowledgeBaseEntity> = {
+    const now = new Date();
+    const settled = await this.jobs.settleWith(
+      item.id,
+      token,
+      {
         status: outcome.error === undefined ? 'ready' : 'failed',
         error: outcome.error ?? null,
-        fetchedAt: now,
-        leaseUntil: null,
-        fetchToken: null,
-        fetchAttempts: 0,
-        updatedAt: now,
+        fetched_at: now,
+        fetch_attempts: 0,
+        updated_at: now,
         ...(outcome.text !== undefined ? { content: outcome.text } : {}),
-      };
-      const result = await this.db.manager.update(
-        KnowledgeBaseEntity,
-        { teamId: item.teamId, id: item.id, fetchToken: token },
-        changes,
-      );
-      if ((result.affected ?? 0) === 0) {
-        return null;
-      }
-      if (outcome.text !== undefined) {
-        await this.passages.replaceForItem(item, outcome.text);
-      }
-      // Read back: a rename or description change made during the fetch is part of the record.
-      const settled = (await this.db.manager.findOneBy(KnowledgeBaseEntity, {
-        teamId: item.teamId,
-        id: item.id,
-      }))!;
-      await this.webhooks.emit(
-        item.teamId,
-        settled.status === 'ready' ? 'knowledge_base.ready' : 'knowledge_base.failed',
-        toKnowledgeBaseResponse(settled),
-      );
-      return settled;
-    });
+      },
+      async () => {
+        if (outcome.text !== undefined) {
+          await this.passages.replaceForItem(item, outcome.text);
+        }
+        // Read back: a rename or description change made during the fetch is part of the record.
+        const stored = (await this.find(item.teamId, item.id))!;
+        await this.webhooks.emit(
+          item.teamId,
+          stored.status === 'ready' ? 'knowledge_base.ready' : 'knowledge_base.failed',
+          toKnowledgeBaseResponse(stored),
+        );
+        return stored;
+      },
+    );
+    return settled?.result ?? null;
   }
 
   /** URL items of every team waiting for their first fetch, or for one asked again. */
@@ -127,14 +104,7 @@ export class KnowledgeFetchRepository {
   }
 
   /** Frees every lease: at start in embedded mode, where no other process can hold one. */
-  async releaseAllLeases(): Promise<void> {
-    await this.db.write(() =>
-      this.db.manager
-        .createQueryBuilder()
-        .update(KnowledgeBaseEntity)
-        .set({ leaseUntil: null })
-        .where('lease_until IS NOT NULL')
-        .execute(),
-    );
+  releaseAllLeases(): Promise<void> {
+    return this.jobs.releaseAll();
   }
 }

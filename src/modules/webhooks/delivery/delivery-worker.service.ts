@@ -1,112 +1,78 @@
-import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
-import { Semaphore } from 'async-mutex';
+import { Injectable, Logger } from '@nestjs/common';
 import { SecretBox } from '@/common/crypto/secret-box';
 import { AppConfig } from '@/config/app-config';
 import { Database } from '@/database/database.service';
+import { QueuedJob } from '@/database/jobs/fair-queue';
+import { Claim } from '@/database/jobs/job-table';
+import { JobWorker } from '@/database/jobs/job-worker';
 import { WebhookDeliveryEntity } from '../entities/webhook-delivery.entity';
 import { EVENT_ID_PREFIX } from '../event-types';
 import { MailMessage, HandoffMail } from '../mail/handoff-mail';
+import { WebhookEventsRepository } from '../outbox/webhook-events.repository';
 import { DeliveryOutcome, WebhookDeliveriesRepository } from '../webhook-deliveries.repository';
 import { WebhookEndpointsRepository } from '../webhook-endpoints.repository';
 import { nextAttemptAt } from './backoff';
 import { AttemptResult, WebhookSender } from './webhook-sender';
 
-const SWEEP_INTERVAL_MS = 1_000;
-/** A delivery handed to its own process's worker at commit is left to it this long. */
-const SWEEP_GRACE_MS = 1_000;
-const SWEEP_BATCH = 100;
-/** Deliveries in flight at once in one process. */
+/** Deliveries in flight at once in one process, and of one team. */
 const CONCURRENCY = 32;
+const PER_TEAM = 8;
 /** An attempt takes at most the outbound timeout plus a few database round trips. */
 const LEASE_MARGIN_MS = 5_000;
 
 /**
- * Delivers the outbox. A delivery is leased (claimed with a deadline, counting the attempt), sent
- * with no transaction open, and its outcome written in one short statement. A process that dies
- * mid-delivery leaves a lease that runs out; the sweep of any instance (every second, and at start)
- * then takes the delivery again: at least once under crashes, once per endpoint otherwise, as a
- * claim succeeds for only one worker.
+ * Delivers the outbox. A delivery is a job (see `JobWorker`): claimed with a lease that counts the
+ * attempt, sent with no transaction open, and its outcome written in one statement only while the
+ * claim holds, so a worker whose lease ran out cannot overwrite a newer attempt's outcome. Teams
+ * take turns for the slots: a team's slow or silent endpoints hold at most `PER_TEAM` of them.
+ * At least once under crashes, once per endpoint otherwise.
  */
 @Injectable()
-export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
-  private readonly logger = new Logger(DeliveryWorker.name);
-  private readonly slots = new Semaphore(CONCURRENCY);
-  private readonly inFlight = new Set<string>();
-  private readonly leaseMs: number;
+export class DeliveryWorker extends JobWorker<QueuedJob, WebhookDeliveryEntity> {
+  protected readonly logger = new Logger(DeliveryWorker.name);
   private readonly retryMaxAgeMs: number;
   private readonly firstRetryS: number;
-  private sweeper?: NodeJS.Timeout;
-  private sweeping = false;
-  private stopped = false;
 
   constructor(
-    private readonly db: Database,
+    db: Database,
     private readonly deliveries: WebhookDeliveriesRepository,
+    private readonly events: WebhookEventsRepository,
     private readonly endpoints: WebhookEndpointsRepository,
     private readonly sender: WebhookSender,
     private readonly mail: HandoffMail,
     private readonly secrets: SecretBox,
     config: AppConfig,
   ) {
-    this.leaseMs = config.outbound.timeoutMs + LEASE_MARGIN_MS;
+    super(db, {
+      concurrency: CONCURRENCY,
+      perTeam: PER_TEAM,
+      leaseMs: config.outbound.timeoutMs + LEASE_MARGIN_MS,
+      sweepIntervalMs: 1_000,
+      sweepGraceMs: 1_000,
+    });
     this.retryMaxAgeMs = config.webhooks.retryMaxAgeS * 1000;
     this.firstRetryS = config.webhooks.firstRetryS;
   }
 
-  async onApplicationBootstrap(): Promise<void> {
-    if (this.db.kind === 'sqlite') {
-      await this.deliveries.releaseAllLeases();
-    }
-    this.sweeper = setInterval(() => void this.sweep(), SWEEP_INTERVAL_MS);
-    this.sweeper.unref();
-    void this.sweep(new Date());
+  protected findDue(limit: number, perTeam: number, dueBy: Date): Promise<WebhookDeliveryEntity[]> {
+    return this.deliveries.jobs.due(limit, perTeam, dueBy);
   }
 
-  onModuleDestroy(): void {
-    this.stopped = true;
-    clearInterval(this.sweeper);
+  protected claim(job: QueuedJob): Promise<Claim<WebhookDeliveryEntity> | null> {
+    return this.deliveries.jobs.claim(job.id, this.options.leaseMs);
   }
 
-  schedule(ids: string[]): void {
-    for (const id of ids) {
-      if (this.stopped || this.inFlight.has(id)) {
-        continue;
-      }
-      this.inFlight.add(id);
-      void this.slots
-        .runExclusive(() => this.process(id))
-        .catch((error: unknown) => {
-          this.logger.error({ err: error, delivery_id: id }, 'Webhook delivery failed; will retry');
-        })
-        .finally(() => this.inFlight.delete(id));
-    }
+  protected renew(job: QueuedJob, claim: Claim<WebhookDeliveryEntity>): Promise<boolean> {
+    return this.deliveries.jobs.renew(job.id, claim.token, this.options.leaseMs);
   }
 
-  private async sweep(dueBy = new Date(Date.now() - SWEEP_GRACE_MS)): Promise<void> {
-    if (this.sweeping || this.stopped) {
-      return;
-    }
-    this.sweeping = true;
-    try {
-      const free = CONCURRENCY * 2 - this.inFlight.size;
-      if (free > 0) {
-        const due = await this.deliveries.due(Math.min(free, SWEEP_BATCH), dueBy);
-        this.schedule(due.map((delivery) => delivery.id));
-      }
-    } catch (error) {
-      this.logger.warn({ err: error }, 'Could not look for due webhook deliveries');
-    } finally {
-      this.sweeping = false;
-    }
+  protected releaseAll(): Promise<void> {
+    return this.deliveries.jobs.releaseAll();
   }
 
-  private async process(id: string): Promise<void> {
-    if (this.stopped || !(await this.deliveries.claim(id, this.leaseMs))) {
-      return;
-    }
-    const delivery = await this.deliveries.find(id);
-    const event = delivery && (await this.deliveries.findEvent(delivery.teamId, delivery.eventId));
-    if (!delivery || !event) {
+  protected async perform(job: QueuedJob, { row: delivery, token }: Claim<WebhookDeliveryEntity>) {
+    const event = await this.events.find(delivery.teamId, delivery.eventId);
+    if (!event) {
       return;
     }
     const result =
@@ -122,7 +88,13 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
     if (delivery.endpointId && !result.ok && !result.final) {
       await this.noteEndpointFailure(delivery, outcome);
     }
-    await this.deliveries.record(delivery.teamId, delivery.id, outcome);
+    const recorded = await this.deliveries.jobs.settle(delivery.id, token, {
+      status: outcome.status,
+      last_status_code: outcome.lastStatusCode,
+      last_error: outcome.lastError,
+      next_attempt_at: outcome.nextAttemptAt,
+      updated_at: new Date(),
+    });
     const log = result.ok ? this.logger.debug.bind(this.logger) : this.logger.log.bind(this.logger);
     log(
       {
@@ -133,7 +105,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
         attempt: delivery.attempts,
         status_code: result.statusCode,
         error: result.error,
-        status: outcome.status,
+        status: recorded ? outcome.status : 'superseded',
       },
       result.ok ? 'Webhook delivered' : 'Webhook attempt failed',
     );

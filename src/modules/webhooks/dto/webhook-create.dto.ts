@@ -8,7 +8,7 @@ import {
   IsString,
   MaxLength,
 } from 'class-validator';
-import { IsHttpUrl } from '@/common/validation/decorators';
+import { HasNoUrlCredentials, IsHttpUrl } from '@/common/validation/decorators';
 import { LIMITS } from '@/common/validation/limits';
 import { NullableString } from '@/common/validation/string-fields';
 import { WEBHOOK_EVENT_TYPES, WebhookEventType } from '../event-types';
@@ -18,6 +18,7 @@ export class WebhookCreateDto {
   @IsString()
   @MaxLength(LIMITS.url)
   @IsHttpUrl()
+  @HasNoUrlCredentials()
   url: string;
 
   @ApiProperty({ enum: WEBHOOK_EVENT_TYPES, isArray: true, minItems: 1, uniqueItems: true })

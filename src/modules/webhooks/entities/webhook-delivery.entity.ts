@@ -50,4 +50,12 @@ export class WebhookDeliveryEntity extends TeamScopedEntity {
   /** While set and in the future, a worker is sending this delivery. */
   @TimeColumn('lease_until', { nullable: true })
   leaseUntil: Date | null;
+
+  /** The claim of the worker sending it: only that worker may record the outcome. */
+  @Column({ name: 'lease_token', type: 'varchar', length: 36, nullable: true })
+  leaseToken: string | null;
+
+  /** The address a hand-off mail goes to: mails are counted per recipient. */
+  @Column({ type: 'varchar', length: 320, nullable: true })
+  recipient: string | null;
 }
