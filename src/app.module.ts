@@ -17,6 +17,7 @@ import { ApiValidationPipe } from './common/validation/api-validation.pipe';
 import { AppConfig } from './config/app-config';
 import { AppConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
+import { JobsModule } from './database/jobs/jobs.module';
 import { ActionRunsModule } from './modules/agents/action-runs/action-runs.module';
 import { AgentsModule } from './modules/agents/agents.module';
 import { IntegrationsModule } from './modules/agents/integrations/integrations.module';
@@ -46,6 +47,7 @@ export class AppModule {
         RouteMetadataModule,
         MetricsModule,
         DatabaseModule,
+        JobsModule,
         RedisModule,
         StateModule,
         RateLimitModule,

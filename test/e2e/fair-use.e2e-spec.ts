@@ -55,7 +55,7 @@ describe('fair use: webhooks', () => {
   });
 
   it("delivers a team's events while another team's silent endpoints hang", async () => {
-    const hooks = [];
+    const hooks: Array<{ id: string }> = [];
     for (let i = 0; i < 20; i++) {
       hooks.push(await createWebhook(t, `${silent.url}/hook-${i}`, ['message.created'], noisy.key));
     }

@@ -423,7 +423,7 @@ describe('idempotency', () => {
       const fresh = await send().expect(201);
       expect(fresh.headers['idempotent-replayed']).toBeUndefined();
       await new Promise((resolve) => setTimeout(resolve, 1100));
-      expect(await short.app.get(IdempotencyStore).purgeExpired()).toBe(1);
+      expect(await short.app.get(IdempotencyStore).purgeExpired(500)).toBe(1);
       expect(await short.dataSource().getRepository(IdempotencyRecordEntity).count()).toBe(0);
     } finally {
       await short.close();

@@ -1,3 +1,4 @@
+import { RetentionSweeper } from '@/database/jobs/retention';
 import { AppConfig } from '@/config/app-config';
 import { Database } from '@/database/database.service';
 import { IDEMPOTENCY_LEASE_MS } from './claim-decision';
@@ -55,7 +56,8 @@ describe('IdempotencyStore', () => {
       detached: (work: () => unknown) => work(),
     };
     const config = { idempotency: { ttlS: 86_400 } } as AppConfig;
-    store = new IdempotencyStore(db as unknown as Database, config);
+    const retention = { register: () => undefined } as unknown as RetentionSweeper;
+    store = new IdempotencyStore(db as unknown as Database, config, retention);
   });
 
   afterEach(() => jest.useRealTimers());

@@ -3,6 +3,7 @@ import { LessThanOrEqual } from 'typeorm';
 import { AppConfig } from '@/config/app-config';
 import { Database } from '@/database/database.service';
 import { isUniqueViolation } from '@/database/errors';
+import { RetentionSweeper } from '@/database/jobs/retention';
 import { ApiError } from '../http/api-error';
 import { newId } from '../ids';
 import { decideClaim } from './claim-decision';
@@ -21,7 +22,6 @@ export type Claim =
   | { kind: 'in_flight' };
 
 const LEASE_RENEWAL_MS = 3_000;
-const PURGE_INTERVAL_MS = 10 * 60_000;
 const RELEASE_RETRY_MS = 250;
 const CLAIM_ATTEMPTS = 4;
 
@@ -40,7 +40,6 @@ export class ClaimLostError extends ApiError {
 export class IdempotencyStore implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger(IdempotencyStore.name);
   private readonly ttlMs: number;
-  private purgeTimer?: NodeJS.Timeout;
   /** Claims whose release the database could not take yet (it was away): retried until it can. */
   private readonly unreleased = new Set<string>();
   private releaseRetry?: NodeJS.Timeout;
@@ -48,21 +47,20 @@ export class IdempotencyStore implements OnModuleInit, OnModuleDestroy {
   constructor(
     private readonly db: Database,
     config: AppConfig,
+    retention: RetentionSweeper,
   ) {
     this.ttlMs = config.idempotency.ttlS * 1000;
+    // An expired record answers nothing any more: it goes at the first sweep, whatever its age.
+    retention.register('expired idempotency keys', (_cutoff, limit) => this.purgeExpired(limit));
   }
 
   async onModuleInit(): Promise<void> {
     if (this.db.kind === 'sqlite') {
       await this.releaseAllClaims();
     }
-    this.purgeTimer = setInterval(() => void this.purgeExpiredQuietly(), PURGE_INTERVAL_MS);
-    this.purgeTimer.unref();
-    void this.purgeExpiredQuietly();
   }
 
   onModuleDestroy(): void {
-    clearInterval(this.purgeTimer);
     clearInterval(this.releaseRetry);
   }
 
@@ -235,18 +233,15 @@ export class IdempotencyStore implements OnModuleInit, OnModuleDestroy {
     );
   }
 
-  async purgeExpired(now = new Date()): Promise<number> {
-    const result = await this.db.write(() =>
-      this.db.manager.delete(IdempotencyRecordEntity, { expiresAt: LessThanOrEqual(now) }),
+  /** Deletes up to `limit` expired records; how many. */
+  async purgeExpired(limit: number, now = new Date()): Promise<number> {
+    const { changes } = await this.db.write(() =>
+      this.db.execute(
+        `DELETE FROM idempotency_keys WHERE id IN
+           (SELECT id FROM idempotency_keys WHERE expires_at <= $1 LIMIT $2)`,
+        [now, limit],
+      ),
     );
-    return result.affected ?? 0;
-  }
-
-  private async purgeExpiredQuietly(): Promise<void> {
-    try {
-      await this.purgeExpired();
-    } catch (error) {
-      this.logger.warn({ err: error }, 'Could not purge expired idempotency keys');
-    }
+    return changes;
   }
 }

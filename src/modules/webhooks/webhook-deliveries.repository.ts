@@ -118,4 +118,17 @@ export class WebhookDeliveriesRepository {
     );
     return { byTeam: Number(rows[0].by_team), toRecipient: Number(rows[0].to_recipient) };
   }
+
+  /** Deletes up to `limit` deliveries that succeeded or failed for good before `cutoff`. */
+  async purgeFinished(cutoff: Date, limit: number): Promise<number> {
+    const { changes } = await this.db.write(() =>
+      this.db.execute(
+        `DELETE FROM webhook_deliveries WHERE id IN
+           (SELECT id FROM webhook_deliveries
+            WHERE status IN ('succeeded', 'failed') AND updated_at < $1 LIMIT $2)`,
+        [cutoff, limit],
+      ),
+    );
+    return changes;
+  }
 }

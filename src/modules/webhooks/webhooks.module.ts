@@ -11,6 +11,7 @@ import { WebhookEndpointEntity } from './entities/webhook-endpoint.entity';
 import { WebhookEventEntity } from './entities/webhook-event.entity';
 import { HandoffMail } from './mail/handoff-mail';
 import { WebhookEventsRepository } from './outbox/webhook-events.repository';
+import { WebhookRetention } from './outbox/webhook-retention';
 import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 import { WebhookEndpointsRepository } from './webhook-endpoints.repository';
 import { WebhookEvents } from './webhook-events.service';
@@ -34,6 +35,7 @@ import { WebhookQueueMetrics } from './delivery/webhook-queue.metrics';
     WebhookEndpointsRepository,
     WebhookDeliveriesRepository,
     WebhookEventsRepository,
+    WebhookRetention,
     WebhookEvents,
     WebhooksService,
     DeliveryWorker,

@@ -28,4 +28,19 @@ export class WebhookEventsRepository {
       [teamId, id],
     );
   }
+
+  /** Deletes up to `limit` events fanned out before `cutoff` whose deliveries are all gone. */
+  async purgeDelivered(cutoff: Date, limit: number): Promise<number> {
+    const { changes } = await this.db.write(() =>
+      this.db.execute(
+        `DELETE FROM webhook_events WHERE id IN
+           (SELECT id FROM webhook_events
+            WHERE fanned_out_at < $1
+              AND NOT EXISTS (SELECT 1 FROM webhook_deliveries WHERE event_id = webhook_events.id)
+            LIMIT $2)`,
+        [cutoff, limit],
+      ),
+    );
+    return changes;
+  }
 }
