@@ -23,6 +23,7 @@ import { streamCapacity } from './scenarios/stream-capacity';
 import { streamFanout } from './scenarios/stream-fanout';
 import { streamStalledReplay } from './scenarios/stream-stalled-replay';
 import { webhookDelivery } from './scenarios/webhook-delivery';
+import { webhookIsolation } from './scenarios/webhook-isolation';
 
 /**
  * `npm run bench`: starts the built app and the baselines as processes of their own, runs the
@@ -38,6 +39,7 @@ const SELF_CONTAINED_SCENARIOS: ScenarioName[] = [
   'cluster-delivery',
   'webhook-delivery',
   'webhook-delivery-cluster',
+  'webhook-isolation',
   'reply-latency',
 ];
 
@@ -154,6 +156,11 @@ async function main(): Promise<void> {
     if (options.scenarios.has('webhook-delivery-cluster')) {
       await runScenario(report, 'webhook-delivery-cluster', options.sizes, () =>
         webhookDelivery(options.sizes, workDir, 'cluster'),
+      );
+    }
+    if (options.scenarios.has('webhook-isolation')) {
+      await runScenario(report, 'webhook-isolation', options.sizes, () =>
+        webhookIsolation(options.sizes, workDir),
       );
     }
     if (options.scenarios.has('reply-latency')) {

@@ -31,5 +31,6 @@ export const TARGETS: Record<string, Target[]> = {
   ],
   'webhook-delivery': [],
   'webhook-delivery-cluster': [],
+  'webhook-isolation': [atMost('p99_ms', 5_000)],
   'reply-latency': [],
 };

@@ -10,6 +10,7 @@ export const SCENARIOS = [
   'answers',
   'webhook-delivery',
   'webhook-delivery-cluster',
+  'webhook-isolation',
   'reply-latency',
 ] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];

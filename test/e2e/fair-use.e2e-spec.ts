@@ -1,4 +1,3 @@
-import { createServer, Server, Socket } from 'node:net';
 import { createServer as createHttpServer, Server as HttpServer } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { Database } from '@/database/database.service';
@@ -13,35 +12,18 @@ import { createWebhook, deliveriesOf, WEBHOOKS } from '../factories/webhooks';
 import { createWorkflow } from '../factories/workflows';
 import { mailText, SmtpSink } from '../support/smtp-sink';
 import { pollUntil, sleep } from '../support/wait';
+import { SilentServer, startSilentServer } from '../support/silent-server';
 import { WebhookReceiver } from '../support/webhook-receiver';
-
-/** A TCP server that accepts connections and never answers: a receiver that hangs. */
-async function silentServer(): Promise<{ url: string; close(): Promise<void> }> {
-  const sockets = new Set<Socket>();
-  const server: Server = createServer((socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: async () => {
-      sockets.forEach((socket) => socket.destroy());
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
-}
 
 describe('fair use: webhooks', () => {
   let t: TestApp;
-  let silent: { url: string; close(): Promise<void> };
+  let silent: SilentServer;
   let receiver: WebhookReceiver;
   let noisy: TeamKey;
   let quiet: TeamKey;
 
   beforeAll(async () => {
-    silent = await silentServer();
+    silent = await startSilentServer();
     receiver = await WebhookReceiver.start();
     // The outbound timeout is long next to the test: a silent endpoint holds its slot throughout.
     t = await startTestApp({ OUTBOUND_TIMEOUT_MS: '30000' });
