@@ -1,9 +1,8 @@
 import 'reflect-metadata';
-import { join } from 'node:path';
-import { DataSource } from 'typeorm';
 import { loadAppConfig } from '@/config/app-config';
 import { loadEnvFile } from '@/config/env-file';
 import { resolveSecretKey } from '@/config/secret-key';
+import { ConsoleDataSource, ENTITY_FILES } from './console-data-source';
 import { dataSourceOptions } from './data-source-options';
 
 /**
@@ -16,7 +15,7 @@ const config = loadAppConfig(process.env);
 
 export const databaseUrl = config.database.url;
 
-export default new DataSource({
+export default new ConsoleDataSource({
   ...dataSourceOptions(config.database.url, resolveSecretKey(config), config.database.poolSize),
-  entities: [join(__dirname, '..', '**', '*.entity.{ts,js}')],
+  entities: [ENTITY_FILES],
 });

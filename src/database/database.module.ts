@@ -1,8 +1,8 @@
 import { Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { AppConfig } from '@/config/app-config';
 import { SECRET_KEY } from '@/config/config.module';
+import { ConsoleDataSource } from './console-data-source';
 import { dataSourceOptions } from './data-source-options';
 import { Database } from './database.service';
 import { watchDatabaseConnections } from './database-trouble';
@@ -19,7 +19,7 @@ import { migrate } from './migrate';
         retryAttempts: 0,
       }),
       dataSourceFactory: async (options) => {
-        const dataSource = await new DataSource(options!).initialize();
+        const dataSource = await new ConsoleDataSource(options!).initialize();
         await migrate(dataSource);
         watchDatabaseConnections(dataSource);
         return dataSource;

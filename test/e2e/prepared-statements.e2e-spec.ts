@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { DataSource, QueryFailedError } from 'typeorm';
 import { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { newId } from '@/common/ids';
+import { ConsoleDataSource } from '@/database/console-data-source';
 import { Database } from '@/database/database.service';
 import { dataSourceOptions } from '@/database/data-source-options';
 import { isUniqueViolation } from '@/database/errors';
@@ -23,7 +24,7 @@ describe('Database statements of our own', () => {
 
   beforeAll(async () => {
     testDatabase = await createTestDatabase();
-    dataSource = await new DataSource({
+    dataSource = await new ConsoleDataSource({
       ...dataSourceOptions(testDatabase.url, randomBytes(32), 4),
       entities: [TeamEntity, WorkflowEntity],
     }).initialize();

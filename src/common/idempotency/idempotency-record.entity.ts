@@ -1,10 +1,14 @@
-import { Column, Entity } from 'typeorm';
+import { Column, Entity, ForeignKey, Index, Unique } from 'typeorm';
 import { TimeColumn } from '@/database/columns';
 import { TeamRecordEntity } from '@/database/team-scoped.entity';
 
 export type IdempotencyState = 'in_progress' | 'done';
 
 @Entity('idempotency_keys')
+// Platform code names the teams' table rather than importing the auth module's entity.
+@ForeignKey('teams', ['teamId'], ['id'], { onDelete: 'CASCADE' })
+@Unique('uq_idempotency_keys_team_key', ['teamId', 'key'])
+@Index('ix_idempotency_keys_expires', ['expiresAt'])
 export class IdempotencyRecordEntity extends TeamRecordEntity {
   @Column({ name: 'idempotency_key', type: 'varchar', length: 255 })
   key: string;

@@ -23,6 +23,10 @@ export class JobLeases1733126400000 implements MigrationInterface {
         name: 'ix_webhook_deliveries_team_kind',
         columnNames: ['team_id', 'kind', 'created_at'],
       }),
+      new TableIndex({
+        name: 'ix_webhook_deliveries_finished',
+        columnNames: ['status', 'updated_at'],
+      }),
     ]);
 
     await queryRunner.addColumns('webhook_events', [
@@ -61,6 +65,7 @@ export class JobLeases1733126400000 implements MigrationInterface {
       'lease_until',
       'lease_token',
     ]);
+    await queryRunner.dropIndex('webhook_deliveries', 'ix_webhook_deliveries_finished');
     await queryRunner.dropIndex('webhook_deliveries', 'ix_webhook_deliveries_team_kind');
     await queryRunner.dropIndex('webhook_deliveries', 'ix_webhook_deliveries_recipient');
     await queryRunner.dropColumns('webhook_deliveries', ['lease_token', 'recipient']);

@@ -8,6 +8,7 @@ import { ActionRuns1732694400000 } from './1732694400000-action-runs';
 import { Webhooks1732780800000 } from './1732780800000-webhooks';
 import { PhoneNumbers1732867200000 } from './1732867200000-phone-numbers';
 import { KnowledgeTerms1732953600000 } from './1732953600000-knowledge-terms';
+import { KnowledgeFaqKey1733040000000 } from './1733040000000-knowledge-faq-key';
 import { JobLeases1733126400000 } from './1733126400000-job-leases';
 
 /** Every migration, oldest first; `secretBox` opens and seals the stored secrets some rewrite. */
@@ -22,6 +23,7 @@ export function migrations(secretBox: SecretBox): Array<new () => unknown> {
     Webhooks1732780800000,
     PhoneNumbers1732867200000,
     KnowledgeTerms1732953600000,
+    KnowledgeFaqKey1733040000000,
     JobLeases1733126400000,
   ];
 }

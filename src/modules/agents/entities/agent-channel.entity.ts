@@ -1,4 +1,5 @@
-import { Column, Entity } from 'typeorm';
+import { Column, Entity, Unique } from 'typeorm';
+import { BooleanColumn } from '@/database/columns';
 import { AgentScopedEntity } from './agent-scoped.entity';
 
 export const CHANNEL_TYPES = [
@@ -12,6 +13,7 @@ export type ChannelType = (typeof CHANNEL_TYPES)[number];
 export type ChannelStatus = 'active' | 'inactive';
 
 @Entity('agent_channels')
+@Unique('uq_agent_channels_agent_type', ['agentId', 'type'])
 export class AgentChannelEntity extends AgentScopedEntity {
   @Column({ type: 'varchar', length: 32 })
   type: ChannelType;
@@ -22,7 +24,7 @@ export class AgentChannelEntity extends AgentScopedEntity {
   @Column({ type: 'varchar', length: 16 })
   status: ChannelStatus;
 
-  @Column({ name: 'is_connected', type: 'boolean' })
+  @BooleanColumn('is_connected', false)
   isConnected: boolean;
 }
 

@@ -1,11 +1,15 @@
-import { Column, Entity } from 'typeorm';
+import { Column, Entity, ForeignKey, Index, Unique } from 'typeorm';
 import { TimeColumn } from '@/database/columns';
 import { TeamRecordEntity } from '@/database/team-scoped.entity';
+import { TeamEntity } from './team.entity';
 
 @Entity('api_keys')
+@ForeignKey(() => TeamEntity, ['teamId'], ['id'], { onDelete: 'CASCADE' })
+@Unique('uq_api_keys_key_hash', ['keyHash'])
+@Index('ix_api_keys_team', ['teamId'])
 export class ApiKeyEntity extends TeamRecordEntity {
   /** SHA-256 of the key, hex; the key itself is never stored. */
-  @Column({ name: 'key_hash', type: 'varchar', length: 64, unique: true })
+  @Column({ name: 'key_hash', type: 'varchar', length: 64 })
   keyHash: string;
 
   /** The first characters of the key, so that people can tell their keys apart. */

@@ -1,5 +1,5 @@
-import { Column, Entity } from 'typeorm';
-import { TimeColumn } from '@/database/columns';
+import { Column, Entity, Index, Unique } from 'typeorm';
+import { BooleanColumn, TimeColumn } from '@/database/columns';
 import { AgentScopedEntity } from '@/modules/agents/entities/agent-scoped.entity';
 import { CHANNEL_TYPES, ChannelType } from '@/modules/agents/entities/agent-channel.entity';
 
@@ -14,6 +14,16 @@ export interface FlowState {
 }
 
 @Entity('conversations')
+// One conversation per person per channel: concurrent first messages meet here.
+@Unique('uq_conversations_channel_user', [
+  'agentId',
+  'channelType',
+  'channelUserId',
+  'isTestChannel',
+])
+@Index('ix_conversations_agent_last_message', ['agentId', 'lastMessageAt'])
+@Index('ix_conversations_agent_created', ['agentId', 'createdAt'])
+@Index('ix_conversations_agent_updated', ['agentId', 'updatedAt'])
 export class ConversationEntity extends AgentScopedEntity {
   @Column({ name: 'channel_type', type: 'varchar', length: 32 })
   channelType: ConversationChannel;
@@ -27,13 +37,13 @@ export class ConversationEntity extends AgentScopedEntity {
   @Column({ name: 'channel_user_username', type: 'varchar', length: 255, nullable: true })
   channelUserUsername: string | null;
 
-  @Column({ name: 'is_test_channel', type: 'boolean' })
+  @BooleanColumn('is_test_channel', false)
   isTestChannel: boolean;
 
-  @Column({ name: 'is_ai_chat_paused', type: 'boolean' })
+  @BooleanColumn('is_ai_chat_paused', false)
   isAiChatPaused: boolean;
 
-  @Column({ name: 'needs_attention', type: 'boolean' })
+  @BooleanColumn('needs_attention', false)
   needsAttention: boolean;
 
   @TimeColumn('last_message_at', { nullable: true })

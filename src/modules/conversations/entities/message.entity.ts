@@ -1,6 +1,7 @@
-import { Column, Entity } from 'typeorm';
+import { Column, Entity, ForeignKey, Index, Unique } from 'typeorm';
 import { IdColumn, TimeColumn } from '@/database/columns';
 import { TeamRecordEntity } from '@/database/team-scoped.entity';
+import { ConversationEntity } from './conversation.entity';
 
 export const MESSAGE_ROLES = ['user', 'assistant'] as const;
 export type MessageRole = (typeof MESSAGE_ROLES)[number];
@@ -14,16 +15,22 @@ export interface MessageAction {
   status: string;
 }
 
-/** What a conversation's records have besides a team's: their agent and conversation. */
+/**
+ * What a conversation's records have besides a team's: their agent and conversation, with which
+ * they go.
+ */
 abstract class ConversationRecordEntity extends TeamRecordEntity {
   @IdColumn('agent_id')
   agentId: string;
 
   @IdColumn('conversation_id')
+  @ForeignKey(() => ConversationEntity, { onDelete: 'CASCADE' })
   conversationId: string;
 }
 
 @Entity('messages')
+@Unique('uq_messages_conversation_seq', ['conversationId', 'seq'])
+@Index('ix_messages_conversation_created', ['conversationId', 'createdAt'])
 export class MessageEntity extends ConversationRecordEntity {
   /** Position in the conversation, in commit order: the stream's replay point. */
   @Column({ type: 'integer' })
@@ -47,8 +54,11 @@ export class MessageEntity extends ConversationRecordEntity {
 
 /** A user message still waiting for its reply; removed in the transaction that stores the reply. */
 @Entity('pending_replies')
+@Unique('uq_pending_replies_message', ['messageId'])
+@Index('ix_pending_replies_created', ['createdAt'])
 export class PendingReplyEntity extends ConversationRecordEntity {
   @IdColumn('message_id')
+  @ForeignKey(() => MessageEntity, { onDelete: 'CASCADE' })
   messageId: string;
 
   @Column({ type: 'integer' })

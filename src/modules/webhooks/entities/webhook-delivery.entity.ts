@@ -1,6 +1,8 @@
-import { Column, Entity } from 'typeorm';
+import { Column, Entity, ForeignKey, Index } from 'typeorm';
 import { IdColumn, TimeColumn } from '@/database/columns';
 import { TeamScopedEntity } from '@/database/team-scoped.entity';
+import { WebhookEndpointEntity } from './webhook-endpoint.entity';
+import { WebhookEventEntity } from './webhook-event.entity';
 
 export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
@@ -10,17 +12,28 @@ export type DeliveryKind = 'webhook' | 'email';
 
 /** One event on its way to one endpoint (or one mail on its way): the unit the worker leases. */
 @Entity('webhook_deliveries')
+// The worker's sweep: pending deliveries by due time.
+@Index('ix_webhook_deliveries_due', ['status', 'nextAttemptAt'])
+@Index('ix_webhook_deliveries_endpoint_created', ['endpointId', 'createdAt'])
+@Index('ix_webhook_deliveries_conversation', ['conversationId', 'createdAt'])
+@Index('ix_webhook_deliveries_event', ['eventId'])
+// Hand-off mails counted per team and per recipient; retention's finished deliveries.
+@Index('ix_webhook_deliveries_team_kind', ['teamId', 'kind', 'createdAt'])
+@Index('ix_webhook_deliveries_recipient', ['recipient', 'createdAt'])
+@Index('ix_webhook_deliveries_finished', ['status', 'updatedAt'])
 export class WebhookDeliveryEntity extends TeamScopedEntity {
   @Column({ type: 'varchar', length: 16 })
   kind: DeliveryKind;
 
   @IdColumn('event_id')
+  @ForeignKey(() => WebhookEventEntity, { onDelete: 'CASCADE' })
   eventId: string;
 
   @Column({ name: 'event_type', type: 'varchar', length: 64 })
   eventType: string;
 
   @Column({ name: 'endpoint_id', type: 'varchar', length: 36, nullable: true })
+  @ForeignKey(() => WebhookEndpointEntity, { onDelete: 'CASCADE' })
   endpointId: string | null;
 
   /** The conversation a hand-off mail is about: its cooldown is counted per conversation. */

@@ -1,9 +1,10 @@
-import { Column, Entity } from 'typeorm';
-import { TimeColumn } from '@/database/columns';
+import { Column, Entity, Index } from 'typeorm';
+import { BooleanColumn, TimeColumn } from '@/database/columns';
 import { TeamScopedEntity } from '@/database/team-scoped.entity';
 import { WebhookEventType } from '../event-types';
 
 @Entity('webhook_endpoints')
+@Index('ix_webhook_endpoints_team_created', ['teamId', 'createdAt'])
 export class WebhookEndpointEntity extends TeamScopedEntity {
   @Column({ type: 'varchar', length: 2048 })
   url: string;
@@ -14,7 +15,7 @@ export class WebhookEndpointEntity extends TeamScopedEntity {
   @Column({ type: 'varchar', length: 2000, nullable: true })
   description: string | null;
 
-  @Column({ name: 'is_enabled', type: 'boolean' })
+  @BooleanColumn('is_enabled', true)
   isEnabled: boolean;
 
   /** Why the service turned the endpoint off (null when enabled, or disabled by the team). */

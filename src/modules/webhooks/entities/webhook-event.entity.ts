@@ -1,9 +1,11 @@
-import { Column, Entity } from 'typeorm';
+import { Column, Entity, Index } from 'typeorm';
 import { TimeColumn } from '@/database/columns';
 import { TeamRecordEntity } from '@/database/team-scoped.entity';
 
 /** One event of the outbox, written in the transaction of the change it reports. */
 @Entity('webhook_events')
+// The fan-out's sweep (events not yet fanned out) and retention (fanned out long ago).
+@Index('ix_webhook_events_fanout', ['fannedOutAt', 'createdAt'])
 export class WebhookEventEntity extends TeamRecordEntity {
   @Column({ type: 'varchar', length: 64 })
   type: string;

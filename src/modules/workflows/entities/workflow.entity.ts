@@ -1,5 +1,6 @@
-import { Column, Entity } from 'typeorm';
+import { Column, Entity, ForeignKey, Index } from 'typeorm';
 import { TeamScopedEntity } from '@/database/team-scoped.entity';
+import { TeamEntity } from '@/modules/auth/entities/team.entity';
 
 export type WorkflowVisibility = 'private' | 'public';
 
@@ -65,6 +66,9 @@ export type JsonObject = Record<string, unknown>;
 export type WorkflowListItem = string | JsonObject;
 
 @Entity('workflows')
+@ForeignKey(() => TeamEntity, ['teamId'], ['id'], { onDelete: 'CASCADE' })
+@Index('ix_workflows_team_created', ['teamId', 'createdAt'])
+@Index('ix_workflows_visibility_created', ['visibility', 'createdAt'])
 export class WorkflowEntity extends TeamScopedEntity {
   @Column({ type: 'varchar', length: 255 })
   name: string;

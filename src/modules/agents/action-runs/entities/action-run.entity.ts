@@ -1,6 +1,7 @@
-import { Column, Entity } from 'typeorm';
+import { Column, Entity, ForeignKey, Index } from 'typeorm';
 import { IdColumn } from '@/database/columns';
 import { AgentScopedEntity } from '@/modules/agents/entities/agent-scoped.entity';
+import { ConversationEntity } from '@/modules/conversations/entities/conversation.entity';
 
 export const ACTION_RUN_STATUSES = [
   'pending_approval',
@@ -13,8 +14,12 @@ export type ActionRunStatus = (typeof ACTION_RUN_STATUSES)[number];
 
 /** One time an agent ran (or asked to run) one of its actions during a reply. */
 @Entity('action_runs')
+@Index('ix_action_runs_agent_created', ['agentId', 'createdAt'])
+@Index('ix_action_runs_message', ['messageId'])
+@Index('ix_action_runs_status', ['status'])
 export class ActionRunEntity extends AgentScopedEntity {
   @IdColumn('conversation_id')
+  @ForeignKey(() => ConversationEntity, { onDelete: 'CASCADE' })
   conversationId: string;
 
   /** The customer's message whose reply ran the action. */

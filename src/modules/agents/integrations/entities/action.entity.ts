@@ -1,11 +1,15 @@
-import { Column, Entity } from 'typeorm';
-import { IdColumn } from '@/database/columns';
+import { Column, Entity, ForeignKey, Index, Unique } from 'typeorm';
+import { BooleanColumn, IdColumn } from '@/database/columns';
 import { AgentScopedEntity } from '@/modules/agents/entities/agent-scoped.entity';
+import { IntegrationEntity } from './integration.entity';
 
 /** Something the agent can do through one of its integrations (a connector action or a tool). */
 @Entity('actions')
+@Unique('uq_actions_integration_name', ['integrationId', 'actionName'])
+@Index('ix_actions_agent', ['agentId', 'createdAt'])
 export class ActionEntity extends AgentScopedEntity {
   @IdColumn('integration_id')
+  @ForeignKey(() => IntegrationEntity, { onDelete: 'CASCADE' })
   integrationId: string;
 
   @Column({ name: 'action_name', type: 'varchar', length: 128 })
@@ -20,14 +24,14 @@ export class ActionEntity extends AgentScopedEntity {
   @Column({ type: 'varchar', length: 255, nullable: true })
   category: string | null;
 
-  @Column({ name: 'is_enabled', type: 'boolean' })
+  @BooleanColumn('is_enabled', true)
   isEnabled: boolean;
 
   /** False once the integration stopped offering it (an MCP tool gone from its server). */
-  @Column({ name: 'is_available', type: 'boolean' })
+  @BooleanColumn('is_available', true)
   isAvailable: boolean;
 
-  @Column({ name: 'require_human_approval', type: 'boolean' })
+  @BooleanColumn('require_human_approval', false)
   requireHumanApproval: boolean;
 
   @Column({ type: 'simple-json' })

@@ -1,4 +1,5 @@
-import { Column, Entity } from 'typeorm';
+import { Column, Entity, Index } from 'typeorm';
+import { BooleanColumn } from '@/database/columns';
 import { AgentScopedEntity } from '@/modules/agents/entities/agent-scoped.entity';
 
 export const INTEGRATION_FAMILIES = ['bimpeai', 'custom_api', 'mcp_server', 'pipedream'] as const;
@@ -6,6 +7,12 @@ export type IntegrationFamily = (typeof INTEGRATION_FAMILIES)[number];
 export type IntegrationStatus = 'connected' | 'pending' | 'error';
 
 @Entity('integrations')
+@Index('ix_integrations_agent_family', ['agentId', 'family', 'createdAt'])
+// One built-in connector of each type per agent.
+@Index('uq_integrations_agent_built_in', ['agentId', 'type'], {
+  unique: true,
+  where: "family = 'bimpeai'",
+})
 export class IntegrationEntity extends AgentScopedEntity {
   @Column({ type: 'varchar', length: 32 })
   family: IntegrationFamily;
@@ -23,7 +30,7 @@ export class IntegrationEntity extends AgentScopedEntity {
   @Column({ type: 'varchar', length: 16 })
   status: IntegrationStatus;
 
-  @Column({ name: 'is_connected', type: 'boolean' })
+  @BooleanColumn('is_connected', false)
   isConnected: boolean;
 
   /** Settings that are not secret, returned as they are. */

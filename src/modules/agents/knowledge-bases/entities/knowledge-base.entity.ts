@@ -1,12 +1,16 @@
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Column, Entity, ForeignKey, Index, PrimaryColumn } from 'typeorm';
 import { PrimaryIdColumn, TimeColumn } from '@/database/columns';
 import { AgentScopedEntity } from '@/modules/agents/entities/agent-scoped.entity';
+import { WorkflowEntity } from '@/modules/workflows/entities/workflow.entity';
 
 export type KnowledgeBaseType = 'text' | 'url';
 export type KnowledgeBaseStatus = 'pending' | 'ready' | 'failed';
 export type PassageSource = 'kb' | 'url' | 'faq';
 
 @Entity('knowledge_bases')
+@Index('ix_knowledge_bases_agent', ['agentId', 'createdAt'])
+@Index('ix_knowledge_bases_fetch', ['type', 'status', 'leaseUntil'])
+@Index('ix_knowledge_bases_fetched', ['type', 'fetchedAt'])
 export class KnowledgeBaseEntity extends AgentScopedEntity {
   @Column({ type: 'varchar', length: 16 })
   type: KnowledgeBaseType;
@@ -23,7 +27,7 @@ export class KnowledgeBaseEntity extends AgentScopedEntity {
   @Column({ type: 'text', nullable: true })
   content: string | null;
 
-  @Column({ type: 'varchar', length: 16 })
+  @Column({ type: 'varchar', length: 16, default: 'ready' })
   status: KnowledgeBaseStatus;
 
   @Column({ type: 'text', nullable: true })
@@ -41,7 +45,7 @@ export class KnowledgeBaseEntity extends AgentScopedEntity {
   fetchToken: string | null;
 
   /** Fetches claimed since the item last settled: counts the ones a crash interrupted. */
-  @Column({ name: 'fetch_attempts', type: 'integer' })
+  @Column({ name: 'fetch_attempts', type: 'integer', default: 0 })
   fetchAttempts: number;
 }
 
@@ -55,9 +59,11 @@ export type KnowledgeBaseSummary = Pick<
  * A retrievable slice of knowledge: of an item (`kb` text, fetched `url`) owned by an agent, or a
  * FAQ entry owned by a workflow (`title` the question, `content` the answer). The full-text index
  * (SQLite FTS5 table `knowledge_fts`, PostgreSQL column `search`) is kept beside it by the
- * migration and the passages repository.
+ * migration and the passages repository. The table differs between the two (SQLite's rowid `seq`
+ * for FTS5, PostgreSQL's `search`), so no entity can describe it: TypeORM's schema diff (and
+ * `migration:generate`) leaves it alone.
  */
-@Entity('knowledge_passages')
+@Entity('knowledge_passages', { synchronize: false })
 export class KnowledgePassageEntity {
   @PrimaryIdColumn()
   id: string;
@@ -91,6 +97,7 @@ export class KnowledgePassageEntity {
 @Entity('knowledge_faq_versions')
 export class KnowledgeFaqVersionEntity {
   @PrimaryColumn({ name: 'workflow_id', type: 'varchar', length: 36 })
+  @ForeignKey(() => WorkflowEntity, { onDelete: 'CASCADE' })
   workflowId: string;
 
   @Column({ type: 'varchar', length: 64 })
