@@ -12,6 +12,7 @@ import { KnowledgeFetchRepository } from './knowledge-fetch.repository';
 import { KnowledgeIndexService } from './knowledge-index.service';
 import { KnowledgeFetchWorker } from './knowledge-fetch.worker';
 import { PageFetcher } from './page-fetcher';
+import { PageReader } from './page-reader';
 import { PassagesRepository } from './passages.repository';
 import { KnowledgeBasesController } from './knowledge-bases.controller';
 import { KnowledgeBasesRepository } from './knowledge-bases.repository';
@@ -40,6 +41,7 @@ import { KnowledgeFetchMetrics } from './knowledge-fetch.metrics';
     KnowledgeFetchRepository,
     KnowledgeFetchWorker,
     PageFetcher,
+    PageReader,
     OutboundHttp,
   ],
   exports: [KnowledgeBasesService, KnowledgeIndexService],

@@ -8,7 +8,7 @@ const SWEEP_INTERVAL_MS = 2_000;
 const SWEEP_BATCH = 20;
 /** Fetches run side by side on one instance at most this many at a time. */
 const CONCURRENT_FETCHES = 4;
-/** A fetch takes at most its time cap plus a few database round trips. */
+/** A fetch takes at most its time caps plus a few database round trips. */
 const LEASE_MARGIN_MS = 10_000;
 /** Claims that never settled (the process died mid-fetch) before the item is given up. */
 const MAX_ATTEMPTS = 3;
@@ -37,7 +37,7 @@ export class KnowledgeFetchWorker implements OnApplicationBootstrap, OnModuleDes
     private readonly pages: PageFetcher,
     config: AppConfig,
   ) {
-    this.leaseMs = config.knowledge.fetchTimeoutMs + LEASE_MARGIN_MS;
+    this.leaseMs = pages.longestMs(CONCURRENT_FETCHES) + LEASE_MARGIN_MS;
     this.refreshMs = config.knowledge.refreshHours * HOUR_MS;
   }
 
