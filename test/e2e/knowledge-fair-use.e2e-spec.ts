@@ -6,6 +6,11 @@ import { flatHtml, nestedHtml } from '../support/hostile-pages';
 import { pollUntil } from '../support/wait';
 
 const MIB = 1024 * 1024;
+const QUOTA = 'knowledge text would pass its limit of 1 MB (KNOWLEDGE_MAX_MB_PER_TEAM)';
+
+/** `bytes` of plain ASCII prose (one byte a character). */
+const prose = (bytes: number) =>
+  'Our shop sells bicycles and repairs them. '.repeat(Math.ceil(bytes / 42)).slice(0, bytes);
 
 /** A site on 127.0.0.1; `served(path)` resolves once a response for `path` has been sent whole. */
 function pageServer() {
@@ -14,6 +19,7 @@ function pageServer() {
     '/nested': ['text/html', nestedHtml(2 * MIB)],
     '/oversized': ['text/html', flatHtml(3 * MIB)],
     '/prices': ['text/html', '<main><h1>Prices</h1><p>A day ticket costs 12 euros.</p></main>'],
+    '/catalogue.txt': ['text/plain', prose(100_000)],
   };
   const server: Server = createServer((req, res) => {
     const page = pages[req.url ?? ''];
@@ -28,7 +34,7 @@ function pageServer() {
   return { server, served };
 }
 
-describe('knowledge pages read off the event loop, within a time and a size cap', () => {
+describe('knowledge within its caps: pages read off the event loop, text capped per team', () => {
   let t: TestApp;
   let server: Server;
   let served: (path: string) => Promise<void>;
@@ -41,6 +47,7 @@ describe('knowledge pages read off the event loop, within a time and a size cap'
     t = await startTestApp({
       KNOWLEDGE_READ_TIMEOUT_MS: '3000',
       KNOWLEDGE_PAGE_MAX_KB: '2560',
+      KNOWLEDGE_MAX_MB_PER_TEAM: '1',
     });
   });
   afterAll(async () => {
@@ -114,5 +121,48 @@ describe('knowledge pages read off the event loop, within a time and a size cap'
       error: 'the page is larger than 2.5 MiB of HTML',
       content: null,
     });
+  });
+
+  it('refuses knowledge text beyond KNOWLEDGE_MAX_MB_PER_TEAM: 403 on create and update, a failed fetch', async () => {
+    const owner = await team('knowledge-at-cap');
+    const create = (content: string) =>
+      t.api(owner.key).post(owner.base).send({ type: 'text', name: 'Catalogue', content });
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      ids.push((await create(prose(200_000)).expect(201)).body.data.id);
+    }
+    // 1,000,000 bytes stored, of 1,048,576.
+    const refused = await create(prose(100_000)).expect(403);
+    expect(refused.body).toMatchObject({ code: 'forbidden', message: `The team's ${QUOTA}` });
+    // Counted in UTF-8 bytes: 30,000 characters of two bytes each pass the cap where ASCII would not.
+    await create('é'.repeat(30_000)).expect(403);
+    const small = (await create(prose(40_000)).expect(201)).body.data.id as string;
+
+    const patch = (id: string, content: string) =>
+      t.api(owner.key).patch(`${owner.base}/${id}`).send({ content });
+    expect((await patch(small, prose(100_000)).expect(403)).body.message).toBe(
+      `The team's ${QUOTA}`,
+    );
+    // A change that adds nothing passes, at the cap as below it.
+    await patch(ids[0], prose(200_000).toUpperCase()).expect(200);
+    await patch(small, prose(10_000)).expect(200);
+
+    const fetched = await settled(owner, (await addUrl(owner, '/catalogue.txt')).id);
+    expect(fetched).toMatchObject({
+      status: 'failed',
+      error: `the team's ${QUOTA}`,
+      content: null,
+    });
+
+    // Other teams are not held by this team's cap; room made by a delete is usable again.
+    const neighbour = await team('knowledge-below-cap');
+    await t
+      .api(neighbour.key)
+      .post(neighbour.base)
+      .send({ type: 'text', name: 'A', content: prose(200_000) })
+      .expect(201);
+    await t.api(owner.key).delete(`${owner.base}/${ids[1]}`).expect(200);
+    await t.api(owner.key).post(`${owner.base}/${fetched.id}/refresh`).expect(202);
+    expect(await settled(owner, fetched.id)).toMatchObject({ status: 'ready', error: null });
   });
 });

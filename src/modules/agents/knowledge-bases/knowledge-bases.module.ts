@@ -11,6 +11,7 @@ import {
 import { KnowledgeFetchRepository } from './knowledge-fetch.repository';
 import { KnowledgeIndexService } from './knowledge-index.service';
 import { KnowledgeFetchWorker } from './knowledge-fetch.worker';
+import { KnowledgeQuota } from './knowledge-quota';
 import { PageFetcher } from './page-fetcher';
 import { PageReader } from './page-reader';
 import { PassagesRepository } from './passages.repository';
@@ -39,6 +40,7 @@ import { KnowledgeFetchMetrics } from './knowledge-fetch.metrics';
     PassagesRepository,
     KnowledgeIndexService,
     KnowledgeFetchRepository,
+    KnowledgeQuota,
     KnowledgeFetchWorker,
     PageFetcher,
     PageReader,

@@ -4,6 +4,7 @@ import { Database } from '@/database/database.service';
 import { WebhookEvents } from '@/modules/webhooks/webhook-events.service';
 import { toKnowledgeBaseResponse } from './dto/knowledge-base-response.dto';
 import { KnowledgeBaseEntity } from './entities/knowledge-base.entity';
+import { KnowledgeQuota } from './knowledge-quota';
 import { PageText } from './page-fetcher';
 import { PassagesRepository } from './passages.repository';
 
@@ -19,6 +20,7 @@ export class KnowledgeFetchRepository {
     private readonly db: Database,
     private readonly passages: PassagesRepository,
     private readonly webhooks: WebhookEvents,
+    private readonly quota: KnowledgeQuota,
   ) {}
 
   /** The condition "due and free" on columns prefixed by `alias` (an UPDATE has none). */
@@ -76,13 +78,16 @@ export class KnowledgeFetchRepository {
    * The one place a URL item turns `ready` (its text and passages replaced) or `failed` (its
    * error set; the last good text keeps answering), in one transaction, and only while
    * `token` still holds the item. Returns the item as stored, or null when the result was stale.
+   * A text that would pass the team's knowledge cap fails the item instead.
    */
   async settleFetch(
     item: KnowledgeBaseEntity,
     token: string,
-    outcome: PageText,
+    fetched: PageText,
   ): Promise<KnowledgeBaseEntity | null> {
     return this.db.transaction(async () => {
+      const refusal = await this.quota.refusal(item.teamId, item.id, fetched.text ?? null);
+      const outcome: PageText = refusal ? { error: refusal } : fetched;
       const now = new Date();
       const changes: Partial<KnowledgeBaseEntity> = {
         status: outcome.error === undefined ? 'ready' : 'failed',
