@@ -32,4 +32,5 @@ export const TARGETS: Record<string, Target[]> = {
   'webhook-delivery': [],
   'webhook-delivery-cluster': [],
   'reply-latency': [],
+  'knowledge-isolation': [atMost('p99_ms', 100)],
 };

@@ -11,6 +11,7 @@ export const SCENARIOS = [
   'webhook-delivery',
   'webhook-delivery-cluster',
   'reply-latency',
+  'knowledge-isolation',
 ] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
 const CLUSTER_SCENARIOS: ScenarioName[] = ['cluster-delivery', 'webhook-delivery-cluster'];
