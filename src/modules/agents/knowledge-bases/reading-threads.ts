@@ -94,6 +94,7 @@ export class ReadingThreads {
       clearTimeout(thread.timer);
     }
     thread.job = job;
+    thread.worker.ref();
     thread.timer = setTimeout(() => {
       this.finish(thread, { failure: 'timeout' });
       this.stop(thread);
@@ -118,7 +119,9 @@ export class ReadingThreads {
     }
   }
 
+  /** Waits for the next page; an idle thread does not hold the process open. */
   private idle(thread: Thread): void {
+    thread.worker.unref();
     thread.timer = setTimeout(() => this.stop(thread), this.options.idleMs);
     thread.timer.unref();
     this.pump();
@@ -134,8 +137,6 @@ export class ReadingThreads {
       execArgv: this.options.execArgv,
       resourceLimits: { maxOldGenerationSizeMb: this.options.heapMb },
     });
-    // The pages under way hold the process open through their timers; an idle thread does not.
-    worker.unref();
     const thread: Thread = { worker, state: 'loading', job: null, timer: null };
     this.threads.add(thread);
     worker.on('message', (reply: ThreadReply) => {
@@ -147,6 +148,10 @@ export class ReadingThreads {
       this.idle(thread);
     });
     worker.on('error', (error: Error & { code?: string }) => {
+      // The thread is ending: no page may be given to it before its 'exit'.
+      if (thread.state === 'ready') {
+        thread.state = 'stopping';
+      }
       const outOfMemory = error.code === 'ERR_WORKER_OUT_OF_MEMORY';
       this.finish(thread, { failure: outOfMemory ? 'out_of_memory' : 'failed' });
     });
