@@ -14,6 +14,7 @@ import { renderTable } from './lib/table';
 import { answers } from './scenarios/answers';
 import { clusterDelivery } from './scenarios/cluster-delivery';
 import { EmbeddedContext, Floors } from './scenarios/context';
+import { knowledgeIsolation } from './scenarios/knowledge-isolation';
 import { measureBaselines, runLoadScenarios } from './scenarios/load-scenarios';
 import { runPostgres } from './scenarios/postgres';
 import { measureStartup } from './scenarios/startup';
@@ -41,6 +42,7 @@ const SELF_CONTAINED_SCENARIOS: ScenarioName[] = [
   'webhook-delivery-cluster',
   'webhook-isolation',
   'reply-latency',
+  'knowledge-isolation',
 ];
 
 /** Scenarios 1–5 and 7 and the start-up time, on one instance with a fresh SQLite database. */
@@ -166,6 +168,11 @@ async function main(): Promise<void> {
     if (options.scenarios.has('reply-latency')) {
       await runScenario(report, 'reply-latency', options.sizes, () =>
         replyLatency(options.sizes, workDir),
+      );
+    }
+    if (options.scenarios.has('knowledge-isolation')) {
+      await runScenario(report, 'knowledge-isolation', options.sizes, () =>
+        knowledgeIsolation(options.sizes, workDir),
       );
     }
     if (options.scenarios.has('cluster-delivery')) {

@@ -33,4 +33,5 @@ export const TARGETS: Record<string, Target[]> = {
   'webhook-delivery-cluster': [],
   'webhook-isolation': [atMost('p99_ms', 5_000)],
   'reply-latency': [],
+  'knowledge-isolation': [atMost('p99_ms', 100)],
 };

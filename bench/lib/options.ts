@@ -12,6 +12,7 @@ export const SCENARIOS = [
   'webhook-delivery-cluster',
   'webhook-isolation',
   'reply-latency',
+  'knowledge-isolation',
 ] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
 const CLUSTER_SCENARIOS: ScenarioName[] = ['cluster-delivery', 'webhook-delivery-cluster'];

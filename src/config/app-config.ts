@@ -40,7 +40,15 @@ export class AppConfig {
   };
   readonly outbound: { allowPrivate: boolean; timeoutMs: number };
   /** URL items: each fetch's time cap, and how often a fetched page is fetched again (0: never). */
-  readonly knowledge: { fetchTimeoutMs: number; refreshHours: number };
+  readonly knowledge: {
+    fetchTimeoutMs: number;
+    refreshHours: number;
+    /** Reading a fetched HTML page's text (in a worker thread): its time cap and largest input. */
+    readTimeoutMs: number;
+    pageMaxBytes: number;
+    /** Knowledge text (text items, fetched pages) a team may store, UTF-8 bytes. */
+    maxBytesPerTeam: number;
+  };
   /** No base URL: knowledge answers come from the best passage, without a model. */
   readonly llm: {
     baseUrl: string | undefined;
@@ -110,6 +118,9 @@ export class AppConfig {
     this.knowledge = {
       fetchTimeoutMs: env.KNOWLEDGE_FETCH_TIMEOUT_MS,
       refreshHours: env.KNOWLEDGE_REFRESH_HOURS,
+      readTimeoutMs: env.KNOWLEDGE_READ_TIMEOUT_MS,
+      pageMaxBytes: env.KNOWLEDGE_PAGE_MAX_KB * 1024,
+      maxBytesPerTeam: env.KNOWLEDGE_MAX_MB_PER_TEAM * 1024 * 1024,
     };
     this.llm = {
       baseUrl: env.LLM_BASE_URL && withoutTrailingSlashes(env.LLM_BASE_URL),

@@ -125,6 +125,15 @@ export class Environment {
   @IntegerSetting({ min: 100, max: 120_000 })
   KNOWLEDGE_FETCH_TIMEOUT_MS = 15_000;
 
+  @IntegerSetting({ min: 100, max: 120_000 })
+  KNOWLEDGE_READ_TIMEOUT_MS = 10_000;
+
+  @IntegerSetting({ min: 1, max: 5_120 })
+  KNOWLEDGE_PAGE_MAX_KB = 2_048;
+
+  @IntegerSetting({ min: 1 })
+  KNOWLEDGE_MAX_MB_PER_TEAM = 50;
+
   @Matches(/^https:\/\/[^\s]+$/, { message: 'must be an https URL' })
   PIPEDREAM_MCP_URL = 'https://remote.mcp.pipedream.net';
 

@@ -11,7 +11,9 @@ import {
 import { KnowledgeFetchRepository } from './knowledge-fetch.repository';
 import { KnowledgeIndexService } from './knowledge-index.service';
 import { KnowledgeFetchWorker } from './knowledge-fetch.worker';
+import { KnowledgeQuota } from './knowledge-quota';
 import { PageFetcher } from './page-fetcher';
+import { PageReader } from './page-reader';
 import { PassagesRepository } from './passages.repository';
 import { KnowledgeBasesController } from './knowledge-bases.controller';
 import { KnowledgeBasesRepository } from './knowledge-bases.repository';
@@ -38,8 +40,10 @@ import { KnowledgeFetchMetrics } from './knowledge-fetch.metrics';
     PassagesRepository,
     KnowledgeIndexService,
     KnowledgeFetchRepository,
+    KnowledgeQuota,
     KnowledgeFetchWorker,
     PageFetcher,
+    PageReader,
     OutboundHttp,
   ],
   exports: [KnowledgeBasesService, KnowledgeIndexService],

@@ -9,6 +9,7 @@ import { KnowledgeBaseUpdateDto } from './dto/knowledge-base-update.dto';
 import { KnowledgeBaseEntity } from './entities/knowledge-base.entity';
 import { KnowledgeBasesRepository } from './knowledge-bases.repository';
 import { KnowledgeFetchWorker } from './knowledge-fetch.worker';
+import { KnowledgeQuota } from './knowledge-quota';
 
 export const MAX_KNOWLEDGE_BASES_PER_AGENT = 200;
 
@@ -28,6 +29,7 @@ export class KnowledgeBasesService {
     private readonly agents: AgentsService,
     private readonly knowledgeBases: KnowledgeBasesRepository,
     private readonly fetcher: KnowledgeFetchWorker,
+    private readonly quota: KnowledgeQuota,
   ) {}
 
   async list(teamId: string, agentId: string): Promise<KnowledgeBaseEntity[]> {
@@ -82,6 +84,7 @@ export class KnowledgeBasesService {
           `An agent can have at most ${MAX_KNOWLEDGE_BASES_PER_AGENT} knowledge bases`,
         );
       }
+      await this.quota.assertRoom(teamId, null, kb.content);
       await this.knowledgeBases.save(kb, true);
       this.scheduleFetch(kb);
     });
@@ -95,6 +98,10 @@ export class KnowledgeBasesService {
     input: KnowledgeBaseUpdateDto,
   ): Promise<KnowledgeBaseEntity> {
     return this.db.transaction(async () => {
+      if (input.content !== undefined) {
+        // The team before the item, as a fetch settling takes them: the quota needs the team.
+        await this.db.lockRow('teams', teamId);
+      }
       const kb = await this.lockedForChange(teamId, agentId, id);
       return this.applyUpdate(kb, input);
     });
@@ -129,6 +136,9 @@ export class KnowledgeBasesService {
       throw Errors.validation([
         `${misplaced}: is only allowed when type is ${misplaced === 'url' ? 'url' : 'text'}`,
       ]);
+    }
+    if (input.content !== undefined) {
+      await this.quota.assertRoom(kb.teamId, kb.id, input.content);
     }
     const urlChanged = input.url !== undefined && input.url !== kb.url;
     const updated: KnowledgeBaseEntity = {

@@ -5,6 +5,7 @@ import { Claim, JobTable } from '@/database/jobs/job-table';
 import { WebhookEvents } from '@/modules/webhooks/webhook-events.service';
 import { toKnowledgeBaseResponse } from './dto/knowledge-base-response.dto';
 import { KnowledgeBaseEntity } from './entities/knowledge-base.entity';
+import { KnowledgeQuota } from './knowledge-quota';
 import { PageText } from './page-fetcher';
 import { PassagesRepository } from './passages.repository';
 
@@ -24,6 +25,7 @@ export class KnowledgeFetchRepository {
     private readonly db: Database,
     private readonly passages: PassagesRepository,
     private readonly webhooks: WebhookEvents,
+    private readonly quota: KnowledgeQuota,
     config: AppConfig,
   ) {
     const refreshMs = config.knowledge.refreshHours * HOUR_MS;
@@ -61,39 +63,40 @@ export class KnowledgeFetchRepository {
    * The one place a URL item turns `ready` (its text and passages replaced) or `failed` (its
    * error set; the last good text keeps answering), in one transaction, and only while
    * `token` still holds the item. Returns the item as stored, or null when the result was stale.
+   * A text that would pass the team's knowledge cap fails the item instead.
    */
   async settleFetch(
     item: KnowledgeBaseEntity,
     token: string,
-    outcome: PageText,
+    fetched: PageText,
   ): Promise<KnowledgeBaseEntity | null> {
-    const now = new Date();
-    const settled = await this.jobs.settleWith(
-      item.id,
-      token,
-      {
+    return this.db.transaction(async () => {
+      const refusal = await this.quota.refusal(item.teamId, item.id, fetched.text ?? null);
+      const outcome: PageText = refusal ? { error: refusal } : fetched;
+      const now = new Date();
+      const settled = await this.jobs.settle(item.id, token, {
         status: outcome.error === undefined ? 'ready' : 'failed',
         error: outcome.error ?? null,
         fetched_at: now,
         fetch_attempts: 0,
         updated_at: now,
         ...(outcome.text !== undefined ? { content: outcome.text } : {}),
-      },
-      async () => {
-        if (outcome.text !== undefined) {
-          await this.passages.replaceForItem(item, outcome.text);
-        }
-        // Read back: a rename or description change made during the fetch is part of the record.
-        const stored = (await this.find(item.teamId, item.id))!;
-        await this.webhooks.emit(
-          item.teamId,
-          stored.status === 'ready' ? 'knowledge_base.ready' : 'knowledge_base.failed',
-          toKnowledgeBaseResponse(stored),
-        );
-        return stored;
-      },
-    );
-    return settled?.result ?? null;
+      });
+      if (!settled) {
+        return null;
+      }
+      if (outcome.text !== undefined) {
+        await this.passages.replaceForItem(item, outcome.text);
+      }
+      // Read back: a rename or description change made during the fetch is part of the record.
+      const stored = (await this.find(item.teamId, item.id))!;
+      await this.webhooks.emit(
+        item.teamId,
+        stored.status === 'ready' ? 'knowledge_base.ready' : 'knowledge_base.failed',
+        toKnowledgeBaseResponse(stored),
+      );
+      return stored;
+    });
   }
 
   /** URL items of every team waiting for their first fetch, or for one asked again. */

@@ -1,5 +1,4 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { AppConfig } from '@/config/app-config';
 import { Database } from '@/database/database.service';
 import { QueuedJob } from '@/database/jobs/fair-queue';
 import { Claim } from '@/database/jobs/job-table';
@@ -11,7 +10,7 @@ import { PageFetcher } from './page-fetcher';
 /** Fetches run side by side on one instance at most this many at a time, and of one team. */
 const CONCURRENT_FETCHES = 4;
 const PER_TEAM = 2;
-/** A fetch takes at most its time cap plus a few database round trips. */
+/** A fetch takes at most its time caps plus a few database round trips. */
 const LEASE_MARGIN_MS = 10_000;
 /** Claims that never settled (the process died mid-fetch) before the item is given up. */
 const MAX_ATTEMPTS = 3;
@@ -31,12 +30,11 @@ export class KnowledgeFetchWorker extends JobWorker<QueuedJob, KnowledgeBaseEnti
     db: Database,
     private readonly queue: KnowledgeFetchRepository,
     private readonly pages: PageFetcher,
-    config: AppConfig,
   ) {
     super(db, {
       concurrency: CONCURRENT_FETCHES,
       perTeam: PER_TEAM,
-      leaseMs: config.knowledge.fetchTimeoutMs + LEASE_MARGIN_MS,
+      leaseMs: pages.longestMs(CONCURRENT_FETCHES) + LEASE_MARGIN_MS,
       sweepIntervalMs: 2_000,
       sweepGraceMs: 0,
     });

@@ -3,7 +3,7 @@ import { download, DownloadError, MAX_REDIRECTS } from '@/common/outbound/outbou
 import { MAX_OUTBOUND_RESPONSE_BYTES, OutboundHttp } from '@/common/outbound/outbound-http';
 import { LIMITS } from '@/common/validation/limits';
 import { AppConfig } from '@/config/app-config';
-import { readableText } from './readable-text';
+import { PageReader } from './page-reader';
 
 /** What a fetch came to: the page's readable text, or why there is none. */
 export type PageText = { text: string; error?: undefined } | { text?: undefined; error: string };
@@ -52,7 +52,8 @@ function withinLimit(text: string): string {
 
 /**
  * Downloads a knowledge page through the outbound guard and keeps its readable text: HTML
- * through Readability, plain text and Markdown as they are; anything else is refused.
+ * through Readability (in a worker thread, see PageReader), plain text and Markdown as they are;
+ * anything else is refused.
  */
 @Injectable()
 export class PageFetcher {
@@ -60,9 +61,15 @@ export class PageFetcher {
 
   constructor(
     private readonly outbound: OutboundHttp,
+    private readonly reader: PageReader,
     config: AppConfig,
   ) {
     this.timeoutMs = config.knowledge.fetchTimeoutMs;
+  }
+
+  /** The longest one fetch takes, download and reading, while `concurrent` run side by side. */
+  longestMs(concurrent: number): number {
+    return this.timeoutMs + this.reader.longestMs(concurrent - 1);
   }
 
   async textOf(url: string): Promise<PageText> {
@@ -90,12 +97,13 @@ export class PageFetcher {
     if (raw.includes('\u0000')) {
       return { error: `the page is not text (${mediaType} holding binary data)` };
     }
-    let text: string;
-    try {
-      text = (HTML.has(mediaType) ? readableText(raw) : raw).trim();
-    } catch {
-      return { error: 'the page could not be read as HTML' };
+    const read = HTML.has(mediaType)
+      ? await this.reader.read(raw, page.body.length)
+      : { text: raw };
+    if (read.error !== undefined) {
+      return read;
     }
+    const text = read.text.trim();
     return text ? { text: withinLimit(text) } : { error: 'the page has no readable text' };
   }
 }
