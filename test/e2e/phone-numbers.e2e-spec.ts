@@ -261,6 +261,41 @@ describe('phone numbers', () => {
     );
 
     it(
+      "prints a team's text with its control characters shown, never acted on by the terminal",
+      async () => {
+        const hostile = await t.createKey(`hostile-${Date.now()}`, ['*']);
+        const business = 'Evil\x1b[2J\x1b]0;owned\x07';
+        const use =
+          'clip\x1b]52;c;ZXZpbA==\x07\r\n00000000-0000-7000-8000-000000000000  forged row' +
+          '\u202Egnp.exe\u009b31m\ttab\u2028end';
+        const request = await requestPhoneNumber(
+          t,
+          { business_name: business, intended_use: use },
+          hostile.key,
+        );
+        const text = await cli(['phone-numbers', 'requests', '--limit', '1000'], env);
+        const json = await cli(['phone-numbers', 'requests', '--limit', '1000', '--json'], env);
+        expect([text.code, json.code]).toEqual([0, 0]);
+        const rows = JSON.parse(json.stdout) as Array<Record<string, unknown>>;
+        expect(rows.find((row) => row.id === request.id)).toMatchObject({
+          business_name: business,
+          intended_use: use,
+        });
+        // Terminal controls: C0 (ESC, BEL, CR, TAB…), DEL, C1 (CSI 0x9B…), line separators, bidi overrides.
+        const controls = /[^\P{Cc}\n]|[\u2028\u2029\u202a-\u202e\u2066-\u2069]/u;
+        expect(text.stdout).not.toMatch(controls);
+        expect(json.stdout).not.toMatch(controls);
+        const lines = text.stdout.trimEnd().split('\n');
+        expect(lines).toHaveLength(rows.length + 1);
+        const shown = lines.find((line) => line.startsWith(request.id))!;
+        expect(shown).toContain('Evil\\x1b[2J\\x1b]0;owned\\x07');
+        expect(shown).toContain('\\r\\n00000000-0000-7000-8000-000000000000  forged row');
+        expect(shown).toContain('\\u202egnp.exe\\x9b31m\\ttab\\u2028end');
+      },
+      CLI_TIMEOUT_MS,
+    );
+
+    it(
       'creates keys with the phone number scopes',
       async () => {
         const created = await cli(

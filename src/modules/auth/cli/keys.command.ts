@@ -104,7 +104,7 @@ export class KeysCreateCommand extends TeamKeysCommand<KeysCreateOptions> {
     if (record.expiresAt) {
       cliOutput.print(`It expires at ${record.expiresAt.toISOString()}.`);
     }
-    cliOutput.print(`The key is shown only this once:\n\n    ${key}\n`);
+    cliOutput.print('The key is shown only this once:', '', `    ${key}`, '');
   }
 
   @Option({ flags: '--team <name>', description: 'Team that owns the key', required: true })
@@ -236,7 +236,7 @@ export class KeysRotateCommand extends CommandRunner {
     if (created.record.expiresAt) {
       cliOutput.print(`The new key expires at ${created.record.expiresAt.toISOString()}.`);
     }
-    cliOutput.print(`The new key is shown only this once:\n\n    ${created.key}\n`);
+    cliOutput.print('The new key is shown only this once:', '', `    ${created.key}`, '');
   }
 
   @Option({

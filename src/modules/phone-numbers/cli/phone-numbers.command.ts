@@ -66,13 +66,18 @@ export class PhoneNumbersRequestsCommand extends CommandRunner {
       cliOutput.print('No pending phone number requests.');
       return;
     }
-    for (const row of rows) {
-      cliOutput.print(
-        `${row.id}  team "${row.team_name ?? row.team_id}"  ${row.region}  ` +
-          `${row.agent_count} agent(s)  ${row.outbound_minutes} outbound min  ` +
-          `${row.business_name}: ${row.intended_use}  (${row.created_at})`,
-      );
-    }
+    cliOutput.table(
+      ['ID', 'TEAM', 'REGION', 'AGENTS', 'OUTBOUND MIN', 'CREATED', 'BUSINESS: INTENDED USE'],
+      rows.map((row) => [
+        row.id,
+        row.team_name ?? row.team_id,
+        row.region,
+        String(row.agent_count),
+        String(row.outbound_minutes),
+        row.created_at,
+        `${row.business_name}: ${row.intended_use}`,
+      ]),
+    );
   }
 
   @Option({ flags: '--json', description: 'Print the requests as JSON' })
