@@ -66,6 +66,8 @@ export class AppConfig {
     /** Where the built-in connectors call their providers; tests and proxies stand in here. */
     providers: { stripe: string; paystack: string; bumpa: string };
   };
+  /** Provisioning requests a team may have waiting for an operator at once. */
+  readonly phoneNumbers: { maxPendingRequests: number };
   readonly webhooks: { retryMaxAgeS: number; firstRetryS: number };
   /** No SMTP URL: hand-off mails are not sent. */
   readonly mail: { smtpUrl: string | undefined; from: string; escalationCooldownS: number };
@@ -128,6 +130,7 @@ export class AppConfig {
         bumpa: withoutTrailingSlashes(env.BUMPA_API_BASE_URL),
       },
     };
+    this.phoneNumbers = { maxPendingRequests: env.PHONE_NUMBER_MAX_PENDING_REQUESTS };
     this.webhooks = {
       retryMaxAgeS: env.WEBHOOK_RETRY_MAX_AGE_S,
       firstRetryS: env.WEBHOOK_FIRST_RETRY_S,

@@ -65,6 +65,9 @@ export class Environment {
   AGENT_QUOTA = 50;
 
   @IntegerSetting({ min: 1 })
+  PHONE_NUMBER_MAX_PENDING_REQUESTS = 10;
+
+  @IntegerSetting({ min: 1 })
   STREAM_TICKET_TTL_S = 60;
 
   @IntegerSetting({ min: 1 })

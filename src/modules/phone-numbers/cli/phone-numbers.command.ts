@@ -49,7 +49,10 @@ async function decide(requestId: string, decision: (id: string) => Promise<void>
   }
 }
 
-@SubCommand({ name: 'requests', description: "List every team's pending requests, oldest first" })
+@SubCommand({
+  name: 'requests',
+  description: "List every team's pending requests: teams take turns, each team's oldest first",
+})
 export class PhoneNumbersRequestsCommand extends CommandRunner {
   constructor(private readonly operations: PhoneNumberOperationsService) {
     super();
