@@ -73,7 +73,7 @@ export class AppConfig {
   readonly mail: { smtpUrl: string | undefined; from: string; escalationCooldownS: number };
   readonly logging: { level: LogLevel; file: string | undefined; format: LogFormat };
   /** No port: no metrics endpoint. */
-  readonly metrics: { port: number | undefined };
+  readonly metrics: { port: number | undefined; host: string };
   /** No endpoint: no spans are recorded or sent. */
   readonly tracing: { otlpEndpoint: string | undefined; serviceName: string };
 
@@ -141,7 +141,7 @@ export class AppConfig {
       escalationCooldownS: env.ESCALATION_EMAIL_COOLDOWN_S,
     };
     this.logging = { level: env.LOG_LEVEL, file: env.LOG_FILE, format: env.LOG_FORMAT };
-    this.metrics = { port: env.METRICS_PORT };
+    this.metrics = { port: env.METRICS_PORT, host: env.METRICS_HOST };
     this.tracing = {
       otlpEndpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT,
       serviceName: env.OTEL_SERVICE_NAME,

@@ -97,6 +97,9 @@ export class Environment {
   @OptionalSetting(IntegerSetting({ min: 1, max: 65535 }))
   METRICS_PORT?: number;
 
+  @Matches(/^[\w.:-]+$/, { message: 'must be an address or host name to listen on' })
+  METRICS_HOST = '127.0.0.1';
+
   @OptionalSetting(IsHttpUrl())
   OTEL_EXPORTER_OTLP_ENDPOINT?: string;
 

@@ -145,6 +145,36 @@ describe('operations: metrics', () => {
   });
 });
 
+describe('operations: where metrics listen', () => {
+  /** 127.0.0.2 is loopback too, but only a server bound to every interface answers there. */
+  const answers = (url: string) =>
+    fetch(url).then(
+      (res) => res.status,
+      () => 'refused',
+    );
+
+  it('serves /metrics on 127.0.0.1 only by default, whatever HOST says', async () => {
+    const port = await freePort();
+    const t = await startTestApp({ METRICS_PORT: String(port), HOST: '0.0.0.0' });
+    try {
+      expect(await answers(`http://127.0.0.1:${port}/metrics`)).toBe(200);
+      expect(await answers(`http://127.0.0.2:${port}/metrics`)).toBe('refused');
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('serves /metrics where METRICS_HOST says', async () => {
+    const port = await freePort();
+    const t = await startTestApp({ METRICS_PORT: String(port), METRICS_HOST: '0.0.0.0' });
+    try {
+      expect(await answers(`http://127.0.0.2:${port}/metrics`)).toBe(200);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
 describe('operations: headers and access lines', () => {
   let t: TestApp;
 
