@@ -6,6 +6,7 @@ import {
   BooleanSetting,
   IntegerSetting,
   IsPhoneNumber,
+  IsSmtpUrl,
   OptionalSetting,
 } from './setting.decorators';
 import { IsHttpUrl } from '@/common/validation/decorators';
@@ -178,7 +179,7 @@ export class Environment {
   @IntegerSetting({ min: 1, max: 30 })
   WEBHOOK_FIRST_RETRY_S = 30;
 
-  @OptionalSetting(Matches(/^smtps?:\/\/.+/, { message: 'must be an smtp:// or smtps:// URL' }))
+  @OptionalSetting(IsSmtpUrl())
   SMTP_URL?: string;
 
   @IsString()

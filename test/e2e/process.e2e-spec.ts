@@ -147,6 +147,27 @@ describe('the server process', () => {
     expect(result.stderr).not.toMatch(/at \w+ \(/);
   });
 
+  it('refuses to start on a malformed SMTP_URL with a line naming it, never showing it', async () => {
+    for (const url of [
+      'smtp://mail.example.com:99999',
+      'smtp://user:hunter2%zz@mail.example.com',
+    ]) {
+      const result = await runServerExpectingFailure({
+        DATABASE_URL: `sqlite:${join(directory, 'db.sqlite')}`,
+        SMTP_URL: url,
+      });
+      expect({ url, code: result.code }).toEqual({ url, code: 1 });
+      const stderr = result.stderr.trim();
+      // As every bad setting: a heading, then one line per problem, naming its variable.
+      expect(stderr.split('\n')).toEqual([
+        'Invalid configuration:',
+        expect.stringMatching(/^ {2}SMTP_URL: must be an smtp:\/\/ or smtps:\/\/ URL/),
+      ]);
+      expect(stderr).not.toContain('mail.example.com');
+      expect(stderr).not.toContain('hunter2');
+    }
+  });
+
   it('writes its log lines to LOG_FILE instead of stdout, and refuses to start when it cannot open it', async () => {
     const logFile = join(directory, 'logs', 'console.log');
     const server = await startServer({
