@@ -5,26 +5,9 @@ import { AppConfig } from './config/app-config';
 import { AppConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
 import { ApiKeysModule } from './modules/auth/api-keys.module';
-import {
-  KeysCommand,
-  KeysCreateCommand,
-  KeysListCommand,
-  KeysRevokeCommand,
-  KeysRotateCommand,
-} from './modules/auth/cli/keys.command';
-import {
-  TeamsCommand,
-  TeamsCreateCommand,
-  TeamsListCommand,
-} from './modules/auth/cli/teams.command';
-import {
-  PhoneNumbersCommand,
-  PhoneNumbersFulfilCommand,
-  PhoneNumbersRejectCommand,
-  PhoneNumbersRequestsCommand,
-} from './modules/phone-numbers/cli/phone-numbers.command';
 import { PhoneNumberOperationsModule } from './modules/phone-numbers/phone-number-operations.module';
 
+/** What the admin CLI's commands use: the database, shared state, keys and phone numbers. */
 @Module({})
 export class CliModule {
   static forRoot(config: AppConfig): DynamicModule {
@@ -37,20 +20,6 @@ export class CliModule {
         StateModule,
         ApiKeysModule,
         PhoneNumberOperationsModule,
-      ],
-      providers: [
-        TeamsCommand,
-        TeamsCreateCommand,
-        TeamsListCommand,
-        KeysCommand,
-        KeysCreateCommand,
-        KeysListCommand,
-        KeysRotateCommand,
-        KeysRevokeCommand,
-        PhoneNumbersCommand,
-        PhoneNumbersRequestsCommand,
-        PhoneNumbersFulfilCommand,
-        PhoneNumbersRejectCommand,
       ],
     };
   }

@@ -1,10 +1,16 @@
 import 'reflect-metadata';
-import { CommandFactory } from 'nest-commander';
+import { INestApplicationContext } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { Command } from 'commander';
 import { CliModule } from './cli.module';
+import { CliServices } from './common/cli/cli-services';
 import { reportStartupFailure } from './common/startup-error';
 import { loadAppConfig } from './config/app-config';
 import { describeDatabase } from './config/deployment';
 import { loadEnvFile } from './config/env-file';
+import { keysCommand } from './modules/auth/cli/keys.command';
+import { teamsCommand } from './modules/auth/cli/teams.command';
+import { phoneNumbersCommand } from './modules/phone-numbers/cli/phone-numbers.command';
 
 /**
  * The admin CLI: `teams create|list`, `keys create|list|rotate|revoke`,
@@ -15,17 +21,25 @@ async function main(): Promise<void> {
   const config = loadAppConfig(process.env);
   // On stderr, so that --json output stays JSON.
   process.stderr.write(`Database: ${describeDatabase(config.database.url)}\n`);
-  await CommandFactory.run(CliModule.forRoot(config), {
-    cliName: 'console-admin',
-    logger: ['error', 'warn'],
-    errorHandler: (error) => {
-      const isHelp = /outputHelp|help|version/.test((error as { code?: string }).code ?? '');
-      if (!isHelp) {
-        process.stderr.write(`${error.message}\n`);
-      }
-      process.exit(isHelp ? 0 : 1);
+  let context: Promise<INestApplicationContext> | undefined;
+  const services: CliServices = {
+    get: async (type) => {
+      context ??= NestFactory.createApplicationContext(CliModule.forRoot(config), {
+        logger: ['error', 'warn'],
+      });
+      return (await context).get(type);
     },
-  });
+  };
+  const program = new Command('console-admin')
+    .description('Administers the Console API: teams, API keys, phone number requests')
+    .addCommand(teamsCommand(services))
+    .addCommand(keysCommand(services))
+    .addCommand(phoneNumbersCommand(services));
+  try {
+    await program.parseAsync(process.argv);
+  } finally {
+    await (await context?.catch(() => undefined))?.close();
+  }
 }
 
 main().catch(reportStartupFailure);

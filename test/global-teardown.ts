@@ -5,14 +5,15 @@ import { scanCapture } from './support/log-capture-scan';
 const MAX_REPORTED = 20;
 
 /**
- * Fails the run when a recorded secret shows up in a captured log line or error body, or an
- * error body shows a stack trace. The capture is kept when something is found.
+ * Fails the run when a recorded secret shows up in a captured log line, span export or error
+ * body, or an error body shows a stack trace. The capture is kept when something is found.
  */
 export default function globalTeardown(): void {
   const dir = process.env[CAPTURE_DIR_VARIABLE]!;
   const result = scanCapture(dir);
   process.stdout.write(
-    `\nsecrets scan: ${result.logLines} log lines, ${result.errorBodies} error bodies, ` +
+    `\nsecrets scan: ${result.logLines} log lines, ${result.spanExports} span exports, ` +
+      `${result.errorBodies} error bodies, ` +
       `${result.secrets} secrets checked, ${result.findings.length} found\n`,
   );
   if (result.findings.length === 0) {

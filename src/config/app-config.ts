@@ -74,6 +74,8 @@ export class AppConfig {
     /** Where the built-in connectors call their providers; tests and proxies stand in here. */
     providers: { stripe: string; paystack: string; bumpa: string };
   };
+  /** Provisioning requests a team may have waiting for an operator at once. */
+  readonly phoneNumbers: { maxPendingRequests: number };
   readonly webhooks: { retryMaxAgeS: number; firstRetryS: number; maxEndpoints: number };
   /** No SMTP URL: hand-off mails are not sent. */
   readonly mail: {
@@ -87,7 +89,7 @@ export class AppConfig {
   readonly retention: { days: number };
   readonly logging: { level: LogLevel; file: string | undefined; format: LogFormat };
   /** No port: no metrics endpoint. */
-  readonly metrics: { port: number | undefined };
+  readonly metrics: { port: number | undefined; host: string };
   /** No endpoint: no spans are recorded or sent. */
   readonly tracing: { otlpEndpoint: string | undefined; serviceName: string };
 
@@ -147,6 +149,7 @@ export class AppConfig {
         bumpa: withoutTrailingSlashes(env.BUMPA_API_BASE_URL),
       },
     };
+    this.phoneNumbers = { maxPendingRequests: env.PHONE_NUMBER_MAX_PENDING_REQUESTS };
     this.webhooks = {
       retryMaxAgeS: env.WEBHOOK_RETRY_MAX_AGE_S,
       firstRetryS: env.WEBHOOK_FIRST_RETRY_S,
@@ -160,7 +163,7 @@ export class AppConfig {
       maxPerHour: env.HANDOFF_MAIL_MAX_PER_HOUR,
     };
     this.logging = { level: env.LOG_LEVEL, file: env.LOG_FILE, format: env.LOG_FORMAT };
-    this.metrics = { port: env.METRICS_PORT };
+    this.metrics = { port: env.METRICS_PORT, host: env.METRICS_HOST };
     this.tracing = {
       otlpEndpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT,
       serviceName: env.OTEL_SERVICE_NAME,

@@ -50,6 +50,22 @@ describe('validateEnvironment', () => {
     }
   });
 
+  it('takes an SMTP_URL the mailer can read, and names (never shows) one it cannot', () => {
+    for (const url of ['smtp://mail.example.com:587', 'smtps://u%40x:p%2Fq@[::1]:465']) {
+      expect(validateEnvironment({ SMTP_URL: url }).SMTP_URL).toBe(url);
+    }
+    for (const url of [
+      'smtp://mail.example.com:99999',
+      'smtp://user:pa%zz@mail.example.com',
+      'smtp:///nohost',
+      'http://mail.example.com',
+    ]) {
+      const validate = () => validateEnvironment({ SMTP_URL: url });
+      expect(validate).toThrow(/^Invalid configuration:\n {2}SMTP_URL: must be an smtp:\/\//);
+      expect(validate).not.toThrow(/mail\.example\.com|pa%zz/);
+    }
+  });
+
   it('hides the password of a URL it shows', () => {
     const validate = () =>
       validateEnvironment({

@@ -6,6 +6,7 @@ import {
   BooleanSetting,
   IntegerSetting,
   IsPhoneNumber,
+  IsSmtpUrl,
   OptionalSetting,
 } from './setting.decorators';
 import { IsHttpUrl } from '@/common/validation/decorators';
@@ -65,6 +66,9 @@ export class Environment {
   AGENT_QUOTA = 50;
 
   @IntegerSetting({ min: 1 })
+  PHONE_NUMBER_MAX_PENDING_REQUESTS = 10;
+
+  @IntegerSetting({ min: 1 })
   STREAM_TICKET_TTL_S = 60;
 
   @IntegerSetting({ min: 1 })
@@ -93,6 +97,9 @@ export class Environment {
 
   @OptionalSetting(IntegerSetting({ min: 1, max: 65535 }))
   METRICS_PORT?: number;
+
+  @Matches(/^[\w.:-]+$/, { message: 'must be an address or host name to listen on' })
+  METRICS_HOST = '127.0.0.1';
 
   @OptionalSetting(IsHttpUrl())
   OTEL_EXPORTER_OTLP_ENDPOINT?: string;
@@ -187,7 +194,7 @@ export class Environment {
   @IntegerSetting({ min: 1, max: 3650 })
   RETENTION_DAYS = 30;
 
-  @OptionalSetting(Matches(/^smtps?:\/\/.+/, { message: 'must be an smtp:// or smtps:// URL' }))
+  @OptionalSetting(IsSmtpUrl())
   SMTP_URL?: string;
 
   @IsString()

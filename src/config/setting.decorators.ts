@@ -1,6 +1,15 @@
 import { applyDecorators } from '@nestjs/common';
 import { Transform } from 'class-transformer';
-import { IsBoolean, IsInt, IsString, Matches, Max, Min, IsOptional } from 'class-validator';
+import {
+  IsBoolean,
+  IsInt,
+  IsString,
+  Matches,
+  Max,
+  Min,
+  IsOptional,
+  ValidateBy,
+} from 'class-validator';
 
 const toInt = ({ value }: { value: unknown }) =>
   typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : value;
@@ -33,3 +42,29 @@ export function OptionalSetting(check: PropertyDecorator = IsString()) {
 
 export const IsPhoneNumber = () =>
   Matches(/^\+?[0-9]{6,15}$/, { message: 'must be a phone number in international format' });
+
+/** What the mailer reads of SMTP_URL: a URL that parses, with a host and decodable credentials. */
+function isSmtpUrl(value: unknown): boolean {
+  if (typeof value !== 'string' || !/^smtps?:\/\//.test(value)) {
+    return false;
+  }
+  try {
+    const url = new URL(value);
+    decodeURIComponent(url.username);
+    decodeURIComponent(url.password);
+    return url.hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
+export const IsSmtpUrl = () =>
+  ValidateBy({
+    name: 'isSmtpUrl',
+    validator: {
+      validate: isSmtpUrl,
+      defaultMessage: () =>
+        'must be an smtp:// or smtps:// URL such as smtp://user:pass@host:587 ' +
+        '(a valid port, special characters of the credentials percent-encoded)',
+    },
+  });

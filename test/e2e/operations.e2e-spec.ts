@@ -1,6 +1,4 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, Server } from 'node:http';
-import { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createAgent } from '../factories/agents';
@@ -8,6 +6,9 @@ import { conversationsPath, issueTicket, sendAs } from '../factories/conversatio
 import { API, startTestApp, TestApp } from '../factories/test-app';
 import { runToEnd, startApp } from '../support/app-process';
 import { freePort } from '../support/free-port';
+import { recordSecret } from '../support/log-capture';
+import { spanAttribute, startOtlpReceiver } from '../support/otlp-receiver';
+import { ApiClient } from '../support/api-client';
 import { randomApiKey } from '../support/keys';
 import { startRedisServer } from '../support/redis-server';
 import { startLlmStub, LlmStub } from '../support/llm-stub';
@@ -145,6 +146,36 @@ describe('operations: metrics', () => {
   });
 });
 
+describe('operations: where metrics listen', () => {
+  /** 127.0.0.2 is loopback too, but only a server bound to every interface answers there. */
+  const answers = (url: string) =>
+    fetch(url).then(
+      (res) => res.status,
+      () => 'refused',
+    );
+
+  it('serves /metrics on 127.0.0.1 only by default, whatever HOST says', async () => {
+    const port = await freePort();
+    const t = await startTestApp({ METRICS_PORT: String(port), HOST: '0.0.0.0' });
+    try {
+      expect(await answers(`http://127.0.0.1:${port}/metrics`)).toBe(200);
+      expect(await answers(`http://127.0.0.2:${port}/metrics`)).toBe('refused');
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('serves /metrics where METRICS_HOST says', async () => {
+    const port = await freePort();
+    const t = await startTestApp({ METRICS_PORT: String(port), METRICS_HOST: '0.0.0.0' });
+    try {
+      expect(await answers(`http://127.0.0.2:${port}/metrics`)).toBe(200);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
 describe('operations: headers and access lines', () => {
   let t: TestApp;
 
@@ -259,46 +290,6 @@ describe('operations: readable logs', () => {
   });
 });
 
-interface OtlpSpan {
-  traceId: string;
-  spanId: string;
-  name: string;
-  kind: number;
-  attributes: Array<{ key: string; value: Record<string, unknown> }>;
-}
-
-/** An OTLP/HTTP collector on 127.0.0.1 that keeps the spans it is sent (JSON encoding). */
-async function startOtlpReceiver(): Promise<{
-  url: string;
-  spans: OtlpSpan[];
-  close(): Promise<void>;
-}> {
-  const spans: OtlpSpan[] = [];
-  const server: Server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
-    req.on('end', () => {
-      if (req.method === 'POST' && req.url === '/v1/traces') {
-        const exported = JSON.parse(body) as {
-          resourceSpans: Array<{ scopeSpans: Array<{ spans: OtlpSpan[] }> }>;
-        };
-        for (const resource of exported.resourceSpans) {
-          for (const scope of resource.scopeSpans) {
-            spans.push(...scope.spans);
-          }
-        }
-      }
-      res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    spans,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
-  };
-}
-
 describe('operations: the server process', () => {
   // Each test starts the server from its sources, which takes a while on a busy machine.
   jest.setTimeout(90_000);
@@ -365,6 +356,72 @@ describe('operations: the server process', () => {
     ).toBe(false);
     const access = lines.find((l) => l.request_id === requestId && l.res);
     expect(access).toMatchObject({ trace_id: TRACE_ID, client_ip: '127.0.0.1' });
+  });
+
+  it('exports spans that carry no query value: no stream ticket, no key', async () => {
+    const receiver = await startOtlpReceiver();
+    const key = randomApiKey();
+    const server = await startApp(
+      {
+        DATABASE_URL: `sqlite:${join(directory, 'db.sqlite')}`,
+        CONSOLE_BOOTSTRAP_KEY: key,
+        LOG_LEVEL: 'silent',
+        OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+        OTEL_BSP_SCHEDULE_DELAY: '100',
+      },
+      { entry: 'src/main.ts', cwd: directory, readyTimeoutMs: 60_000 },
+    );
+    let ticket = '';
+    try {
+      const client = new ApiClient(server.url, key);
+      const workflow = await client.data('POST', '/workflows', 201, { name: 'W' });
+      const agent = await client.data('POST', '/agents', 201, {
+        workflow_id: workflow.id,
+        name: 'A',
+        description: 'd',
+      });
+      const message = await client.data('POST', `/agents/${agent.id}/conversations/messages`, 201, {
+        message: 'hi',
+        role: 'assistant',
+        channel_type: 'webchat',
+        channel_user_id: 'u',
+      });
+      const base = `/agents/${agent.id}/conversations/${message.conversation_id}`;
+      ticket = (await client.data('POST', `${base}/stream-ticket`, 201, {})).ticket;
+      recordSecret('stream ticket', ticket);
+      const stream = await openStream(
+        `${server.url}${API}${base}/messages/stream?ticket=${ticket}`,
+      );
+      expect(stream.status).toBe(200);
+      stream.close();
+      await stream.closed;
+      await client.data('GET', `/workflows?search=${key}&limit=5`, 200);
+      // The server span of the GET of that path.
+      const spanOf = (path: RegExp) => () =>
+        Promise.resolve(
+          receiver.spans.find(
+            (span) =>
+              span.kind === 2 &&
+              spanAttribute(span, 'http.request.method') === 'GET' &&
+              path.test(String(spanAttribute(span, 'url.path'))),
+          ),
+        );
+      const found = async (path: RegExp) =>
+        (await pollUntil(spanOf(path), (span) => span !== undefined, 10_000)).value!;
+      expect(spanAttribute(await found(/\/messages\/stream$/), 'url.query')).toBe(
+        'ticket=REDACTED',
+      );
+      expect(spanAttribute(await found(/\/workflows$/), 'url.query')).toBe(
+        'search=REDACTED&limit=REDACTED',
+      );
+    } finally {
+      expect(await server.stop()).toBe(0);
+      await receiver.close();
+    }
+    const exported = receiver.exports.join('\n');
+    expect(exported.length).toBeGreaterThan(0);
+    expect(exported).not.toContain(ticket);
+    expect(exported).not.toContain(key);
   });
 
   it('says in one line why it could not start', async () => {

@@ -6,6 +6,7 @@ import {
   uniqueE164,
 } from '../factories/phone-numbers';
 import { API, startTestApp, TeamKey, TestApp } from '../factories/test-app';
+import { PhoneNumberOperationsService } from '@/modules/phone-numbers/phone-number-operations.service';
 import { runCli } from '../support/keys';
 
 const NUMBERS = `${API}/phone-numbers`;
@@ -114,6 +115,28 @@ describe('phone numbers', () => {
           .expect(404);
         expect(res.body.code).toBe('not_found');
       }
+    });
+
+    it('refuses a team its 11th pending request with 403 naming the limit, until one is decided', async () => {
+      const team = await t.createKey(`pending-${Date.now()}`, ['*']);
+      const pending = [];
+      for (let i = 0; i < 10; i++) {
+        pending.push(await requestPhoneNumber(t, { business_name: `Shop ${i}` }, team.key));
+      }
+      const refused = await t.api(team.key).post(REQUESTS).send(REQUEST_BODY).expect(403);
+      expect(refused.body).toMatchObject({
+        code: 'forbidden',
+        message: expect.stringContaining('PHONE_NUMBER_MAX_PENDING_REQUESTS'),
+      });
+      expect(refused.body.message).toMatch(/\b10\b/);
+      const listed = await t.api(team.key).get(`${REQUESTS}?status=pending`).expect(200);
+      expect(listed.body.meta.total_count).toBe(10);
+      // Another team is not held back by this one.
+      await requestPhoneNumber(t, {}, other.key);
+
+      await t.app.get(PhoneNumberOperationsService).reject(pending[0].id, 'Duplicate');
+      await requestPhoneNumber(t, {}, team.key);
+      await t.api(team.key).post(REQUESTS).send(REQUEST_BODY).expect(403);
     });
 
     it('filters by status and searches business names', async () => {
@@ -256,6 +279,64 @@ describe('phone numbers', () => {
           (r: any) => r.id === request.id,
         );
         expect(unchanged.status).toBe('pending');
+      },
+      CLI_TIMEOUT_MS,
+    );
+
+    it(
+      "prints a team's text with its control characters shown, never acted on by the terminal",
+      async () => {
+        const hostile = await t.createKey(`hostile-${Date.now()}`, ['*']);
+        const business = 'Evil\x1b[2J\x1b]0;owned\x07';
+        const use =
+          'clip\x1b]52;c;ZXZpbA==\x07\r\n00000000-0000-7000-8000-000000000000  forged row' +
+          '\u202Egnp.exe\u009b31m\ttab\u2028end';
+        const request = await requestPhoneNumber(
+          t,
+          { business_name: business, intended_use: use },
+          hostile.key,
+        );
+        const text = await cli(['phone-numbers', 'requests', '--limit', '1000'], env);
+        const json = await cli(['phone-numbers', 'requests', '--limit', '1000', '--json'], env);
+        expect([text.code, json.code]).toEqual([0, 0]);
+        const rows = JSON.parse(json.stdout) as Array<Record<string, unknown>>;
+        expect(rows.find((row) => row.id === request.id)).toMatchObject({
+          business_name: business,
+          intended_use: use,
+        });
+        // Terminal controls: C0 (ESC, BEL, CR, TAB…), DEL, C1 (CSI 0x9B…), line separators, bidi overrides.
+        const controls = /[^\P{Cc}\n]|[\u2028\u2029\u202a-\u202e\u2066-\u2069]/u;
+        expect(text.stdout).not.toMatch(controls);
+        expect(json.stdout).not.toMatch(controls);
+        const lines = text.stdout.trimEnd().split('\n');
+        expect(lines).toHaveLength(rows.length + 1);
+        const shown = lines.find((line) => line.startsWith(request.id))!;
+        expect(shown).toContain('Evil\\x1b[2J\\x1b]0;owned\\x07');
+        expect(shown).toContain('\\r\\n00000000-0000-7000-8000-000000000000  forged row');
+        expect(shown).toContain('\\u202egnp.exe\\x9b31m\\ttab\\u2028end');
+      },
+      CLI_TIMEOUT_MS,
+    );
+
+    it(
+      "lists every team's oldest request before anyone's second, so that one team cannot hide another's",
+      async () => {
+        const flood = await t.createKey(`flood-${Date.now()}`, ['*']);
+        const quiet = await t.createKey(`quiet-${Date.now()}`, ['*']);
+        const flooded: string[] = [];
+        for (let i = 0; i < 10; i++) {
+          flooded.push(
+            (await requestPhoneNumber(t, { business_name: `Flood ${i}` }, flood.key)).id,
+          );
+        }
+        const late = await requestPhoneNumber(t, { business_name: 'Quiet' }, quiet.key);
+        const listed = await cli(['phone-numbers', 'requests', '--json'], env);
+        expect(listed.code).toBe(0);
+        const ids = (JSON.parse(listed.stdout) as Array<{ id: string }>).map(({ id }) => id);
+        expect(ids).toContain(late.id);
+        expect(ids.indexOf(late.id)).toBeLessThan(ids.indexOf(flooded[1]));
+        // Within a team, oldest first.
+        expect(ids.filter((id) => flooded.includes(id))).toEqual(flooded);
       },
       CLI_TIMEOUT_MS,
     );

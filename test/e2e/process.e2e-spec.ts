@@ -1,10 +1,13 @@
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Sqlite from 'better-sqlite3';
 import { API, ApiClient } from '../support/api-client';
 import { runToEnd, startApp } from '../support/app-process';
+import { freePort } from '../support/free-port';
+import { recordSecret } from '../support/log-capture';
+import { runInTerminal } from '../support/terminal';
 import { randomApiKey } from '../support/keys';
 import { startLlmStub } from '../support/llm-stub';
 import { openStream } from '../support/sse-client';
@@ -57,15 +60,20 @@ describe('the server process', () => {
   });
   afterEach(() => rmSync(directory, { recursive: true, force: true }));
 
-  it('creates a first key on an empty database, prints it once to stdout and never logs it', async () => {
-    const env = { DATABASE_URL: `sqlite:${join(directory, 'db.sqlite')}`, LOG_LEVEL: 'info' };
+  it('creates a first key on an empty database into a file only its user reads, and never writes it to stdout or the logs', async () => {
+    const env = {
+      DATABASE_URL: `sqlite:${join(directory, 'db.sqlite')}`,
+      LOG_LEVEL: 'info',
+      LOG_FORMAT: 'json',
+    };
+    const keyFile = join(directory, 'first-api-key');
     const server = await startServer(env);
     let key: string;
     try {
-      const { stdout } = server.output();
-      const match = /No API key existed[^\n]*\n[^\n]*\n\s*\n\s*(sk_[A-Za-z0-9_-]+)/.exec(stdout);
-      expect(match).not.toBeNull();
-      key = match![1];
+      expect(statSync(keyFile).mode & 0o777).toBe(0o600);
+      key = readFileSync(keyFile, 'utf8').trim();
+      expect(key).toMatch(/^sk_[A-Za-z0-9_-]{43}$/);
+      recordSecret('api key', key);
       const res = await fetch(`${server.url}${API}/workflows`, {
         headers: { Authorization: `Bearer ${key}` },
       });
@@ -76,12 +84,15 @@ describe('the server process', () => {
     } finally {
       expect(await server.stop()).toBe(0);
     }
-    const { stdout } = server.output();
+    const { stdout, stderr } = server.output();
     const lines = logLines(stdout);
     expect(lines.length).toBeGreaterThan(0);
-    expect(lines.some((line) => line.msg.includes(key))).toBe(false);
-    expect(stdout.split(key).length - 1).toBe(1);
+    expect(stdout).not.toContain(key);
+    expect(stderr).not.toContain(key);
     expect(stdout).not.toContain('secret-ticket-value');
+    const told = lines.filter((line) => /No API key existed/.test(line.msg));
+    expect(told).toHaveLength(1);
+    expect(told[0].msg).toContain(keyFile);
     const access = lines.find(
       (line) => line.req?.path === `${API}/workflows` && line.res?.status === 200,
     )!;
@@ -94,9 +105,37 @@ describe('the server process', () => {
     });
     expect(statSync(join(directory, 'secret.key')).mode & 0o777).toBe(0o600);
 
+    rmSync(keyFile);
     const again = await startServer(env);
     expect(await again.stop()).toBe(0);
     expect(again.output().stdout).not.toMatch(/No API key existed/);
+    expect(existsSync(keyFile)).toBe(false);
+  });
+
+  it('shows a first key on stdout once when stdout is a terminal, and never through the logger', async () => {
+    const port = await freePort();
+    const run = await runInTerminal(
+      {
+        DATABASE_URL: `sqlite:${join(directory, 'db.sqlite')}`,
+        LOG_LEVEL: 'info',
+        LOG_FORMAT: 'json',
+        HOST: '127.0.0.1',
+        PORT: String(port),
+      },
+      `http://127.0.0.1:${port}`,
+    );
+    const match =
+      /No API key existed[^\n]*\n[^\n]*shown only this once[^\n]*\n\s*\n\s*(sk_[A-Za-z0-9_-]+)/.exec(
+        run.output,
+      );
+    expect(match).not.toBeNull();
+    const key = match![1];
+    recordSecret('api key', key);
+    expect(run.output.split(key)).toHaveLength(2);
+    expect(
+      logLines(run.output.replace(/\r/g, '')).some((line) => JSON.stringify(line).includes(key)),
+    ).toBe(false);
+    expect(existsSync(join(directory, 'first-api-key'))).toBe(false);
   });
 
   it('logs an unexpected failure with its request id and stack, and answers 500 without internals', async () => {
@@ -145,6 +184,27 @@ describe('the server process', () => {
     expect(result.stderr).toMatch(/RATE_LIMIT_MAX/);
     expect(result.stderr).toMatch(/CONSOLE_BOOTSTRAP_KEY/);
     expect(result.stderr).not.toMatch(/at \w+ \(/);
+  });
+
+  it('refuses to start on a malformed SMTP_URL with a line naming it, never showing it', async () => {
+    for (const url of [
+      'smtp://mail.example.com:99999',
+      'smtp://user:hunter2%zz@mail.example.com',
+    ]) {
+      const result = await runServerExpectingFailure({
+        DATABASE_URL: `sqlite:${join(directory, 'db.sqlite')}`,
+        SMTP_URL: url,
+      });
+      expect({ url, code: result.code }).toEqual({ url, code: 1 });
+      const stderr = result.stderr.trim();
+      // As every bad setting: a heading, then one line per problem, naming its variable.
+      expect(stderr.split('\n')).toEqual([
+        'Invalid configuration:',
+        expect.stringMatching(/^ {2}SMTP_URL: must be an smtp:\/\/ or smtps:\/\/ URL/),
+      ]);
+      expect(stderr).not.toContain('mail.example.com');
+      expect(stderr).not.toContain('hunter2');
+    }
   });
 
   it('writes its log lines to LOG_FILE instead of stdout, and refuses to start when it cannot open it', async () => {

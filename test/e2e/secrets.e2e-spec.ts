@@ -13,6 +13,7 @@ import {
   recordErrorBody,
   recordProcessOutput,
   recordSecret,
+  recordSpanExport,
 } from '../support/log-capture';
 import { scanCapture } from '../support/log-capture-scan';
 import { openStream } from '../support/sse-client';
@@ -239,7 +240,7 @@ describe('secrets in logs and error bodies', () => {
 });
 
 describe("the run's secrets scan", () => {
-  it('reports a recorded secret found in a log line, and a stack trace in an error body, without showing the secret', () => {
+  it('reports a recorded secret found in a log line or a span export, and a stack trace in an error body, without showing the secret', () => {
     const runDir = process.env[CAPTURE_DIR_VARIABLE];
     const dir = mkdtempSync(join(tmpdir(), 'console-scan-test-'));
     process.env[CAPTURE_DIR_VARIABLE] = dir;
@@ -256,13 +257,22 @@ describe("the run's secrets scan", () => {
         status: 500,
         body: JSON.stringify({ message: 'Error: boom\n    at Repo.find (/app/dist/main.js:10:5)' }),
       });
+      recordSpanExport('{"resourceSpans":[]}');
+      recordSpanExport(
+        `{"resourceSpans":[{"attributes":[{"key":"url.query","value":{"stringValue":"ticket=${key}"}}]}]}`,
+      );
       const result = scanCapture(dir);
-      expect(result).toMatchObject({ logLines: 2, errorBodies: 1, secrets: 1 });
+      expect(result).toMatchObject({ logLines: 2, spanExports: 2, errorBodies: 1, secrets: 1 });
       expect(result.findings).toEqual([
         {
           where: expect.stringMatching(/server-\d+\.log:2$/),
           problem: expect.stringContaining('api key sk_tes'),
           excerpt: expect.stringContaining('retrying with [SECRET]'),
+        },
+        {
+          where: expect.stringMatching(/^span export .*\.ndjson:2$/),
+          problem: expect.stringContaining('api key sk_tes'),
+          excerpt: expect.stringContaining('ticket=[SECRET]'),
         },
         {
           where: 'error body of GET /api/v1/console/workflows (500)',

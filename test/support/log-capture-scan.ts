@@ -10,6 +10,7 @@ export interface Finding {
 
 export interface ScanResult {
   logLines: number;
+  spanExports: number;
   errorBodies: number;
   secrets: number;
   findings: Finding[];
@@ -97,16 +98,24 @@ function findInternals(errorBodies: RecordedErrorBody[]): Finding[] {
   });
 }
 
-/** Checks every captured log line and error body against every recorded secret. */
+/** Checks every captured log line, span export and error body against every recorded secret. */
 export function scanCapture(dir: string): ScanResult {
   const secrets = loadSecrets(dir);
   const logs = readLines(join(dir, CAPTURE_FILES.logs));
+  const spanExports = readLines(join(dir, CAPTURE_FILES.spans));
   const errorBodies = readLines(join(dir, CAPTURE_FILES.errorBodies)).flatMap(({ lines }) =>
     lines.map((line) => JSON.parse(line) as RecordedErrorBody),
   );
   const findings = [
     ...findSecrets(
       logs.map(({ file, lines }) => ({ where: (index) => `${file}:${index + 1}`, lines })),
+      secrets,
+    ),
+    ...findSecrets(
+      spanExports.map(({ file, lines }) => ({
+        where: (index) => `span export ${file}:${index + 1}`,
+        lines,
+      })),
       secrets,
     ),
     ...findSecrets(
@@ -122,6 +131,7 @@ export function scanCapture(dir: string): ScanResult {
   ];
   return {
     logLines: logs.reduce((total, { lines }) => total + lines.length, 0),
+    spanExports: spanExports.reduce((total, { lines }) => total + lines.length, 0),
     errorBodies: errorBodies.length,
     secrets: secrets.length,
     findings,

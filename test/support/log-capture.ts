@@ -4,8 +4,9 @@ import type { NextFunction, Request, Response } from 'express';
 
 /**
  * What a test run records so that test/global-teardown.ts can check that no secret reached a
- * log line or an error body: the logs themselves, every error body, and every secret the tests
- * created, sent or received. test/global-setup.ts creates the directory for the whole run.
+ * log line, an exported span or an error body: the logs themselves, the span exports a test
+ * collector received, every error body, and every secret the tests created, sent or received.
+ * test/global-setup.ts creates the directory for the whole run.
  */
 export const CAPTURE_DIR_VARIABLE = 'TEST_CAPTURE_DIR';
 
@@ -26,6 +27,7 @@ export const CAPTURE_FILES = {
   logs: 'logs',
   secrets: 'secrets',
   errorBodies: 'error-bodies',
+  spans: 'spans',
 } as const;
 
 /** Shorter values ("x", "k-123") would match unrelated text; no generated secret is this short. */
@@ -76,6 +78,11 @@ export function recordSecretSettings(env: Record<string, string | undefined>): v
   for (const [name, kind] of Object.entries(SECRET_SETTINGS)) {
     recordSecret(kind, env[name]);
   }
+}
+
+/** One export of spans as a collector received it, on one line. */
+export function recordSpanExport(body: string): void {
+  appendFileSync(captureFile('spans', `${process.pid}.ndjson`), `${body.replace(/\n/g, ' ')}\n`);
 }
 
 export function recordErrorBody(errorBody: RecordedErrorBody): void {

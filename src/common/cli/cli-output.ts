@@ -1,13 +1,20 @@
-/** CLI results go to stdout, problems to stderr with a failing exit code. */
+import { terminalSafe, terminalSafeJson } from './terminal-text';
+
+/**
+ * CLI results go to stdout, problems to stderr with a failing exit code. Text here may come from a
+ * tenant (a team's request, a name), so every line is written terminal-safe: each argument is one
+ * line, and a control character inside it is shown as an escape, never acted on.
+ */
 export const cliOutput = {
-  print(line: string): void {
-    process.stdout.write(`${line}\n`);
+  print(...lines: string[]): void {
+    process.stdout.write(lines.map((line) => `${terminalSafe(line)}\n`).join(''));
   },
   json(value: unknown): void {
-    process.stdout.write(`${JSON.stringify(value)}\n`);
+    process.stdout.write(`${terminalSafeJson(value)}\n`);
   },
   /** Columns padded to their widest cell, under a header. */
-  table(header: string[], rows: string[][]): void {
+  table(header: string[], cells: string[][]): void {
+    const rows = cells.map((row) => row.map(terminalSafe));
     const widths = header.map((title, column) =>
       Math.max(title.length, ...rows.map((row) => row[column].length)),
     );
@@ -20,10 +27,10 @@ export const cliOutput = {
   },
   /** Where the command worked, on stderr so that --json output stays JSON. */
   note(line: string): void {
-    process.stderr.write(`${line}\n`);
+    process.stderr.write(`${terminalSafe(line)}\n`);
   },
   fail(message: string): void {
-    process.stderr.write(`error: ${message}\n`);
+    process.stderr.write(`error: ${terminalSafe(message)}\n`);
     process.exitCode = 1;
   },
 };

@@ -4,9 +4,12 @@ import { StartupError } from '@/common/startup-error';
 import { AppConfig } from '@/config/app-config';
 import { MetricsService } from './metrics.service';
 
+const PORT_PROBLEMS = new Set(['EADDRINUSE', 'EACCES']);
+
 /**
  * Prometheus text on `GET /metrics` of METRICS_PORT, a port of its own so that it is never exposed
- * where the API is. Off when METRICS_PORT is unset.
+ * where the API is, on METRICS_HOST (loopback unless told otherwise: the series describe the
+ * service to whoever can reach them). Off when METRICS_PORT is unset.
  */
 @Injectable()
 export class MetricsServer implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -41,15 +44,17 @@ export class MetricsServer implements OnApplicationBootstrap, OnApplicationShutd
         },
       );
     });
-    const host = this.config.http.host;
+    const { host } = this.config.metrics;
     await new Promise<void>((resolve, reject) => {
-      this.server!.once('error', (error: NodeJS.ErrnoException) =>
+      this.server!.once('error', (error: NodeJS.ErrnoException) => {
+        // A port taken or privileged is the port's fault; an address not found or not ours, the host's.
+        const setting = PORT_PROBLEMS.has(error.code ?? '') ? 'METRICS_PORT' : 'METRICS_HOST';
         reject(
           new StartupError(
-            `METRICS_PORT: cannot listen on ${host}:${port} (${error.code ?? error.message})`,
+            `${setting}: cannot listen on ${host}:${port} (${error.code ?? error.message})`,
           ),
-        ),
-      );
+        );
+      });
       this.server!.listen(port, host, resolve);
     });
   }

@@ -48,15 +48,33 @@ export class PhoneNumberRequestsRepository {
       .getOne();
   }
 
-  /** For operators: the requests of every team still waiting, oldest first. */
+  async countPending(teamId: string): Promise<number> {
+    const { rows } = await this.db.execute<{ pending: number | string }>(
+      "SELECT COUNT(*) AS pending FROM phone_number_requests WHERE team_id = $1 AND status = 'pending'",
+      [teamId],
+    );
+    return Number(rows[0].pending);
+  }
+
+  /**
+   * For operators: the requests of every team still waiting, teams taking turns (each team's
+   * oldest, then each one's second oldest, …) so that one team's many cannot push another's out
+   * of the list.
+   */
   listPending(limit: number): Promise<PhoneNumberRequestEntity[]> {
-    return this.db.manager
-      .createQueryBuilder(PhoneNumberRequestEntity, 'request')
-      .where("request.status = 'pending'")
-      .orderBy('request.created_at', 'ASC')
-      .addOrderBy('request.id', 'ASC')
-      .limit(limit)
-      .getMany();
+    return this.db.entities(
+      PhoneNumberRequestEntity,
+      `SELECT * FROM (
+         SELECT request.*, ROW_NUMBER() OVER (
+           PARTITION BY request.team_id ORDER BY request.created_at, request.id
+         ) AS turn
+         FROM phone_number_requests request
+         WHERE request.status = 'pending'
+       ) ranked
+       ORDER BY turn, created_at, id
+       LIMIT $1`,
+      [limit],
+    );
   }
 
   async update(

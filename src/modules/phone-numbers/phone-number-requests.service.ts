@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { newId } from '@/common/ids';
+import { Errors } from '@/common/http/api-error';
 import { Page } from '@/common/pagination/page';
+import { AppConfig } from '@/config/app-config';
 import { Database } from '@/database/database.service';
 import { AgentsService } from '@/modules/agents/agents.service';
 import { PhoneNumberRequestCreateDto } from './dto/phone-number-request-create.dto';
@@ -11,11 +13,16 @@ import { PhoneNumberRequestsRepository } from './phone-number-requests.repositor
 /** A team's provisioning requests, as the team submits and follows them. */
 @Injectable()
 export class PhoneNumberRequestsService {
+  private readonly maxPending: number;
+
   constructor(
     private readonly db: Database,
     private readonly requests: PhoneNumberRequestsRepository,
     private readonly agents: AgentsService,
-  ) {}
+    config: AppConfig,
+  ) {
+    this.maxPending = config.phoneNumbers.maxPendingRequests;
+  }
 
   list(
     teamId: string,
@@ -29,6 +36,14 @@ export class PhoneNumberRequestsService {
       const agentId = input.submitted_by_agent_id ?? null;
       if (agentId !== null) {
         await this.agents.requireOwned(teamId, agentId);
+      }
+      // Concurrent requests of the team take turns here, so that none slips past the count.
+      await this.db.lockRow('teams', teamId);
+      if ((await this.requests.countPending(teamId)) >= this.maxPending) {
+        throw Errors.forbidden(
+          `The team already has ${this.maxPending} pending phone number requests, the most ` +
+            'allowed (PHONE_NUMBER_MAX_PENDING_REQUESTS); wait until an operator answers one',
+        );
       }
       const now = new Date();
       const request: PhoneNumberRequestEntity = {

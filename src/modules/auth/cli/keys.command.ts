@@ -1,13 +1,11 @@
-import { Injectable } from '@nestjs/common';
-import { InvalidArgumentError } from 'commander';
-import { Command, CommandRunner, Option, SubCommand } from 'nest-commander';
+import { Command, InvalidArgumentError } from 'commander';
 import { isId } from '@/common/ids';
+import { CliServices } from '@/common/cli/cli-services';
+import { cliOutput, parseDuration } from '@/common/cli/cli-output';
 import { ApiKeysService } from '../api-keys.service';
 import { ApiKeyEntity } from '../entities/api-key.entity';
-import { TeamEntity } from '../entities/team.entity';
 import { isScope, Scope, SCOPES } from '../scopes';
 import { TeamsService } from '../teams.service';
-import { cliOutput, parseDuration } from '@/common/cli/cli-output';
 
 interface KeysCreateOptions {
   team: string;
@@ -35,14 +33,30 @@ function parseExpiresAt(value: string): Date {
   return date;
 }
 
-function keyState(key: ReturnType<typeof describeKey>): string {
-  if (key.revoked_at) {
-    return `revoked ${key.revoked_at}`;
+function parseScopes(value: string): Scope[] {
+  const scopes = [
+    ...new Set(
+      value
+        .split(',')
+        .map((scope) => scope.trim())
+        .filter(Boolean),
+    ),
+  ];
+  const unknown = scopes.filter((scope) => !isScope(scope));
+  if (scopes.length === 0 || unknown.length > 0) {
+    throw new InvalidArgumentError(
+      `unknown scope ${unknown.join(', ') || '(none given)'}; choose from ${SCOPES.join(', ')}`,
+    );
   }
-  if (key.expires_at) {
-    return `${Date.parse(key.expires_at) <= Date.now() ? 'expired' : 'expires'} ${key.expires_at}`;
+  return scopes as Scope[];
+}
+
+function parseGrace(value: string): number {
+  const ms = parseDuration(value);
+  if (ms === null) {
+    throw new InvalidArgumentError('expected a duration such as 30m, 24h or 7d');
   }
-  return 'active';
+  return ms;
 }
 
 function describeKey(key: ApiKeyEntity) {
@@ -58,31 +72,28 @@ function describeKey(key: ApiKeyEntity) {
   };
 }
 
-/** A subcommand about one team's keys: it runs once the team named by `--team` is found. */
-@Injectable()
-abstract class TeamKeysCommand<O extends { team: string }> extends CommandRunner {
-  constructor(
-    private readonly teams: TeamsService,
-    protected readonly apiKeys: ApiKeysService,
-  ) {
-    super();
+function keyState(key: ReturnType<typeof describeKey>): string {
+  if (key.revoked_at) {
+    return `revoked ${key.revoked_at}`;
   }
-
-  async run(_: string[], options: O): Promise<void> {
-    const team = await this.teams.findByName(options.team);
-    if (!team) {
-      cliOutput.fail(`no team named "${options.team}"`);
-      return;
-    }
-    await this.runFor(team, options);
+  if (key.expires_at) {
+    return `${Date.parse(key.expires_at) <= Date.now() ? 'expired' : 'expires'} ${key.expires_at}`;
   }
-
-  protected abstract runFor(team: TeamEntity, options: O): Promise<void>;
+  return 'active';
 }
 
-@SubCommand({ name: 'create', description: 'Create an API key; the key is printed once' })
-export class KeysCreateCommand extends TeamKeysCommand<KeysCreateOptions> {
-  protected async runFor(team: TeamEntity, options: KeysCreateOptions): Promise<void> {
+/** The actions of `keys`, on the services they need. */
+class KeysActions {
+  constructor(
+    private readonly teams: TeamsService,
+    private readonly apiKeys: ApiKeysService,
+  ) {}
+
+  async create(options: KeysCreateOptions): Promise<void> {
+    const team = await this.team(options.team);
+    if (!team) {
+      return;
+    }
     const { record, key } = await this.apiKeys.create(
       team.id,
       options.scopes,
@@ -104,51 +115,14 @@ export class KeysCreateCommand extends TeamKeysCommand<KeysCreateOptions> {
     if (record.expiresAt) {
       cliOutput.print(`It expires at ${record.expiresAt.toISOString()}.`);
     }
-    cliOutput.print(`The key is shown only this once:\n\n    ${key}\n`);
+    cliOutput.print('The key is shown only this once:', '', `    ${key}`, '');
   }
 
-  @Option({ flags: '--team <name>', description: 'Team that owns the key', required: true })
-  parseTeam(value: string): string {
-    return value;
-  }
-
-  @Option({
-    flags: '--scopes <list>',
-    description: `Comma-separated scopes: ${SCOPES.join(', ')}`,
-    required: true,
-  })
-  parseScopes(value: string): Scope[] {
-    const scopes = [
-      ...new Set(
-        value
-          .split(',')
-          .map((scope) => scope.trim())
-          .filter(Boolean),
-      ),
-    ];
-    const unknown = scopes.filter((scope) => !isScope(scope));
-    if (scopes.length === 0 || unknown.length > 0) {
-      throw new InvalidArgumentError(
-        `unknown scope ${unknown.join(', ') || '(none given)'}; choose from ${SCOPES.join(', ')}`,
-      );
+  async list(options: KeysListOptions): Promise<void> {
+    const team = await this.team(options.team);
+    if (!team) {
+      return;
     }
-    return scopes as Scope[];
-  }
-
-  @Option({ flags: '--expires-at <iso>', description: 'Expiry as an ISO-8601 date-time' })
-  parseExpiresAt(value: string): Date {
-    return parseExpiresAt(value);
-  }
-
-  @Option({ flags: '--json', description: 'Print {id, key, team_id, scopes, expires_at} as JSON' })
-  parseJson(): boolean {
-    return true;
-  }
-}
-
-@SubCommand({ name: 'list', description: "List a team's keys (never the keys themselves)" })
-export class KeysListCommand extends TeamKeysCommand<KeysListOptions> {
-  protected async runFor(team: TeamEntity, options: KeysListOptions): Promise<void> {
     const keys = (await this.apiKeys.listForTeam(team.id)).map(describeKey);
     if (options.json) {
       cliOutput.json(keys);
@@ -170,44 +144,15 @@ export class KeysListCommand extends TeamKeysCommand<KeysListOptions> {
     );
   }
 
-  @Option({ flags: '--team <name>', description: 'Team whose keys to list', required: true })
-  parseTeam(value: string): string {
-    return value;
-  }
-
-  @Option({ flags: '--json', description: 'Print the keys as JSON' })
-  parseJson(): boolean {
-    return true;
-  }
-}
-
-@SubCommand({ name: 'revoke', arguments: '<id>', description: 'Revoke a key by its id' })
-export class KeysRevokeCommand extends CommandRunner {
-  constructor(private readonly apiKeys: ApiKeysService) {
-    super();
-  }
-
-  async run([id]: string[]): Promise<void> {
+  async revoke(id: string): Promise<void> {
     if (!isId(id) || !(await this.apiKeys.revoke(id.toLowerCase()))) {
       cliOutput.fail(`no active key with id ${id}`);
       return;
     }
     cliOutput.print(`Revoked key ${id}`);
   }
-}
 
-@SubCommand({
-  name: 'rotate',
-  arguments: '<id>',
-  description:
-    'Replace a key with a new one of the same team and scopes; the old one works for --grace more',
-})
-export class KeysRotateCommand extends CommandRunner {
-  constructor(private readonly apiKeys: ApiKeysService) {
-    super();
-  }
-
-  async run([id]: string[], options: KeysRotateOptions): Promise<void> {
+  async rotate(id: string, options: KeysRotateOptions): Promise<void> {
     const graceUntil = new Date(Date.now() + options.grace);
     const rotated = isId(id)
       ? await this.apiKeys.rotate(id.toLowerCase(), graceUntil, options.expiresAt ?? null)
@@ -236,43 +181,61 @@ export class KeysRotateCommand extends CommandRunner {
     if (created.record.expiresAt) {
       cliOutput.print(`The new key expires at ${created.record.expiresAt.toISOString()}.`);
     }
-    cliOutput.print(`The new key is shown only this once:\n\n    ${created.key}\n`);
+    cliOutput.print('The new key is shown only this once:', '', `    ${created.key}`, '');
   }
 
-  @Option({
-    flags: '--grace <duration>',
-    description: 'How long the old key keeps working: 90s, 30m, 24h, 7d',
-    required: true,
-  })
-  parseGrace(value: string): number {
-    const ms = parseDuration(value);
-    if (ms === null) {
-      throw new InvalidArgumentError('expected a duration such as 30m, 24h or 7d');
+  /** The team named by `--team`; a failure for the operator when there is none. */
+  private async team(name: string) {
+    const team = await this.teams.findByName(name);
+    if (!team) {
+      cliOutput.fail(`no team named "${name}"`);
     }
-    return ms;
-  }
-
-  @Option({ flags: '--expires-at <iso>', description: 'Expiry of the new key (ISO-8601)' })
-  parseExpiresAt(value: string): Date {
-    return parseExpiresAt(value);
-  }
-
-  @Option({
-    flags: '--json',
-    description: 'Print {id, key, team_id, scopes, expires_at, replaced: {id, expires_at}} as JSON',
-  })
-  parseJson(): boolean {
-    return true;
+    return team;
   }
 }
 
-@Command({
-  name: 'keys',
-  description: 'Manage API keys',
-  subCommands: [KeysCreateCommand, KeysListCommand, KeysRotateCommand, KeysRevokeCommand],
-})
-export class KeysCommand extends CommandRunner {
-  async run(): Promise<void> {
-    this.command.help();
-  }
+/** `keys create|list|rotate|revoke`. */
+export function keysCommand(services: CliServices): Command {
+  const actions = async () =>
+    new KeysActions(await services.get(TeamsService), await services.get(ApiKeysService));
+  const keys = new Command('keys').description('Manage API keys');
+  keys
+    .command('create')
+    .description('Create an API key; the key is printed once')
+    .requiredOption('--team <name>', 'Team that owns the key')
+    .requiredOption('--scopes <list>', `Comma-separated scopes: ${SCOPES.join(', ')}`, parseScopes)
+    .option('--expires-at <iso>', 'Expiry as an ISO-8601 date-time', parseExpiresAt)
+    .option('--json', 'Print {id, key, team_id, scopes, expires_at} as JSON')
+    .action(async (options: KeysCreateOptions) => (await actions()).create(options));
+  keys
+    .command('list')
+    .description("List a team's keys (never the keys themselves)")
+    .requiredOption('--team <name>', 'Team whose keys to list')
+    .option('--json', 'Print the keys as JSON')
+    .action(async (options: KeysListOptions) => (await actions()).list(options));
+  keys
+    .command('rotate')
+    .description(
+      'Replace a key with a new one of the same team and scopes; the old one works for --grace more',
+    )
+    .argument('<id>')
+    .requiredOption(
+      '--grace <duration>',
+      'How long the old key keeps working: 90s, 30m, 24h, 7d',
+      parseGrace,
+    )
+    .option('--expires-at <iso>', 'Expiry of the new key (ISO-8601)', parseExpiresAt)
+    .option(
+      '--json',
+      'Print {id, key, team_id, scopes, expires_at, replaced: {id, expires_at}} as JSON',
+    )
+    .action(async (id: string, options: KeysRotateOptions) =>
+      (await actions()).rotate(id, options),
+    );
+  keys
+    .command('revoke')
+    .description('Revoke a key by its id')
+    .argument('<id>')
+    .action(async (id: string) => (await actions()).revoke(id));
+  return keys;
 }

@@ -1,80 +1,65 @@
-import { Command, CommandRunner, Option, SubCommand } from 'nest-commander';
-import { TeamsService } from '../teams.service';
+import { Command } from 'commander';
+import { CliServices } from '@/common/cli/cli-services';
 import { cliOutput } from '@/common/cli/cli-output';
+import { TeamsService } from '../teams.service';
 
 interface JsonFlag {
   json?: boolean;
 }
 
-@SubCommand({ name: 'create', arguments: '<name>', description: 'Create a team' })
-export class TeamsCreateCommand extends CommandRunner {
-  constructor(private readonly teams: TeamsService) {
-    super();
+async function createTeam(teams: TeamsService, name: string, options: JsonFlag): Promise<void> {
+  const trimmed = name.trim();
+  if (!trimmed || trimmed.length > 255) {
+    cliOutput.fail('a team name must be 1 to 255 characters');
+    return;
   }
-
-  async run([name]: string[], options: JsonFlag): Promise<void> {
-    const trimmed = name.trim();
-    if (!trimmed || trimmed.length > 255) {
-      cliOutput.fail('a team name must be 1 to 255 characters');
-      return;
-    }
-    const team = await this.teams.create(trimmed);
-    if (!team) {
-      cliOutput.fail(`a team named "${trimmed}" already exists`);
-      return;
-    }
-    if (options.json) {
-      cliOutput.json({ id: team.id, name: team.name });
-    } else {
-      cliOutput.print(`Created team "${team.name}" (${team.id})`);
-    }
+  const team = await teams.create(trimmed);
+  if (!team) {
+    cliOutput.fail(`a team named "${trimmed}" already exists`);
+    return;
   }
-
-  @Option({ flags: '--json', description: 'Print the result as JSON' })
-  parseJson(): boolean {
-    return true;
+  if (options.json) {
+    cliOutput.json({ id: team.id, name: team.name });
+  } else {
+    cliOutput.print(`Created team "${team.name}" (${team.id})`);
   }
 }
 
-@SubCommand({ name: 'list', description: 'List every team' })
-export class TeamsListCommand extends CommandRunner {
-  constructor(private readonly teams: TeamsService) {
-    super();
+async function listTeams(teams: TeamsService, options: JsonFlag): Promise<void> {
+  const listed = (await teams.list()).map((team) => ({
+    id: team.id,
+    name: team.name,
+    created_at: team.createdAt.toISOString(),
+  }));
+  if (options.json) {
+    cliOutput.json(listed);
+    return;
   }
+  if (listed.length === 0) {
+    cliOutput.print('No teams.');
+    return;
+  }
+  cliOutput.table(
+    ['ID', 'NAME', 'CREATED'],
+    listed.map((team) => [team.id, team.name, team.created_at]),
+  );
+}
 
-  async run(_: string[], options: JsonFlag): Promise<void> {
-    const teams = (await this.teams.list()).map((team) => ({
-      id: team.id,
-      name: team.name,
-      created_at: team.createdAt.toISOString(),
-    }));
-    if (options.json) {
-      cliOutput.json(teams);
-      return;
-    }
-    if (teams.length === 0) {
-      cliOutput.print('No teams.');
-      return;
-    }
-    cliOutput.table(
-      ['ID', 'NAME', 'CREATED'],
-      teams.map((team) => [team.id, team.name, team.created_at]),
+/** `teams create <name>`, `teams list`. */
+export function teamsCommand(services: CliServices): Command {
+  const teams = new Command('teams').description('Manage teams');
+  teams
+    .command('create')
+    .description('Create a team')
+    .argument('<name>')
+    .option('--json', 'Print the result as JSON')
+    .action(async (name: string, options: JsonFlag) =>
+      createTeam(await services.get(TeamsService), name, options),
     );
-  }
-
-  @Option({ flags: '--json', description: 'Print the teams as JSON' })
-  parseJson(): boolean {
-    return true;
-  }
-}
-
-@Command({
-  name: 'teams',
-  description: 'Manage teams',
-  subCommands: [TeamsCreateCommand, TeamsListCommand],
-})
-export class TeamsCommand extends CommandRunner {
-  async run(): Promise<void> {
-    this.command.help();
-  }
+  teams
+    .command('list')
+    .description('List every team')
+    .option('--json', 'Print the teams as JSON')
+    .action(async (options: JsonFlag) => listTeams(await services.get(TeamsService), options));
+  return teams;
 }

@@ -1,5 +1,5 @@
-import { InvalidArgumentError } from 'commander';
-import { Command, CommandRunner, Option, SubCommand } from 'nest-commander';
+import { Command, InvalidArgumentError } from 'commander';
+import { CliServices } from '@/common/cli/cli-services';
 import { isId } from '@/common/ids';
 import { cliOutput } from '@/common/cli/cli-output';
 import { toPhoneNumberRequestResponse } from '../dto/phone-number-request-response.dto';
@@ -49,119 +49,109 @@ async function decide(requestId: string, decision: (id: string) => Promise<void>
   }
 }
 
-@SubCommand({ name: 'requests', description: "List every team's pending requests, oldest first" })
-export class PhoneNumbersRequestsCommand extends CommandRunner {
-  constructor(private readonly operations: PhoneNumberOperationsService) {
-    super();
+function parseLimit(value: string): number {
+  const limit = Number(value);
+  if (!/^\d+$/.test(value) || limit < 1 || limit > MAX_LIMIT) {
+    throw new InvalidArgumentError(`expected a whole number from 1 to ${MAX_LIMIT}`);
   }
+  return limit;
+}
 
-  async run(_: string[], options: ListOptions): Promise<void> {
-    const pending = await this.operations.listPending(options.limit ?? DEFAULT_LIMIT);
-    const rows = pending.map(({ request, teamName }) => describeRequest(request, teamName));
+async function listRequests(
+  operations: PhoneNumberOperationsService,
+  options: ListOptions,
+): Promise<void> {
+  const pending = await operations.listPending(options.limit ?? DEFAULT_LIMIT);
+  const rows = pending.map(({ request, teamName }) => describeRequest(request, teamName));
+  if (options.json) {
+    cliOutput.json(rows);
+    return;
+  }
+  if (rows.length === 0) {
+    cliOutput.print('No pending phone number requests.');
+    return;
+  }
+  cliOutput.table(
+    ['ID', 'TEAM', 'REGION', 'AGENTS', 'OUTBOUND MIN', 'CREATED', 'BUSINESS: INTENDED USE'],
+    rows.map((row) => [
+      row.id,
+      row.team_name ?? row.team_id,
+      row.region,
+      String(row.agent_count),
+      String(row.outbound_minutes),
+      row.created_at,
+      `${row.business_name}: ${row.intended_use}`,
+    ]),
+  );
+}
+
+function fulfil(
+  operations: PhoneNumberOperationsService,
+  requestId: string,
+  e164: string,
+  options: JsonFlag,
+): Promise<void> {
+  return decide(requestId, async (id) => {
+    const { request, number } = await operations.fulfil(id, e164);
     if (options.json) {
-      cliOutput.json(rows);
+      cliOutput.json({
+        request: describeRequest(request),
+        number: { ...toPhoneNumberResponse(number), team_id: number.teamId },
+      });
       return;
     }
-    if (rows.length === 0) {
-      cliOutput.print('No pending phone number requests.');
+    cliOutput.print(
+      `Fulfilled request ${request.id}: ${number.e164} is now number ${number.id} of team ${number.teamId}`,
+    );
+  });
+}
+
+function reject(
+  operations: PhoneNumberOperationsService,
+  requestId: string,
+  options: RejectOptions,
+): Promise<void> {
+  return decide(requestId, async (id) => {
+    const request = await operations.reject(id, options.reason);
+    if (options.json) {
+      cliOutput.json(describeRequest(request));
       return;
     }
-    for (const row of rows) {
-      cliOutput.print(
-        `${row.id}  team "${row.team_name ?? row.team_id}"  ${row.region}  ` +
-          `${row.agent_count} agent(s)  ${row.outbound_minutes} outbound min  ` +
-          `${row.business_name}: ${row.intended_use}  (${row.created_at})`,
-      );
-    }
-  }
-
-  @Option({ flags: '--json', description: 'Print the requests as JSON' })
-  parseJson(): boolean {
-    return true;
-  }
-
-  @Option({ flags: '--limit <n>', description: `At most n requests (default ${DEFAULT_LIMIT})` })
-  parseLimit(value: string): number {
-    const limit = Number(value);
-    if (!/^\d+$/.test(value) || limit < 1 || limit > MAX_LIMIT) {
-      throw new InvalidArgumentError(`expected a whole number from 1 to ${MAX_LIMIT}`);
-    }
-    return limit;
-  }
+    cliOutput.print(`Rejected request ${request.id}: ${request.rejectionReason}`);
+  });
 }
 
-@SubCommand({
-  name: 'fulfil',
-  arguments: '<requestId> <e164>',
-  description:
-    "Give a pending request its number (E.164, e.g. +14155550100): it becomes the team's",
-})
-export class PhoneNumbersFulfilCommand extends CommandRunner {
-  constructor(private readonly operations: PhoneNumberOperationsService) {
-    super();
-  }
-
-  async run([requestId, e164]: string[], options: JsonFlag): Promise<void> {
-    await decide(requestId, async (id) => {
-      const { request, number } = await this.operations.fulfil(id, e164);
-      if (options.json) {
-        cliOutput.json({
-          request: describeRequest(request),
-          number: { ...toPhoneNumberResponse(number), team_id: number.teamId },
-        });
-        return;
-      }
-      cliOutput.print(
-        `Fulfilled request ${request.id}: ${number.e164} is now number ${number.id} of team ${number.teamId}`,
-      );
-    });
-  }
-
-  @Option({ flags: '--json', description: 'Print {request, number} as JSON' })
-  parseJson(): boolean {
-    return true;
-  }
-}
-
-@SubCommand({
-  name: 'reject',
-  arguments: '<requestId>',
-  description: 'Reject a pending request; the team sees the reason',
-})
-export class PhoneNumbersRejectCommand extends CommandRunner {
-  constructor(private readonly operations: PhoneNumberOperationsService) {
-    super();
-  }
-
-  async run([requestId]: string[], options: RejectOptions): Promise<void> {
-    await decide(requestId, async (id) => {
-      const request = await this.operations.reject(id, options.reason);
-      if (options.json) {
-        cliOutput.json(describeRequest(request));
-        return;
-      }
-      cliOutput.print(`Rejected request ${request.id}: ${request.rejectionReason}`);
-    });
-  }
-
-  @Option({ flags: '--reason <text>', description: 'Why, for the team to read', required: true })
-  parseReason(value: string): string {
-    return value;
-  }
-
-  @Option({ flags: '--json', description: 'Print the request as JSON' })
-  parseJson(): boolean {
-    return true;
-  }
-}
-
-@Command({
-  name: 'phone-numbers',
-  description: "Operators' phone number provisioning",
-  subCommands: [PhoneNumbersRequestsCommand, PhoneNumbersFulfilCommand, PhoneNumbersRejectCommand],
-})
-export class PhoneNumbersCommand extends CommandRunner {
-  async run(): Promise<void> {
-    this.command.help();
-  }
+/** `phone-numbers requests|fulfil|reject`: operators' provisioning. */
+export function phoneNumbersCommand(services: CliServices): Command {
+  const operations = () => services.get(PhoneNumberOperationsService);
+  const phoneNumbers = new Command('phone-numbers').description(
+    "Operators' phone number provisioning",
+  );
+  phoneNumbers
+    .command('requests')
+    .description("List every team's pending requests: teams take turns, each team's oldest first")
+    .option('--json', 'Print the requests as JSON')
+    .option('--limit <n>', `At most n requests (default ${DEFAULT_LIMIT})`, parseLimit)
+    .action(async (options: ListOptions) => listRequests(await operations(), options));
+  phoneNumbers
+    .command('fulfil')
+    .description(
+      "Give a pending request its number (E.164, e.g. +14155550100): it becomes the team's",
+    )
+    .argument('<requestId>')
+    .argument('<e164>')
+    .option('--json', 'Print {request, number} as JSON')
+    .action(async (requestId: string, e164: string, options: JsonFlag) =>
+      fulfil(await operations(), requestId, e164, options),
+    );
+  phoneNumbers
+    .command('reject')
+    .description('Reject a pending request; the team sees the reason')
+    .argument('<requestId>')
+    .requiredOption('--reason <text>', 'Why, for the team to read')
+    .option('--json', 'Print the request as JSON')
+    .action(async (requestId: string, options: RejectOptions) =>
+      reject(await operations(), requestId, options),
+    );
+  return phoneNumbers;
 }
