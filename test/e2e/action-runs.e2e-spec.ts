@@ -417,12 +417,12 @@ describe('action runs with a language model and an MCP server', () => {
       .expect(404);
   });
 
-  it('reads runs with agents:read and decides them with conversations:write only (403)', async () => {
+  it('reads runs with agents:read and decides them with inbox:write only (403)', async () => {
     const { agentId } = await agentWithTools(t, mcp);
     const runs = `${API}/agents/${agentId}/action-runs`;
     const unknown = `${runs}/00000000-0000-4000-8000-000000000000`;
     const reader = await t.createKey('default', ['agents:read']);
-    const decider = await t.createKey('default', ['conversations:write']);
+    const decider = await t.createKey('default', ['inbox:write']);
     await t.api(reader.key).get(runs).expect(200);
     await t.api(reader.key).get(unknown).expect(404);
     for (const decision of ['approve', 'reject']) {
@@ -430,6 +430,30 @@ describe('action runs with a language model and an MCP server', () => {
       await t.api(decider.key).post(`${unknown}/${decision}`).send({}).expect(404);
     }
     await t.api(decider.key).get(runs).expect(403);
+  });
+
+  it("refuses a chat back-end's conversations:write key (403) and takes a staff inbox:write key for approving", async () => {
+    const { agentId, ids } = await agentWithTools(t, mcp);
+    await requireApproval(t, ids.refund_order);
+    llm.toolCall = { name: 'refund_order', arguments: { order_id: 'S1' } };
+    await sendAs(t, agentId, 'scoped-buyer', 'Refund S1');
+    await repliesSettled(t);
+    const [parked] = await runsOf(t, agentId, '?status=pending_approval');
+    const chatBackEnd = await t.createKey('default', ['conversations:read', 'conversations:write']);
+    const staff = await t.createKey('default', ['inbox:write']);
+    const run = `${API}/agents/${agentId}/action-runs/${parked.id}`;
+    for (const decision of ['approve', 'reject']) {
+      const refused = await t.api(chatBackEnd.key).post(`${run}/${decision}`).send({}).expect(403);
+      expect(refused.body).toMatchObject({ code: 'insufficient_scope' });
+      expect(refused.body.message).toContain('inbox:write');
+    }
+    expect(mcp.calls).toEqual([]);
+    const approved = await t.api(staff.key).post(`${run}/approve`).expect(200);
+    expect(approved.body.data).toMatchObject({
+      status: 'succeeded',
+      decided_by_api_key_id: staff.keyId,
+    });
+    expect(mcp.calls).toEqual([{ name: 'refund_order', arguments: { order_id: 'S1' } }]);
   });
 });
 
