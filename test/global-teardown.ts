@@ -13,7 +13,8 @@ export default function globalTeardown(): void {
   const result = scanCapture(dir);
   process.stdout.write(
     `\nsecrets scan: ${result.logLines} log lines, ${result.errorBodies} error bodies, ` +
-      `${result.secrets} secrets checked, ${result.findings.length} found\n`,
+      `${result.handedOn} bodies handed on, ${result.secrets} secrets checked, ` +
+      `${result.findings.length} found\n`,
   );
   if (result.findings.length === 0) {
     rmSync(dir, { recursive: true, force: true });
