@@ -322,4 +322,31 @@ describe('what actions hand back, and how many run', () => {
         ).length === 8,
     );
   });
+
+  it('sends a URL parameter that only a header template places in that header, not in the query', async () => {
+    const agentId: string = (await createAgent(t, { business_name: 'Shop' })).id;
+    const api = await configureIntegration(t, agentId, 'custom_api', {
+      name: 'Header API',
+      base_url: `${shop.url}/v1`,
+      auth_type: 'api_key',
+      auth_config: { api_key: 'shop-secret-1', header_name: 'X-Shop-Key' },
+    });
+    await createTool(t, agentId, api.id, {
+      name: 'Customer orders',
+      http_method: 'GET',
+      url_template: '/echo',
+      url_params: [
+        { name: 'customer', type: 'string', required: true },
+        { name: 'status', type: 'string' },
+      ],
+      headers_template: { 'X-Customer': 'customer {customer}' },
+    });
+    shop.requiredHeader = ['x-shop-key', 'shop-secret-1'];
+    llm.toolCall = { name: 'customer_orders', arguments: { customer: 'c-42', status: 'open' } };
+    await sendAs(t, agentId, 'header-buyer', 'My open orders?');
+    await repliesSettled(t);
+    expect(shop.requests).toHaveLength(1);
+    expect(shop.requests[0].url).toBe('/v1/echo?status=open');
+    expect(shop.requests[0].headers['x-customer']).toBe('customer c-42');
+  });
 });

@@ -14,10 +14,9 @@ import { IntegrationsService } from '../integrations.service';
 import { toActionName } from '../action-name';
 import { mappingProblems } from './response-mapping';
 import { paramProblems } from './tool-parameters';
-import { toolUrl } from './tool-url';
+import { HOST_PLACEHOLDER_PROBLEM, placeholderInHost, toolUrl } from './tool-url';
 
 export const MAX_TOOLS_PER_INTEGRATION = 200;
-const TEMPLATED_HOST = /^https?:\/\/[^/?#]*\{/i;
 const TOOL_SETTINGS = [
   'url_params',
   'body_params',
@@ -103,10 +102,11 @@ export class CustomApiService {
     if (!url) {
       throw Errors.validation(['url_template: must be a full URL, since this API has no base_url']);
     }
-    // A templated host can only be checked when it is called, which OutboundHttp does anyway.
-    if (!TEMPLATED_HOST.test(url)) {
-      await this.integrations.assertCallable(url, 'url_template');
+    // The API's credentials go to the host: an argument (the model) may not choose it.
+    if (placeholderInHost(url)) {
+      throw Errors.validation([`url_template: ${HOST_PLACEHOLDER_PROBLEM}`]);
     }
+    await this.integrations.assertCallable(url, 'url_template');
     const action = this.integrations.newAction(
       integration,
       {
