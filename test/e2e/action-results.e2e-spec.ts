@@ -323,6 +323,42 @@ describe('what actions hand back, and how many run', () => {
     );
   });
 
+  it('never lets a Paystack reference such as ".." reach another endpoint than /transaction/verify', async () => {
+    const agentId: string = (await createAgent(t, { business_name: 'Shop' })).id;
+    await configureIntegration(t, agentId, 'bimpeai', {
+      type: 'paystack',
+      secret_key: 'sk_test_paystack_dots',
+    });
+    providers.paystackTransactions.set('someone-elses-ref', {
+      reference: 'someone-elses-ref',
+      status: 'success',
+      amount: 100,
+      currency: 'NGN',
+    });
+    providers.requests.length = 0;
+    for (const reference of ['..', '.', '../..', '%2e%2e', 'a/../..', '..%2f']) {
+      llm.toolCall = { name: 'verify_transaction', arguments: { reference } };
+      await sendAs(t, agentId, `dots-${reference}`, `Did payment ${reference} go through?`);
+      await repliesSettled(t);
+    }
+    expect(providers.requests).toEqual([]);
+    const runs = await runsOf(agentId);
+    expect(runs).toHaveLength(6);
+    for (const run of runs) {
+      expect(run).toMatchObject({
+        status: 'failed',
+        error: expect.stringMatching(/is not a Paystack reference/),
+        result: null,
+      });
+    }
+    llm.toolCall = { name: 'verify_transaction', arguments: { reference: 'someone-elses-ref' } };
+    await sendAs(t, agentId, 'dots-real', 'Did my payment go through?');
+    await repliesSettled(t);
+    expect(providers.requests.map((request) => request.path)).toEqual([
+      '/transaction/verify/someone-elses-ref',
+    ]);
+  });
+
   it('sends a URL parameter that only a header template places in that header, not in the query', async () => {
     const agentId: string = (await createAgent(t, { business_name: 'Shop' })).id;
     const api = await configureIntegration(t, agentId, 'custom_api', {
