@@ -314,6 +314,71 @@ describe('action runs with a language model and an MCP server', () => {
     await receiver.close();
   });
 
+  it.each(['disabling the action', 'deleting its integration'])(
+    'rejects the runs waiting for approval when %s ("action disabled"): the customer is told, approving answers 409',
+    async (change) => {
+      const receiver = await WebhookReceiver.start();
+      const webhook = await createWebhook(t, receiver.url, ['action_run.completed']);
+      const { agentId, ids } = await agentWithTools(t, mcp);
+      await requireApproval(t, ids.refund_order);
+      llm.toolCall = { name: 'refund_order', arguments: { order_id: 'W7' } };
+      const sent = await sendAs(t, agentId, `withdrawn-${change}`, 'Refund W7 please');
+      await repliesSettled(t);
+      const [parked] = await runsOf(t, agentId, '?status=pending_approval');
+
+      if (change === 'disabling the action') {
+        const disabled = await t
+          .api()
+          .post(`${API}/agents/${agentId}/actions/disable`)
+          .send({ action_ids: [ids.refund_order] })
+          .expect(200);
+        expect(disabled.body.data).toEqual({ updated_count: 1 });
+      } else {
+        const { integration_id } = (
+          await t.api().get(`${API}/agents/${agentId}/actions`).expect(200)
+        ).body.data.find((action: { id: string }) => action.id === ids.refund_order);
+        await t
+          .api()
+          .delete(`${API}/agents/${agentId}/integrations/mcp_server/${integration_id}`)
+          .expect(200);
+      }
+      const run = (
+        await t.api().get(`${API}/agents/${agentId}/action-runs/${parked.id}`).expect(200)
+      ).body.data;
+      expect(run).toMatchObject({
+        status: 'rejected',
+        error: 'action disabled',
+        result: null,
+        decided_by_api_key_id: null,
+      });
+      await repliesSettled(t);
+      const messages = await allMessages(t, agentId, sent.conversation_id);
+      expect(messages.slice(-2)).toEqual([
+        expect.objectContaining({
+          message_type: 'action',
+          message: 'Action refund_order was rejected: action disabled',
+          action: { run_id: parked.id, action_name: 'refund_order', status: 'rejected' },
+        }),
+        expect.objectContaining({
+          message_type: 'text',
+          message: expect.stringMatching(/couldn't be done/),
+        }),
+      ]);
+      expect((await conversation(t, agentId, sent.conversation_id)).needs_attention).toBe(false);
+      const [completed] = await receiver.waitFor((all) => all.length === 1);
+      expect(completed.body).toMatchObject({ type: 'action_run.completed', data: run });
+
+      const approved = await t
+        .api()
+        .post(`${API}/agents/${agentId}/action-runs/${parked.id}/approve`)
+        .expect(409);
+      expect(approved.body.code).toBe('conflict');
+      expect(mcp.calls).toEqual([]);
+      await t.api().delete(`${API}/webhooks/${webhook.id}`).expect(200);
+      await receiver.close();
+    },
+  );
+
   it.each([
     ['fails', 'broken_tool', /warehouse database is down/],
     ['times out', 'slow_tool', /no answer within 1000 ms/],

@@ -20,6 +20,10 @@ export interface RunOrigin {
   messageId: string;
 }
 
+/** Why an approved run was not called: its action went, or was disabled, while it waited. */
+export const ACTION_GONE = 'The action no longer exists';
+export const ACTION_DISABLED = 'action disabled';
+
 /** The longest an action's call may take (a custom API tool's `timeout` goes up to 300 s). */
 const MAX_CALL_MS = 300_000;
 /** A run `running` for longer than any call can take: the process that called it is gone. */
@@ -140,13 +144,16 @@ export class ActionRunner implements OnApplicationBootstrap, OnModuleDestroy {
     return this.call(run, target);
   }
 
-  /** Calls a run a person approved (`claimApproval` moved it to `running`). */
+  /**
+   * Calls a run a person approved (`claimApproval` moved it to `running`). An action that went
+   * or was disabled while the run waited is not called.
+   */
   async runApproved(run: ActionRunEntity): Promise<ActionRunEntity> {
     const target = await this.integrations.executableAction(run.teamId, run.agentId, run.actionId);
-    if (!target) {
+    if (!target || !target.action.isEnabled) {
       await this.runs.complete(run.teamId, run.id, {
         ok: false,
-        error: 'The action no longer exists',
+        error: target ? ACTION_DISABLED : ACTION_GONE,
       });
       return (await this.runs.findOwned(run.teamId, run.agentId, run.id))!;
     }

@@ -95,12 +95,25 @@ export class ActionRunsRepository {
     });
   }
 
-  /** A waiting run that a person refused; false when it was decided already. */
-  reject(teamId: string, id: string, keyId: string, reason: string | null): Promise<boolean> {
+  /** A waiting run refused by a person (`keyId`) or by its action going; false when decided. */
+  reject(
+    teamId: string,
+    id: string,
+    keyId: string | null,
+    reason: string | null,
+  ): Promise<boolean> {
     return this.move(teamId, id, ['pending_approval'], {
       status: 'rejected',
       decidedByApiKeyId: keyId,
       error: reason ?? 'Rejected',
+    });
+  }
+
+  /** The agent's runs of `actionIds` that wait for approval. */
+  pendingOf(teamId: string, agentId: string, actionIds: string[]): Promise<ActionRunEntity[]> {
+    return this.db.manager.find(ActionRunEntity, {
+      where: { teamId, agentId, actionId: In(actionIds), status: 'pending_approval' },
+      order: { createdAt: 'ASC', id: 'ASC' },
     });
   }
 

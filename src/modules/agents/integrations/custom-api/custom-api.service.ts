@@ -4,6 +4,7 @@ import { Errors } from '@/common/http/api-error';
 import { WritePhase } from '@/common/idempotency/write-phase';
 import { Database } from '@/database/database.service';
 import { isUniqueViolation } from '@/database/errors';
+import { ActionWithdrawals } from '../action-withdrawals.service';
 import { ActionsRepository } from '../actions/actions.repository';
 import { checkedAuthConfig } from '../auth-headers';
 import { CustomApiConfigureDto } from '../dto/custom-api-configure.dto';
@@ -33,6 +34,7 @@ export class CustomApiService {
     private readonly writePhase: WritePhase,
     private readonly integrations: IntegrationsService,
     private readonly actions: ActionsRepository,
+    private readonly withdrawals: ActionWithdrawals,
     private readonly secretBox: SecretBox,
   ) {}
 
@@ -151,8 +153,11 @@ export class CustomApiService {
 
   async deleteTool(teamId: string, agentId: string, id: string, toolId: string): Promise<void> {
     await this.integrations.require(teamId, agentId, id, 'custom_api');
-    if (!(await this.actions.delete(teamId, id, toolId))) {
-      throw Errors.notFound('Tool not found');
-    }
+    await this.db.transaction(async () => {
+      if (!(await this.actions.delete(teamId, id, toolId))) {
+        throw Errors.notFound('Tool not found');
+      }
+      await this.withdrawals.withdrawn(teamId, agentId, [toolId]);
+    });
   }
 }
