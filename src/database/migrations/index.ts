@@ -8,6 +8,7 @@ import { ActionRuns1732694400000 } from './1732694400000-action-runs';
 import { Webhooks1732780800000 } from './1732780800000-webhooks';
 import { PhoneNumbers1732867200000 } from './1732867200000-phone-numbers';
 import { KnowledgeTerms1732953600000 } from './1732953600000-knowledge-terms';
+import { ActionRunLeases1733043600000 } from './1733043600000-action-run-leases';
 
 /** Every migration, oldest first; `secretBox` opens and seals the stored secrets some rewrite. */
 export function migrations(secretBox: SecretBox): Array<new () => unknown> {
@@ -21,5 +22,6 @@ export function migrations(secretBox: SecretBox): Array<new () => unknown> {
     Webhooks1732780800000,
     PhoneNumbers1732867200000,
     KnowledgeTerms1732953600000,
+    ActionRunLeases1733043600000,
   ];
 }

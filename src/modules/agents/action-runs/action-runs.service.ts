@@ -9,6 +9,7 @@ import { ACTION_DISABLED, ActionRunner } from './action-runner.service';
 import { ActionRunsRepository } from './action-runs.repository';
 import { ActionRunListQueryDto } from './dto/action-run.dto';
 import { ActionRunEntity } from './entities/action-run.entity';
+import { leaseFrom } from './run-lease';
 
 const DECIDED = 'This action run has been decided already';
 
@@ -49,7 +50,12 @@ export class ActionRunsService implements OnModuleInit {
     return run;
   }
 
-  /** Runs the waiting action now, then lets the reply that parked it continue. */
+  /**
+   * Runs the waiting action now, then lets the reply that parked it continue. The claim leases
+   * the run: should this process die during the call, the RunSweeper settles it as interrupted
+   * and writes the follow-up instead. Settling and the follow-up are one transaction, so the
+   * customer hears of the run exactly once, whoever settles it.
+   */
   async approve(
     teamId: string,
     agentId: string,
@@ -57,17 +63,18 @@ export class ActionRunsService implements OnModuleInit {
     keyId: string,
   ): Promise<ActionRunEntity> {
     const run = await this.get(teamId, agentId, id);
-    if (!(await this.runs.claimApproval(teamId, id, keyId))) {
+    if (!(await this.runs.claimApproval(teamId, id, keyId, leaseFrom()))) {
       throw Errors.conflict(DECIDED);
     }
-    const done = await this.runner.runApproved({
-      ...run,
-      status: 'running',
-      decidedByApiKeyId: keyId,
-    });
+    const claimed: ActionRunEntity = { ...run, status: 'running', decidedByApiKeyId: keyId };
+    const outcome = await this.runner.callApproved(claimed);
     return this.writePhase.run(async () => {
-      await this.conversations.continueAfterDecision(done);
-      return done;
+      if (!(await this.runs.complete(teamId, id, outcome))) {
+        return this.runner.stored(claimed);
+      }
+      const settled = (await this.runs.findOwned(teamId, agentId, id))!;
+      await this.conversations.continueAfterDecision(settled);
+      return settled;
     });
   }
 
