@@ -314,7 +314,7 @@ describe('action runs with a language model and an MCP server', () => {
     await receiver.close();
   });
 
-  it.each(['disabling the action', 'deleting its integration'])(
+  it.each(['disabling the action', 'deleting its integration', 'a discover finding it gone'])(
     'rejects the runs waiting for approval when %s ("action disabled"): the customer is told, approving answers 409',
     async (change) => {
       const receiver = await WebhookReceiver.start();
@@ -337,10 +337,18 @@ describe('action runs with a language model and an MCP server', () => {
         const { integration_id } = (
           await t.api().get(`${API}/agents/${agentId}/actions`).expect(200)
         ).body.data.find((action: { id: string }) => action.id === ids.refund_order);
-        await t
-          .api()
-          .delete(`${API}/agents/${agentId}/integrations/mcp_server/${integration_id}`)
-          .expect(200);
+        const server = `${API}/agents/${agentId}/integrations/mcp_server/${integration_id}`;
+        if (change === 'deleting its integration') {
+          await t.api().delete(server).expect(200);
+        } else {
+          mcp.tools = shopTools().filter((tool) => tool.name !== 'refund_order');
+          try {
+            const found = await t.api().post(`${server}/discover`).expect(200);
+            expect(found.body.data).toMatchObject({ disabled: 1 });
+          } finally {
+            mcp.tools = shopTools();
+          }
+        }
       }
       const run = (
         await t.api().get(`${API}/agents/${agentId}/action-runs/${parked.id}`).expect(200)
