@@ -13,7 +13,7 @@ export default function globalTeardown(): void {
   const result = scanCapture(dir);
   process.stdout.write(
     `\nsecrets scan: ${result.logLines} log lines, ${result.spanExports} span exports, ` +
-      `${result.errorBodies} error bodies, ` +
+      `${result.errorBodies} error bodies, ${result.handedOn} bodies handed on, ` +
       `${result.secrets} secrets checked, ${result.findings.length} found\n`,
   );
   if (result.findings.length === 0) {

@@ -57,6 +57,8 @@ export class AppConfig {
     timeoutMs: number;
     /** Rounds of tool calls a model may make in one reply. */
     maxToolSteps: number;
+    /** Tool calls a model may make in one reply, over all its rounds; beyond it they are refused. */
+    maxToolCalls: number;
   };
   readonly agents: {
     quota: number;
@@ -130,6 +132,7 @@ export class AppConfig {
       model: env.LLM_MODEL,
       timeoutMs: env.LLM_TIMEOUT_MS,
       maxToolSteps: env.LLM_MAX_TOOL_STEPS,
+      maxToolCalls: env.LLM_MAX_TOOL_CALLS,
     };
     this.agents = {
       quota: env.AGENT_QUOTA,

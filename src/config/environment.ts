@@ -168,6 +168,9 @@ export class Environment {
   @IntegerSetting({ min: 0, max: 16 })
   LLM_MAX_TOOL_STEPS = 4;
 
+  @IntegerSetting({ min: 0, max: 100 })
+  LLM_MAX_TOOL_CALLS = 8;
+
   @OptionalSetting(IsPhoneNumber())
   TEST_WHATSAPP_NUMBER?: string;
 

@@ -1,5 +1,6 @@
 import { ActionExecutors } from '@/modules/agents/integrations/actions/action-executors';
 import { ExecutableAction } from '@/modules/agents/integrations/actions/action-executor';
+import { ActionEntity } from '@/modules/agents/integrations/entities/action.entity';
 import { IntegrationsService } from '@/modules/agents/integrations/integrations.service';
 import { createAgent } from '../factories/agents';
 import { configureIntegration, createTool } from '../factories/integrations';
@@ -104,7 +105,18 @@ describe('action executors', () => {
         auth_type: 'api_key',
         auth_config: { api_key: 'tool-secret-2', header_name: 'X-Shop-Key' },
       });
-      await tool({ name: 'Anywhere', http_method: 'GET', url_template: 'http://{host}/latest' });
+      // A tool stored before templated hosts were refused: its host left to an argument.
+      const anywhere = await tool({
+        name: 'Anywhere',
+        http_method: 'GET',
+        url_template: '/latest',
+      });
+      await t
+        .dataSource()
+        .getRepository(ActionEntity)
+        .update(anywhere.id, {
+          config: { http_method: 'GET', url_template: 'http://{host}/latest', auth_type: 'none' },
+        });
     });
     beforeEach(() => {
       shop.requests.length = 0;
@@ -200,7 +212,7 @@ describe('action executors', () => {
       expect(await run('anywhere', { host: '169.254.169.254' })).toEqual({
         ok: false,
         error:
-          'Orders API its URL must not point to a private, loopback, link-local or metadata address',
+          "Anywhere could not be called: its url_template: a placeholder may not fill the host (it comes from base_url or the template's own text)",
       });
       expect(shop.requests).toEqual([]);
     });

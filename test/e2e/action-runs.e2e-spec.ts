@@ -314,6 +314,79 @@ describe('action runs with a language model and an MCP server', () => {
     await receiver.close();
   });
 
+  it.each(['disabling the action', 'deleting its integration', 'a discover finding it gone'])(
+    'rejects the runs waiting for approval when %s ("action disabled"): the customer is told, approving answers 409',
+    async (change) => {
+      const receiver = await WebhookReceiver.start();
+      const webhook = await createWebhook(t, receiver.url, ['action_run.completed']);
+      const { agentId, ids } = await agentWithTools(t, mcp);
+      await requireApproval(t, ids.refund_order);
+      llm.toolCall = { name: 'refund_order', arguments: { order_id: 'W7' } };
+      const sent = await sendAs(t, agentId, `withdrawn-${change}`, 'Refund W7 please');
+      await repliesSettled(t);
+      const [parked] = await runsOf(t, agentId, '?status=pending_approval');
+
+      if (change === 'disabling the action') {
+        const disabled = await t
+          .api()
+          .post(`${API}/agents/${agentId}/actions/disable`)
+          .send({ action_ids: [ids.refund_order] })
+          .expect(200);
+        expect(disabled.body.data).toEqual({ updated_count: 1 });
+      } else {
+        const { integration_id } = (
+          await t.api().get(`${API}/agents/${agentId}/actions`).expect(200)
+        ).body.data.find((action: { id: string }) => action.id === ids.refund_order);
+        const server = `${API}/agents/${agentId}/integrations/mcp_server/${integration_id}`;
+        if (change === 'deleting its integration') {
+          await t.api().delete(server).expect(200);
+        } else {
+          mcp.tools = shopTools().filter((tool) => tool.name !== 'refund_order');
+          try {
+            const found = await t.api().post(`${server}/discover`).expect(200);
+            expect(found.body.data).toMatchObject({ disabled: 1 });
+          } finally {
+            mcp.tools = shopTools();
+          }
+        }
+      }
+      const run = (
+        await t.api().get(`${API}/agents/${agentId}/action-runs/${parked.id}`).expect(200)
+      ).body.data;
+      expect(run).toMatchObject({
+        status: 'rejected',
+        error: 'action disabled',
+        result: null,
+        decided_by_api_key_id: null,
+      });
+      await repliesSettled(t);
+      const messages = await allMessages(t, agentId, sent.conversation_id);
+      expect(messages.slice(-2)).toEqual([
+        expect.objectContaining({
+          message_type: 'action',
+          message: 'Action refund_order was rejected: action disabled',
+          action: { run_id: parked.id, action_name: 'refund_order', status: 'rejected' },
+        }),
+        expect.objectContaining({
+          message_type: 'text',
+          message: expect.stringMatching(/couldn't be done/),
+        }),
+      ]);
+      expect((await conversation(t, agentId, sent.conversation_id)).needs_attention).toBe(false);
+      const [completed] = await receiver.waitFor((all) => all.length === 1);
+      expect(completed.body).toMatchObject({ type: 'action_run.completed', data: run });
+
+      const approved = await t
+        .api()
+        .post(`${API}/agents/${agentId}/action-runs/${parked.id}/approve`)
+        .expect(409);
+      expect(approved.body.code).toBe('conflict');
+      expect(mcp.calls).toEqual([]);
+      await t.api().delete(`${API}/webhooks/${webhook.id}`).expect(200);
+      await receiver.close();
+    },
+  );
+
   it.each([
     ['fails', 'broken_tool', /warehouse database is down/],
     ['times out', 'slow_tool', /no answer within 1000 ms/],
@@ -417,12 +490,12 @@ describe('action runs with a language model and an MCP server', () => {
       .expect(404);
   });
 
-  it('reads runs with agents:read and decides them with conversations:write only (403)', async () => {
+  it('reads runs with agents:read and decides them with inbox:write only (403)', async () => {
     const { agentId } = await agentWithTools(t, mcp);
     const runs = `${API}/agents/${agentId}/action-runs`;
     const unknown = `${runs}/00000000-0000-4000-8000-000000000000`;
     const reader = await t.createKey('default', ['agents:read']);
-    const decider = await t.createKey('default', ['conversations:write']);
+    const decider = await t.createKey('default', ['inbox:write']);
     await t.api(reader.key).get(runs).expect(200);
     await t.api(reader.key).get(unknown).expect(404);
     for (const decision of ['approve', 'reject']) {
@@ -430,6 +503,30 @@ describe('action runs with a language model and an MCP server', () => {
       await t.api(decider.key).post(`${unknown}/${decision}`).send({}).expect(404);
     }
     await t.api(decider.key).get(runs).expect(403);
+  });
+
+  it("refuses a chat back-end's conversations:write key (403) and takes a staff inbox:write key for approving", async () => {
+    const { agentId, ids } = await agentWithTools(t, mcp);
+    await requireApproval(t, ids.refund_order);
+    llm.toolCall = { name: 'refund_order', arguments: { order_id: 'S1' } };
+    await sendAs(t, agentId, 'scoped-buyer', 'Refund S1');
+    await repliesSettled(t);
+    const [parked] = await runsOf(t, agentId, '?status=pending_approval');
+    const chatBackEnd = await t.createKey('default', ['conversations:read', 'conversations:write']);
+    const staff = await t.createKey('default', ['inbox:write']);
+    const run = `${API}/agents/${agentId}/action-runs/${parked.id}`;
+    for (const decision of ['approve', 'reject']) {
+      const refused = await t.api(chatBackEnd.key).post(`${run}/${decision}`).send({}).expect(403);
+      expect(refused.body).toMatchObject({ code: 'insufficient_scope' });
+      expect(refused.body.message).toContain('inbox:write');
+    }
+    expect(mcp.calls).toEqual([]);
+    const approved = await t.api(staff.key).post(`${run}/approve`).expect(200);
+    expect(approved.body.data).toMatchObject({
+      status: 'succeeded',
+      decided_by_api_key_id: staff.keyId,
+    });
+    expect(mcp.calls).toEqual([{ name: 'refund_order', arguments: { order_id: 'S1' } }]);
   });
 });
 

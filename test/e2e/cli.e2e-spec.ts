@@ -180,6 +180,16 @@ describe('admin CLI', () => {
     expect(badGrace.stderr).toMatch(/duration such as 30m/);
   }, 120_000);
 
+  it('accepts the staff and settings scopes: inbox:write, channels:write, settings:read, settings:write', async () => {
+    const scopes = ['inbox:write', 'channels:write', 'settings:read', 'settings:write'];
+    const created = await cli(
+      ['keys', 'create', '--team', 'acme', '--scopes', scopes.join(','), '--json'],
+      env,
+    );
+    expect(created.code).toBe(0);
+    expect(JSON.parse(created.stdout)).toMatchObject({ scopes });
+  });
+
   it('refuses unknown scopes, unknown teams and bad dates with a message', async () => {
     const badScope = await cli(['keys', 'create', '--team', 'acme', '--scopes', 'root'], env);
     expect(badScope.code).toBe(1);

@@ -214,6 +214,32 @@ describe('integrations: custom APIs, their tools and their secrets', () => {
       }
     });
 
+    it('refuses a url_template whose placeholder would fill the host, so the model cannot pick where the credentials go', async () => {
+      for (const url_template of [
+        'https://{host}/latest',
+        'https://{tenant}.shop.example/orders',
+        'https://shop.example{suffix}/orders',
+        'https://shop.example:{port}/orders',
+        'https://{user}@shop.example/orders',
+      ]) {
+        const res = await app
+          .post(`/custom_api/${apiId}/tools`, {
+            name: 'Anywhere',
+            http_method: 'GET',
+            url_template,
+          })
+          .expect(400);
+        expect(res.body).toMatchObject({
+          code: 'validation_error',
+          message: [
+            "url_template: a placeholder may not fill the host (it comes from base_url or the template's own text)",
+          ],
+        });
+      }
+      const tools = (await app.get(`/custom_api/${apiId}/tools`).expect(200)).body.data;
+      expect(tools.some((tool: { name: string }) => tool.name === 'Anywhere')).toBe(false);
+    });
+
     it('gives a tool the category "custom" when none is sent', async () => {
       const tool = await app
         .post(`/custom_api/${apiId}/tools`, {

@@ -11,6 +11,7 @@ import { randomApiKey } from '../support/keys';
 import {
   CAPTURE_DIR_VARIABLE,
   recordErrorBody,
+  recordHandedOn,
   recordProcessOutput,
   recordSecret,
   recordSpanExport,
@@ -281,6 +282,32 @@ describe("the run's secrets scan", () => {
         },
       ]);
       expect(JSON.stringify(result)).not.toContain(key);
+    } finally {
+      process.env[CAPTURE_DIR_VARIABLE] = runDir;
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('reports an integration secret in a body handed on (a model request), and no other kind there', () => {
+    const runDir = process.env[CAPTURE_DIR_VARIABLE];
+    const dir = mkdtempSync(join(tmpdir(), 'console-scan-test-'));
+    process.env[CAPTURE_DIR_VARIABLE] = dir;
+    try {
+      const token = 'echoed-mcp-token-31415';
+      const ticket = 'a-stream-ticket-27182';
+      recordSecret('integration secret', token);
+      recordSecret('stream ticket', ticket);
+      recordHandedOn('a model request', JSON.stringify({ content: `You sent Bearer ${token}` }));
+      recordHandedOn('a webhook delivery', JSON.stringify({ note: ticket }));
+      const result = scanCapture(dir);
+      expect(result).toMatchObject({ handedOn: 2, secrets: 2 });
+      expect(result.findings).toEqual([
+        {
+          where: 'a model request',
+          problem: expect.stringContaining('integration secret echoed'),
+          excerpt: expect.stringContaining('You sent Bearer [SECRET]'),
+        },
+      ]);
     } finally {
       process.env[CAPTURE_DIR_VARIABLE] = runDir;
       rmSync(dir, { recursive: true, force: true });

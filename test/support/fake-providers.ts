@@ -195,6 +195,17 @@ export async function startFakeProviders(): Promise<FakeProviders> {
         },
       ];
     }
+    if (method === 'GET' && /^\/transaction\/?$/.test(path)) {
+      // Every transaction of the account: what a path that climbs out of /verify/ reaches.
+      return [
+        200,
+        {
+          status: true,
+          message: 'Transactions retrieved',
+          data: [...state.paystackTransactions.values()],
+        },
+      ];
+    }
     const verify = /^\/transaction\/verify\/([^/]+)$/.exec(path);
     if (method === 'GET' && verify) {
       const found = state.paystackTransactions.get(decodeURIComponent(verify[1]));

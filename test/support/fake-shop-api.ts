@@ -30,6 +30,8 @@ const ORDERS: Record<string, { id: string; status: string; total: number }> = {
  *   GET  /v1/slow?ms=        → answers after ms
  *   GET  /v1/huge            → 2 MB of JSON
  *   GET  /v1/moved           → 302 to /v1/orders/A1
+ *   GET  /v1/whoami          → the credentials it was sent, as a careless API echoes them:
+ *                              the Authorization header, and a basic one decoded
  */
 export async function startFakeShopApi(): Promise<FakeShopApi> {
   const state = {
@@ -70,6 +72,19 @@ export async function startFakeShopApi(): Promise<FakeShopApi> {
           method: req.method,
           received: body ? (JSON.parse(body) as unknown) : null,
           query: Object.fromEntries(url.searchParams),
+        });
+        return;
+      }
+      if (url.pathname === '/v1/whoami') {
+        const authorization = req.headers.authorization ?? '';
+        const basic = /^Basic (.+)$/.exec(authorization);
+        const decoded = basic ? Buffer.from(basic[1], 'base64').toString('utf8') : null;
+        json(200, {
+          authorization,
+          decoded,
+          user: decoded?.split(':')[0] ?? null,
+          password: decoded?.split(':').slice(1).join(':') ?? null,
+          hint: decoded ? `log in again with ${encodeURIComponent(decoded)}` : null,
         });
         return;
       }

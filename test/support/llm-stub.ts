@@ -1,5 +1,6 @@
 import { createServer, IncomingMessage, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
+import { recordHandedOn } from './log-capture';
 
 export interface ChatRequest {
   model: string;
@@ -21,24 +22,25 @@ export interface LlmStub {
    * `Result: <its content>`.
    */
   toolCall: { name: string; arguments: Record<string, unknown> } | null;
+  /** When set, replaces `toolCall`: all these calls in one answer (a model asking for many). */
+  toolCalls: Array<{ name: string; arguments: Record<string, unknown> }> | null;
   close(): Promise<void>;
 }
 
 /** What the stub says to `request` when it answers. */
 function answerTo(stub: LlmStub, request: ChatRequest): Record<string, unknown> {
   const last = request.messages.at(-1);
-  const call = stub.toolCall;
+  const calls = stub.toolCalls ?? (stub.toolCall ? [stub.toolCall] : []);
+  const call = calls[0];
   if (call && last?.role === 'user' && request.tools?.some((t) => t.function.name === call.name)) {
     return {
       role: 'assistant',
       content: null,
-      tool_calls: [
-        {
-          id: `call_${stub.requests.length}`,
-          type: 'function',
-          function: { name: call.name, arguments: JSON.stringify(call.arguments) },
-        },
-      ],
+      tool_calls: calls.map((each, index) => ({
+        id: `call_${stub.requests.length}_${index}`,
+        type: 'function',
+        function: { name: each.name, arguments: JSON.stringify(each.arguments) },
+      })),
     };
   }
   if (call && (last?.role === 'tool' || last?.role === 'system')) {
@@ -62,6 +64,7 @@ export async function startLlmStub(port = 0): Promise<LlmStub> {
     behaviour: 'answer',
     answer: 'Hello from the model.',
     toolCall: null,
+    toolCalls: null,
   } as LlmStub;
   const server: Server = createServer((req, res) => {
     void readBody(req).then((body) => {
@@ -71,6 +74,7 @@ export async function startLlmStub(port = 0): Promise<LlmStub> {
       }
       const request = JSON.parse(body) as ChatRequest;
       stub.requests.push(request);
+      recordHandedOn('a model request', body);
       switch (stub.behaviour) {
         case 'hang':
           return;

@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CAPTURE_FILES, RecordedErrorBody, RecordedSecret } from './log-capture';
+import { CAPTURE_FILES, RecordedErrorBody, RecordedHandedOn, RecordedSecret } from './log-capture';
 
 export interface Finding {
   where: string;
@@ -12,6 +12,7 @@ export interface ScanResult {
   logLines: number;
   spanExports: number;
   errorBodies: number;
+  handedOn: number;
   secrets: number;
   findings: Finding[];
 }
@@ -98,13 +99,19 @@ function findInternals(errorBodies: RecordedErrorBody[]): Finding[] {
   });
 }
 
-/** Checks every captured log line, span export and error body against every recorded secret. */
+/**
+ * Checks every captured log line, span export and error body against every recorded secret, and
+ * what the service handed on about its actions against every integration secret.
+ */
 export function scanCapture(dir: string): ScanResult {
   const secrets = loadSecrets(dir);
   const logs = readLines(join(dir, CAPTURE_FILES.logs));
   const spanExports = readLines(join(dir, CAPTURE_FILES.spans));
   const errorBodies = readLines(join(dir, CAPTURE_FILES.errorBodies)).flatMap(({ lines }) =>
     lines.map((line) => JSON.parse(line) as RecordedErrorBody),
+  );
+  const handedOn = readLines(join(dir, CAPTURE_FILES.handedOn)).flatMap(({ lines }) =>
+    lines.map((line) => JSON.parse(line) as RecordedHandedOn),
   );
   const findings = [
     ...findSecrets(
@@ -128,11 +135,16 @@ export function scanCapture(dir: string): ScanResult {
       secrets,
     ),
     ...findInternals(errorBodies),
+    ...findSecrets(
+      [{ where: (index) => handedOn[index].where, lines: handedOn.map(({ body }) => body) }],
+      secrets.filter((secret) => secret.kind === 'integration secret'),
+    ),
   ];
   return {
     logLines: logs.reduce((total, { lines }) => total + lines.length, 0),
     spanExports: spanExports.reduce((total, { lines }) => total + lines.length, 0),
     errorBodies: errorBodies.length,
+    handedOn: handedOn.length,
     secrets: secrets.length,
     findings,
   };

@@ -5,7 +5,9 @@ import type { NextFunction, Request, Response } from 'express';
 /**
  * What a test run records so that test/global-teardown.ts can check that no secret reached a
  * log line, an exported span or an error body: the logs themselves, the span exports a test
- * collector received, every error body, and every secret the tests created, sent or received.
+ * collector received, every error body, and every secret the tests created, sent or received;
+ * and, checked for integration secrets, what the service hands on about its actions (model
+ * requests, webhook deliveries, runs and messages it answers with).
  * test/global-setup.ts creates the directory for the whole run.
  */
 export const CAPTURE_DIR_VARIABLE = 'TEST_CAPTURE_DIR';
@@ -23,11 +25,18 @@ export interface RecordedErrorBody {
   body: string;
 }
 
+/** A body the service sent on: where it went (or which answer it was), and what it held. */
+export interface RecordedHandedOn {
+  where: string;
+  body: string;
+}
+
 export const CAPTURE_FILES = {
   logs: 'logs',
   secrets: 'secrets',
   errorBodies: 'error-bodies',
   spans: 'spans',
+  handedOn: 'handed-on',
 } as const;
 
 /** Shorter values ("x", "k-123") would match unrelated text; no generated secret is this short. */
@@ -40,9 +49,11 @@ const SECRET_SETTINGS: Record<string, SecretKind> = {
 };
 
 /** Request body fields that carry an integration credential (docs/api.md §1: stored encrypted). */
-const SECRET_FIELDS = new Set(['token', 'password', 'key', 'secret_key']);
+const SECRET_FIELDS = new Set(['token', 'password', 'api_key', 'secret_key']);
 const API_KEY_TEXT = /sk_[A-Za-z0-9_-]{32,}/g;
 const MAX_CAPTURED_BODY = 64 * 1024;
+/** Answers that carry what actions handed back: runs, and the messages that tell of them. */
+const HANDED_ON_ANSWERS = /\/(action-runs|messages)(\/|$)/;
 
 export function captureDir(): string {
   const dir = process.env[CAPTURE_DIR_VARIABLE];
@@ -92,6 +103,15 @@ export function recordErrorBody(errorBody: RecordedErrorBody): void {
   );
 }
 
+/**
+ * Records a body the service sent on about its actions (a model request, a webhook delivery, an
+ * answer holding runs or messages): no integration secret may be in it.
+ */
+export function recordHandedOn(where: string, body: string): void {
+  const handedOn: RecordedHandedOn = { where, body: body.slice(0, MAX_CAPTURED_BODY) };
+  appendFileSync(captureFile('handedOn', `${process.pid}.ndjson`), `${JSON.stringify(handedOn)}\n`);
+}
+
 function recordBodySecrets(value: unknown, insideHeaders = false): void {
   if (value === null || typeof value !== 'object') {
     return;
@@ -117,6 +137,8 @@ function recordCredentials(req: Request): void {
 function recordResponse(req: Request, status: number, body: string): void {
   if (status >= 400) {
     recordErrorBody({ request: `${req.method} ${req.path}`, status, body });
+  } else if (HANDED_ON_ANSWERS.test(req.path)) {
+    recordHandedOn(`answer of ${req.method} ${req.path} (${status})`, body);
   } else if (req.path.endsWith('/stream-ticket')) {
     recordSecret('stream ticket', (JSON.parse(body) as { data: { ticket: string } }).data.ticket);
   }

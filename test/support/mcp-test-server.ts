@@ -11,13 +11,22 @@ import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 
+/** A tool's answer: its text, or its text with `structuredContent` beside it. */
+export type TestToolAnswer = string | { text: string; structuredContent: Record<string, unknown> };
+
 export interface TestTool {
   name: string;
   description?: string;
   title?: string;
   inputSchema?: { type: 'object'; properties?: Record<string, object>; required?: string[] };
-  /** What `tools/call` answers: text, or a thrown error (an error result); none: 'ok'. */
-  call?: (args: Record<string, unknown>) => string | Promise<string>;
+  /**
+   * What `tools/call` answers (given the call's arguments and the HTTP request's headers): text,
+   * text with structured content, or a thrown error (an error result); none: 'ok'.
+   */
+  call?: (
+    args: Record<string, unknown>,
+    headers: IncomingHttpHeaders,
+  ) => TestToolAnswer | Promise<TestToolAnswer>;
 }
 
 export interface McpTestServer {
@@ -73,13 +82,19 @@ export async function startMcpTestServer(tools: TestTool[], port = 0): Promise<M
         ...(next ? { nextCursor: next } : {}),
       };
     });
-    server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
       const args = request.params.arguments ?? {};
       state.calls.push({ name: request.params.name, arguments: args });
       const tool = state.tools.find((known) => known.name === request.params.name);
       try {
-        const text = tool?.call ? await tool.call(args) : 'ok';
-        return { content: [{ type: 'text' as const, text }] };
+        const answer = tool?.call ? await tool.call(args, extra.requestInfo?.headers ?? {}) : 'ok';
+        if (typeof answer !== 'string') {
+          return {
+            content: [{ type: 'text' as const, text: answer.text }],
+            structuredContent: answer.structuredContent,
+          };
+        }
+        return { content: [{ type: 'text' as const, text: answer }] };
       } catch (error) {
         return { isError: true, content: [{ type: 'text' as const, text: String(error) }] };
       }

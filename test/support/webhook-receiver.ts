@@ -7,6 +7,7 @@ import {
   ServerResponse,
 } from 'node:http';
 import { AddressInfo } from 'node:net';
+import { recordHandedOn } from './log-capture';
 import { pollUntil } from './wait';
 
 export interface ReceivedEvent {
@@ -85,6 +86,7 @@ export class WebhookReceiver {
 
   private handle(headers: IncomingHttpHeaders, rawBody: string, res: ServerResponse): void {
     this.received.push({ headers, rawBody, body: JSON.parse(rawBody), at: Date.now() });
+    recordHandedOn('a webhook delivery', rawBody);
     const answer = this.answers.shift() ?? this.fallback;
     if (answer === 'hang') {
       this.hanging.add(res);

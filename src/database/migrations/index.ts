@@ -9,6 +9,7 @@ import { Webhooks1732780800000 } from './1732780800000-webhooks';
 import { PhoneNumbers1732867200000 } from './1732867200000-phone-numbers';
 import { KnowledgeTerms1732953600000 } from './1732953600000-knowledge-terms';
 import { KnowledgeFaqKey1733040000000 } from './1733040000000-knowledge-faq-key';
+import { ActionRunLeases1733043600000 } from './1733043600000-action-run-leases';
 import { JobLeases1733126400000 } from './1733126400000-job-leases';
 
 /** Every migration, oldest first; `secretBox` opens and seals the stored secrets some rewrite. */
@@ -24,6 +25,7 @@ export function migrations(secretBox: SecretBox): Array<new () => unknown> {
     PhoneNumbers1732867200000,
     KnowledgeTerms1732953600000,
     KnowledgeFaqKey1733040000000,
+    ActionRunLeases1733043600000,
     JobLeases1733126400000,
   ];
 }

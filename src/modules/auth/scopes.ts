@@ -11,6 +11,10 @@ export const SCOPES = [
   'webhooks:write',
   'phone_numbers:read',
   'phone_numbers:write',
+  'channels:write',
+  'inbox:write',
+  'settings:read',
+  'settings:write',
   '*',
 ] as const;
 export type Scope = (typeof SCOPES)[number];

@@ -1,6 +1,5 @@
-import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { newId } from '@/common/ids';
-import { AppConfig } from '@/config/app-config';
 import { Database } from '@/database/database.service';
 import {
   ActionExecution,
@@ -11,6 +10,7 @@ import {
 import { IntegrationsService } from '@/modules/agents/integrations/integrations.service';
 import { ActionRunsRepository } from './action-runs.repository';
 import { ActionRunEntity } from './entities/action-run.entity';
+import { leaseFrom, whileLeased } from './run-lease';
 
 /** Where a run comes from: the reply to one customer message. */
 export interface RunOrigin {
@@ -20,10 +20,9 @@ export interface RunOrigin {
   messageId: string;
 }
 
-/** The longest an action's call may take (a custom API tool's `timeout` goes up to 300 s). */
-const MAX_CALL_MS = 300_000;
-/** A run `running` for longer than any call can take: the process that called it is gone. */
-const STALE_MARGIN_MS = 10_000;
+/** Why an approved run was not called: its action went, or was disabled, while it waited. */
+export const ACTION_GONE = 'The action no longer exists';
+export const ACTION_DISABLED = 'action disabled';
 
 function canonical(value: unknown): string {
   if (Array.isArray(value)) {
@@ -40,45 +39,21 @@ function canonical(value: unknown): string {
 
 /**
  * Runs an agent's actions for its replies. The run row is written before the call and updated
- * after it, with no transaction open meanwhile; a reply produced again (its worker died) finds
- * the runs of its first attempt and reuses them, so nothing is called twice. A run still
- * `running` when no call can still be going on is failed as "interrupted", never repeated.
+ * after it, with no transaction open meanwhile and the run's lease renewed during the call; a
+ * reply produced again (its worker died) finds the runs of its first attempt and reuses them, so
+ * nothing is called twice. A run still `running` whose caller is gone is failed as
+ * "interrupted" (here, or by the RunSweeper once its lease runs out), never repeated.
  */
 @Injectable()
-export class ActionRunner implements OnApplicationBootstrap, OnModuleDestroy {
+export class ActionRunner {
   private readonly logger = new Logger(ActionRunner.name);
-  private readonly staleMs: number;
-  private sweeper?: NodeJS.Timeout;
 
   constructor(
     private readonly db: Database,
     private readonly runs: ActionRunsRepository,
     private readonly executors: ActionExecutors,
     private readonly integrations: IntegrationsService,
-    config: AppConfig,
-  ) {
-    this.staleMs = Math.max(config.outbound.timeoutMs, MAX_CALL_MS) + STALE_MARGIN_MS;
-  }
-
-  async onApplicationBootstrap(): Promise<void> {
-    // Embedded mode has one process: whatever it left running was cut off by its own stop.
-    if (this.db.kind === 'sqlite') {
-      await this.interrupt(new Date());
-      return;
-    }
-    // In a cluster another instance may be calling a run right now: only runs older than any
-    // call are interrupted here. A reply taken over from a dead instance fails its runs at once.
-    await this.interrupt(new Date(Date.now() - this.staleMs));
-    this.sweeper = setInterval(
-      () => void this.interrupt(new Date(Date.now() - this.staleMs)),
-      this.staleMs,
-    );
-    this.sweeper.unref();
-  }
-
-  onModuleDestroy(): void {
-    clearInterval(this.sweeper);
-  }
+  ) {}
 
   actions(teamId: string, agentId: string): Promise<ExecutableAction[]> {
     return this.integrations.executableActions(teamId, agentId);
@@ -130,33 +105,54 @@ export class ActionRunner implements OnApplicationBootstrap, OnModuleDestroy {
       decidedByApiKeyId: null,
       createdAt: now,
       updatedAt: now,
+      leaseUntil: null,
     };
     earlier.push(run);
     if (target.action.requireHumanApproval) {
       await this.runs.park(run);
       return { ...run, status: 'pending_approval' };
     }
-    await this.runs.start(run);
-    return this.call(run, target);
+    await this.runs.start({ ...run, leaseUntil: leaseFrom(now.getTime()) });
+    const outcome = await this.call(run, target);
+    if (!(await this.runs.complete(run.teamId, run.id, outcome))) {
+      return this.stored(run);
+    }
+    return outcome.ok
+      ? { ...run, status: 'succeeded', result: outcome.result, updatedAt: new Date() }
+      : { ...run, status: 'failed', error: outcome.error, updatedAt: new Date() };
   }
 
-  /** Calls a run a person approved (`claimApproval` moved it to `running`). */
-  async runApproved(run: ActionRunEntity): Promise<ActionRunEntity> {
+  /**
+   * Calls a run a person approved (`claimApproval` moved it to `running`, leased) and says what
+   * came of it; settling it, with the follow-up the customer is owed, is the caller's. An action
+   * that went or was disabled while the run waited is not called.
+   */
+  async callApproved(run: ActionRunEntity): Promise<ActionExecution> {
     const target = await this.integrations.executableAction(run.teamId, run.agentId, run.actionId);
     if (!target) {
-      await this.runs.complete(run.teamId, run.id, {
-        ok: false,
-        error: 'The action no longer exists',
-      });
-      return (await this.runs.findOwned(run.teamId, run.agentId, run.id))!;
+      return { ok: false, error: ACTION_GONE };
+    }
+    if (!target.action.isEnabled) {
+      return { ok: false, error: ACTION_DISABLED };
     }
     return this.call(run, target);
   }
 
-  private async call(run: ActionRunEntity, target: ExecutableAction): Promise<ActionRunEntity> {
+  /** The run as stored: another settled it (its lease had run out) while this one called. */
+  async stored(run: ActionRunEntity): Promise<ActionRunEntity> {
+    this.logger.warn({ run_id: run.id }, 'An action run was settled by another while it ran');
+    return (await this.runs.findOwned(run.teamId, run.agentId, run.id)) ?? run;
+  }
+
+  private async call(run: ActionRunEntity, target: ExecutableAction): Promise<ActionExecution> {
     const started = Date.now();
-    const outcome = await this.db.detached(() => this.execute(target, run.arguments));
-    await this.runs.complete(run.teamId, run.id, outcome);
+    const outcome = await this.db.detached(() =>
+      whileLeased(
+        (leaseUntil) => this.runs.renew(run.teamId, run.id, leaseUntil),
+        () => this.execute(target, run.arguments),
+        this.logger,
+      ),
+    );
     this.logger.log(
       {
         run_id: run.id,
@@ -166,9 +162,7 @@ export class ActionRunner implements OnApplicationBootstrap, OnModuleDestroy {
       },
       'Action run',
     );
-    return outcome.ok
-      ? { ...run, status: 'succeeded', result: outcome.result, updatedAt: new Date() }
-      : { ...run, status: 'failed', error: outcome.error, updatedAt: new Date() };
+    return outcome;
   }
 
   private async execute(
@@ -184,22 +178,16 @@ export class ActionRunner implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   private async settledPrevious(previous: ActionRunEntity): Promise<ActionRunEntity> {
-    if (previous.status !== 'running') {
+    // An approved run is its approver's to settle (or the sweeper's, with the follow-up it owes).
+    if (previous.status !== 'running' || previous.decidedByApiKeyId) {
       return previous;
     }
     // The attempt that started it stopped during the call: whether the other side acted is unknown.
-    await this.runs.interruptRunning(new Date(Date.now() + 1), previous.teamId, previous.id);
-    return { ...previous, status: 'failed', error: 'interrupted' };
-  }
-
-  private async interrupt(before: Date): Promise<void> {
-    try {
-      const count = await this.runs.interruptRunning(before);
-      if (count > 0) {
-        this.logger.warn({ count }, 'Action runs interrupted by a stop were marked failed');
-      }
-    } catch (error) {
-      this.logger.warn({ err: error }, 'Could not look for interrupted action runs');
+    if (!(await this.runs.interrupt(previous.teamId, previous.id))) {
+      return (
+        (await this.runs.findOwned(previous.teamId, previous.agentId, previous.id)) ?? previous
+      );
     }
+    return { ...previous, status: 'failed', error: 'interrupted' };
   }
 }

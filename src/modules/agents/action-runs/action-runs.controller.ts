@@ -53,7 +53,7 @@ export class ActionRunsController {
 
   @Post(':runId/approve')
   @Endpoint({
-    scope: 'conversations:write',
+    scope: 'inbox:write',
     summary: 'Approve an action run that waits for approval: the action runs, the reply continues',
     message: 'Action run approved',
     response: ActionRunResponseDto,
@@ -72,7 +72,7 @@ export class ActionRunsController {
 
   @Post(':runId/reject')
   @Endpoint({
-    scope: 'conversations:write',
+    scope: 'inbox:write',
     summary: 'Reject an action run that waits for approval: it never runs',
     message: 'Action run rejected',
     response: ActionRunResponseDto,

@@ -10,6 +10,7 @@ import { ActionRunsController } from './action-runs.controller';
 import { ActionRunsRepository } from './action-runs.repository';
 import { ActionRunsService } from './action-runs.service';
 import { ActionRunEntity } from './entities/action-run.entity';
+import { RunSweeper } from './run-sweeper.service';
 
 /**
  * What agents do during replies: each action run, and a person's decision on the ones that wait
@@ -26,7 +27,7 @@ import { ActionRunEntity } from './entities/action-run.entity';
     TypeOrmModule.forFeature([ActionRunEntity]),
   ],
   controllers: [ActionRunsController],
-  providers: [ActionRunsRepository, ActionRunner, ActionRunsService],
+  providers: [ActionRunsRepository, ActionRunner, ActionRunsService, RunSweeper],
   exports: [ActionRunner],
 })
 export class ActionRunsModule {}

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { In, LessThan } from 'typeorm';
+import { Brackets, In } from 'typeorm';
 import { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { paginate } from '@/common/pagination/paginate';
 import { Page } from '@/common/pagination/page';
@@ -26,7 +26,9 @@ function eventOf(status: ActionRunStatus) {
 
 /**
  * Action runs, and each change of a run's status in a method of its own (`park`, `claimApproval`,
- * `complete`, `reject`, `interruptRunning`), each announcing it to webhooks in its transaction.
+ * `complete`, `reject`, `interrupt`), each announcing it to webhooks in its transaction. A run
+ * is `running` under a lease (`lease_until`) that its caller renews; settling it out of
+ * `running` ends the lease, and only one settling can find it still running.
  */
 @Injectable()
 export class ActionRunsRepository {
@@ -71,7 +73,7 @@ export class ActionRunsRepository {
     });
   }
 
-  /** Writes a run about to be called (`running`) or waiting for a person (`park`). */
+  /** Writes a run about to be called (`running`, leased) or waiting for a person (`park`). */
   async start(run: ActionRunEntity): Promise<void> {
     await this.db.write(() =>
       this.db.manager.insert(ActionRunEntity, run as QueryDeepPartialEntity<ActionRunEntity>),
@@ -87,16 +89,26 @@ export class ActionRunsRepository {
     });
   }
 
-  /** Takes a waiting run for the person who approved it; false when it was decided already. */
-  claimApproval(teamId: string, id: string, keyId: string): Promise<boolean> {
+  /**
+   * Takes a waiting run for the person who approved it, leased until `leaseUntil`: from here a
+   * follow-up is owed to the customer, written when the run is settled (whoever settles it).
+   * False when it was decided already.
+   */
+  claimApproval(teamId: string, id: string, keyId: string, leaseUntil: Date): Promise<boolean> {
     return this.move(teamId, id, ['pending_approval'], {
       status: 'running',
       decidedByApiKeyId: keyId,
+      leaseUntil,
     });
   }
 
-  /** A waiting run that a person refused; false when it was decided already. */
-  reject(teamId: string, id: string, keyId: string, reason: string | null): Promise<boolean> {
+  /** A waiting run refused by a person (`keyId`) or by its action going; false when decided. */
+  reject(
+    teamId: string,
+    id: string,
+    keyId: string | null,
+    reason: string | null,
+  ): Promise<boolean> {
     return this.move(teamId, id, ['pending_approval'], {
       status: 'rejected',
       decidedByApiKeyId: keyId,
@@ -104,45 +116,65 @@ export class ActionRunsRepository {
     });
   }
 
-  /** What the call answered, on a run that is `running`. */
+  /** The agent's runs of `actionIds` that wait for approval. */
+  pendingOf(teamId: string, agentId: string, actionIds: string[]): Promise<ActionRunEntity[]> {
+    return this.db.manager.find(ActionRunEntity, {
+      where: { teamId, agentId, actionId: In(actionIds), status: 'pending_approval' },
+      order: { createdAt: 'ASC', id: 'ASC' },
+    });
+  }
+
+  /** Extends the lease of a run still `running` (its caller is alive and still calling). */
+  async renew(teamId: string, id: string, leaseUntil: Date): Promise<void> {
+    await this.db.write(() =>
+      this.db.manager.update(ActionRunEntity, { teamId, id, status: 'running' }, { leaseUntil }),
+    );
+  }
+
+  /** What the call answered, on a run that is `running`; false when another settled it. */
   complete(teamId: string, id: string, outcome: Outcome): Promise<boolean> {
     return this.move(
       teamId,
       id,
       ['running'],
       outcome.ok
-        ? { status: 'succeeded', result: outcome.result as never, error: null }
-        : { status: 'failed', error: outcome.error },
+        ? { status: 'succeeded', result: outcome.result as never, error: null, leaseUntil: null }
+        : { status: 'failed', error: outcome.error, leaseUntil: null },
     );
   }
 
   /**
-   * Runs left `running` by a process that stopped while calling them, last touched before
-   * `before`: failed, never called again, as nobody knows whether the other side acted.
+   * A run whose caller stopped during the call: failed, never called again, as nobody knows
+   * whether the other side acted. False when it was settled meanwhile.
    */
-  async interruptRunning(before: Date, teamId?: string, id?: string): Promise<number> {
-    return this.db.transaction(async () => {
-      const stale = await this.db.manager.find(ActionRunEntity, {
-        where: {
-          status: 'running',
-          updatedAt: LessThan(before),
-          ...(teamId ? { teamId } : {}),
-          ...(id ? { id } : {}),
-        },
-      });
-      let interrupted = 0;
-      for (const run of stale) {
-        if (
-          await this.move(run.teamId, run.id, ['running'], {
-            status: 'failed',
-            error: 'interrupted',
-          })
-        ) {
-          interrupted += 1;
-        }
-      }
-      return interrupted;
+  interrupt(teamId: string, id: string): Promise<boolean> {
+    return this.move(teamId, id, ['running'], {
+      status: 'failed',
+      error: 'interrupted',
+      leaseUntil: null,
     });
+  }
+
+  /**
+   * Runs `running` whose caller is gone, across every team: lease run out before `now` (rows
+   * from before leases: not touched since `unleasedBefore`), or all of them with no `now`.
+   */
+  abandoned(limit: number, now?: Date, unleasedBefore?: Date): Promise<ActionRunEntity[]> {
+    const query = this.db.manager
+      .createQueryBuilder(ActionRunEntity, 'run')
+      .where('run.status = :running', { running: 'running' });
+    if (now) {
+      query.andWhere(
+        new Brackets((lapsed) =>
+          lapsed
+            .where('run.lease_until < :now', { now })
+            .orWhere('run.lease_until IS NULL AND run.updated_at < :unleasedBefore', {
+              unleasedBefore: unleasedBefore ?? now,
+            }),
+        ),
+      );
+    }
+    return query.orderBy('run.created_at', 'ASC').limit(limit).getMany();
   }
 
   private async move(

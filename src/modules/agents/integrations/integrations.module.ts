@@ -4,6 +4,7 @@ import { SecretBox } from '@/common/crypto/secret-box';
 import { IdempotencyModule } from '@/common/idempotency/idempotency.module';
 import { OutboundHttp } from '@/common/outbound/outbound-http';
 import { AgentsModule } from '@/modules/agents/agents.module';
+import { ActionWithdrawals } from './action-withdrawals.service';
 import { ActionExecutors } from './actions/action-executors';
 import { ActionsController } from './actions/actions.controller';
 import { ActionsRepository } from './actions/actions.repository';
@@ -60,7 +61,8 @@ import { PipedreamService } from './pipedream/pipedream.service';
     ConnectorExecutor,
     McpToolExecutor,
     ActionExecutors,
+    ActionWithdrawals,
   ],
-  exports: [IntegrationsService, ActionExecutors],
+  exports: [IntegrationsService, ActionExecutors, ActionWithdrawals],
 })
 export class IntegrationsModule {}

@@ -5,6 +5,7 @@ import { OutboundHttp } from '@/common/outbound/outbound-http';
 import { AppConfig } from '@/config/app-config';
 import { Database } from '@/database/database.service';
 import { AgentsService } from '@/modules/agents/agents.service';
+import { ActionWithdrawals } from './action-withdrawals.service';
 import { ExecutableAction } from './actions/action-executor';
 import { ActionsRepository } from './actions/actions.repository';
 import {
@@ -55,6 +56,7 @@ export class IntegrationsService {
     private readonly agents: AgentsService,
     private readonly integrations: IntegrationsRepository,
     private readonly actions: ActionsRepository,
+    private readonly withdrawals: ActionWithdrawals,
     private readonly outbound: OutboundHttp,
     config: AppConfig,
   ) {
@@ -118,6 +120,7 @@ export class IntegrationsService {
     });
   }
 
+  /** Deletes the integration with its actions; their runs that wait for approval are rejected. */
   async remove(
     teamId: string,
     agentId: string,
@@ -125,9 +128,13 @@ export class IntegrationsService {
     family: IntegrationFamily,
   ): Promise<void> {
     await this.requireAgent(teamId, agentId);
-    if (!(await this.integrations.delete(teamId, agentId, id, family))) {
-      throw Errors.notFound('Integration not found');
-    }
+    await this.db.transaction(async () => {
+      const actionIds = (await this.actions.listForIntegration(teamId, id)).map(({ id }) => id);
+      if (!(await this.integrations.delete(teamId, agentId, id, family))) {
+        throw Errors.notFound('Integration not found');
+      }
+      await this.withdrawals.withdrawn(teamId, agentId, actionIds);
+    });
   }
 
   /** Refuses (400) a URL the service may not call; `field` names it in the message. */

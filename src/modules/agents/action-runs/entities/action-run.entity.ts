@@ -1,5 +1,5 @@
 import { Column, Entity, ForeignKey, Index } from 'typeorm';
-import { IdColumn } from '@/database/columns';
+import { IdColumn, TimeColumn } from '@/database/columns';
 import { AgentScopedEntity } from '@/modules/agents/entities/agent-scoped.entity';
 import { ConversationEntity } from '@/modules/conversations/entities/conversation.entity';
 
@@ -46,4 +46,11 @@ export class ActionRunEntity extends AgentScopedEntity {
 
   @Column({ name: 'decided_by_api_key_id', type: 'varchar', length: 36, nullable: true })
   decidedByApiKeyId: string | null;
+
+  /**
+   * While `running`: until when the process calling it holds it (renewed during the call). Past
+   * it, that process is gone and any instance settles the run as interrupted.
+   */
+  @TimeColumn('lease_until', { nullable: true })
+  leaseUntil: Date | null;
 }

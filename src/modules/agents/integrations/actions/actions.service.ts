@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
+import { Database } from '@/database/database.service';
 import { AgentsService } from '@/modules/agents/agents.service';
+import { ActionWithdrawals } from '../action-withdrawals.service';
 import { ActionResponseDto, toActionResponse } from '../dto/action-response.dto';
 import { IntegrationsRepository } from '../integrations.repository';
 import { ActionsRepository } from './actions.repository';
@@ -7,7 +9,9 @@ import { ActionsRepository } from './actions.repository';
 @Injectable()
 export class ActionsService {
   constructor(
+    private readonly db: Database,
     private readonly agents: AgentsService,
+    private readonly withdrawals: ActionWithdrawals,
     private readonly actions: ActionsRepository,
     private readonly integrations: IntegrationsRepository,
   ) {}
@@ -28,7 +32,10 @@ export class ActionsService {
     });
   }
 
-  /** Ids that are not this agent's actions are ignored and not counted. */
+  /**
+   * Ids that are not this agent's actions are ignored and not counted. Disabled actions' runs
+   * that wait for approval are rejected with the change.
+   */
   async setEnabled(
     teamId: string,
     agentId: string,
@@ -36,6 +43,13 @@ export class ActionsService {
     enabled: boolean,
   ): Promise<number> {
     await this.agents.requireOwned(teamId, agentId);
-    return this.actions.setEnabled(teamId, agentId, [...new Set(ids)], enabled);
+    const unique = [...new Set(ids)];
+    return this.db.transaction(async () => {
+      const updated = await this.actions.setEnabled(teamId, agentId, unique, enabled);
+      if (!enabled) {
+        await this.withdrawals.withdrawn(teamId, agentId, unique);
+      }
+      return updated;
+    });
   }
 }

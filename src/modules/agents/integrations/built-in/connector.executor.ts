@@ -7,7 +7,6 @@ import {
   ActionParameters,
   ExecutableAction,
 } from '../actions/action-executor';
-import { boundedResult } from '../actions/action-result';
 import { CatalogAction, Connector, CONNECTORS } from '../connector-catalog';
 import { ProviderClient } from './providers/provider-client';
 import { ActionRun } from './providers/provider';
@@ -70,11 +69,10 @@ export class ConnectorExecutor implements ActionExecutor {
         error: `${connector.name} cannot ${catalogAction.name.toLowerCase()} here`,
       };
     }
-    const execution = await run(
+    return run(
       { client: this.client, secrets, config: integration.config },
       givenArguments(rawArgs),
     );
-    return execution.ok ? { ok: true, result: boundedResult(execution.result) } : execution;
   }
 
   private catalogAction({ action, integration }: ExecutableAction): CatalogAction | undefined {

@@ -8,7 +8,6 @@ import {
   ActionParameters,
   ExecutableAction,
 } from '../actions/action-executor';
-import { boundedResult } from '../actions/action-result';
 import { httpCall, masked, parsedBody, shortBody } from '../actions/http-call';
 import { authHeaders } from '../auth-headers';
 import { AuthConfig, AuthType } from '../dto/auth-config.dto';
@@ -87,9 +86,7 @@ export class CustomApiExecutor implements ActionExecutor {
     const answer = parsedBody(masked(outcome.text, secrets));
     return {
       ok: true,
-      result: boundedResult(
-        mapResponse(answer, action.config.response_mapping as Record<string, unknown> | null),
-      ),
+      result: mapResponse(answer, action.config.response_mapping as Record<string, unknown> | null),
     };
   }
 

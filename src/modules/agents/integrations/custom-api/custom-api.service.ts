@@ -4,6 +4,7 @@ import { Errors } from '@/common/http/api-error';
 import { WritePhase } from '@/common/idempotency/write-phase';
 import { Database } from '@/database/database.service';
 import { isUniqueViolation } from '@/database/errors';
+import { ActionWithdrawals } from '../action-withdrawals.service';
 import { ActionsRepository } from '../actions/actions.repository';
 import { checkedAuthConfig } from '../auth-headers';
 import { CustomApiConfigureDto } from '../dto/custom-api-configure.dto';
@@ -14,10 +15,9 @@ import { IntegrationsService } from '../integrations.service';
 import { toActionName } from '../action-name';
 import { mappingProblems } from './response-mapping';
 import { paramProblems } from './tool-parameters';
-import { toolUrl } from './tool-url';
+import { HOST_PLACEHOLDER_PROBLEM, placeholderInHost, toolUrl } from './tool-url';
 
 export const MAX_TOOLS_PER_INTEGRATION = 200;
-const TEMPLATED_HOST = /^https?:\/\/[^/?#]*\{/i;
 const TOOL_SETTINGS = [
   'url_params',
   'body_params',
@@ -34,6 +34,7 @@ export class CustomApiService {
     private readonly writePhase: WritePhase,
     private readonly integrations: IntegrationsService,
     private readonly actions: ActionsRepository,
+    private readonly withdrawals: ActionWithdrawals,
     private readonly secretBox: SecretBox,
   ) {}
 
@@ -103,10 +104,11 @@ export class CustomApiService {
     if (!url) {
       throw Errors.validation(['url_template: must be a full URL, since this API has no base_url']);
     }
-    // A templated host can only be checked when it is called, which OutboundHttp does anyway.
-    if (!TEMPLATED_HOST.test(url)) {
-      await this.integrations.assertCallable(url, 'url_template');
+    // The API's credentials go to the host: an argument (the model) may not choose it.
+    if (placeholderInHost(url)) {
+      throw Errors.validation([`url_template: ${HOST_PLACEHOLDER_PROBLEM}`]);
     }
+    await this.integrations.assertCallable(url, 'url_template');
     const action = this.integrations.newAction(
       integration,
       {
@@ -151,8 +153,11 @@ export class CustomApiService {
 
   async deleteTool(teamId: string, agentId: string, id: string, toolId: string): Promise<void> {
     await this.integrations.require(teamId, agentId, id, 'custom_api');
-    if (!(await this.actions.delete(teamId, id, toolId))) {
-      throw Errors.notFound('Tool not found');
-    }
+    await this.db.transaction(async () => {
+      if (!(await this.actions.delete(teamId, id, toolId))) {
+        throw Errors.notFound('Tool not found');
+      }
+      await this.withdrawals.withdrawn(teamId, agentId, [toolId]);
+    });
   }
 }

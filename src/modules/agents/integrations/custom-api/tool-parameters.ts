@@ -119,9 +119,9 @@ function propertyOf(param: ToolParam): Record<string, unknown> {
   };
 }
 
-/** The placeholders of a tool's URL, header and body templates. */
-function templatePlaceholders(config: Record<string, unknown>): string[] {
-  const texts = [typeof config.url_template === 'string' ? config.url_template : ''];
+/** The placeholders of a tool's header and body templates. */
+export function headerAndBodyPlaceholders(config: Record<string, unknown>): string[] {
+  const texts: string[] = [];
   const headers = config.headers_template;
   if (headers && typeof headers === 'object') {
     texts.push(...Object.values(headers).map(String));
@@ -134,6 +134,12 @@ function templatePlaceholders(config: Record<string, unknown>): string[] {
     );
   }
   return [...new Set(texts.flatMap(placeholdersOf))];
+}
+
+/** The placeholders of a tool's URL, header and body templates. */
+function templatePlaceholders(config: Record<string, unknown>): string[] {
+  const url = typeof config.url_template === 'string' ? config.url_template : '';
+  return [...new Set([...placeholdersOf(url), ...headerAndBodyPlaceholders(config)])];
 }
 
 /**

@@ -50,6 +50,32 @@ describe('renderToolRequest', () => {
     expect(request.body).toBeUndefined();
   });
 
+  it('leaves out of the query string a URL parameter that a header or body template places', () => {
+    const request = renderToolRequest(
+      BASE,
+      {
+        http_method: 'GET',
+        url_template: '/orders',
+        url_params: [
+          { name: 'customer', type: 'string' },
+          { name: 'status', type: 'string' },
+        ],
+        headers_template: { 'X-Customer': 'id {customer}' },
+      },
+      { customer: 'c-7', status: 'open' },
+    );
+    expect(request.url).toBe('https://shop.example/v1/orders?status=open');
+    expect(request.headers['X-Customer']).toBe('id c-7');
+  });
+
+  it('refuses a stored template whose placeholder fills the host', () => {
+    for (const url_template of ['https://{host}/x', 'https://shop.example{suffix}/x']) {
+      expect(() =>
+        renderToolRequest(BASE, { url_template }, { host: 'a', suffix: '.evil' }),
+      ).toThrow(TemplateError);
+    }
+  });
+
   it('sends the arguments not used in the URL as the JSON body of a POST without body_template', () => {
     const request = renderToolRequest(
       BASE,

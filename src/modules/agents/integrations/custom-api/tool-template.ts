@@ -1,6 +1,11 @@
-import { fillPlaceholders, placeholdersOf, toolParams } from './tool-parameters';
+import {
+  fillPlaceholders,
+  headerAndBodyPlaceholders,
+  placeholdersOf,
+  toolParams,
+} from './tool-parameters';
 import { HEADER_NAME, HEADER_VALUE } from '../header-syntax';
-import { toolUrl } from './tool-url';
+import { HOST_PLACEHOLDER_PROBLEM, placeholderInHost, toolUrl } from './tool-url';
 
 const WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);
 
@@ -49,6 +54,10 @@ function renderUrl(
   if (!template) {
     throw new TemplateError('its url_template is a path but its API has no base_url');
   }
+  // Refused when the tool is added; a row stored before that check is refused here.
+  if (placeholderInHost(template)) {
+    throw new TemplateError(`its url_template: ${HOST_PLACEHOLDER_PROBLEM}`);
+  }
   const used = new Set(placeholdersOf(template));
   const filled = fillPlaceholders(template, (name) => urlSegment(name, required(args, name)));
   let url: URL;
@@ -60,10 +69,16 @@ function renderUrl(
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new TemplateError('its URL must be http or https');
   }
-  // URL parameters its template has no place for go in the query string.
+  // URL parameters no template has a place for go in the query string.
+  const placedElsewhere = new Set(headerAndBodyPlaceholders(config));
   for (const param of toolParams(config.url_params)) {
     const value = args[param.name];
-    if (!used.has(param.name) && value !== undefined && value !== null) {
+    if (
+      !used.has(param.name) &&
+      !placedElsewhere.has(param.name) &&
+      value !== undefined &&
+      value !== null
+    ) {
       url.searchParams.append(param.name, asText(value));
       used.add(param.name);
     }

@@ -1,4 +1,4 @@
-import { toolUrl } from './tool-url';
+import { placeholderInHost, toolUrl } from './tool-url';
 
 describe('toolUrl', () => {
   it('appends a path template to the path of the base URL', () => {
@@ -20,5 +20,25 @@ describe('toolUrl', () => {
       'https://other.example/x',
     );
     expect(toolUrl(null, '/orders')).toBeNull();
+  });
+
+  it('tells a placeholder in the host, port or user part from one in the path or query', () => {
+    for (const url of [
+      'https://{host}/x',
+      'https://api.{region}.shop.example/x',
+      'https://shop.example{suffix}/x',
+      'https://shop.example:{port}/x',
+      'https://{user}@shop.example/x',
+      'http://{host}',
+    ]) {
+      expect(placeholderInHost(url)).toBe(true);
+    }
+    for (const url of [
+      'https://shop.example/{path}',
+      'https://shop.example?q={q}',
+      'https://shop.example#{x}',
+    ]) {
+      expect(placeholderInHost(url)).toBe(false);
+    }
   });
 });

@@ -1,4 +1,14 @@
 const ABSOLUTE = /^https?:\/\//i;
+/** A `{` before the end of the authority: a placeholder would fill (part of) the host. */
+const TEMPLATED_AUTHORITY = /^https?:\/\/[^/?#]*\{/i;
+
+export const HOST_PLACEHOLDER_PROBLEM =
+  "a placeholder may not fill the host (it comes from base_url or the template's own text)";
+
+/** Whether a tool URL (as `toolUrl` gives it) lets an argument choose the host or the port. */
+export function placeholderInHost(url: string): boolean {
+  return TEMPLATED_AUTHORITY.test(url);
+}
 
 /**
  * The URL a tool calls, placeholders left in: an absolute `url_template` as it is, a path one

@@ -4,6 +4,7 @@ import { Errors } from '@/common/http/api-error';
 import { WritePhase } from '@/common/idempotency/write-phase';
 import { Database } from '@/database/database.service';
 import { ActionEntity } from '../entities/action.entity';
+import { ActionWithdrawals } from '../action-withdrawals.service';
 import { ActionsRepository } from '../actions/actions.repository';
 import { authHeaders, checkedAuthConfig } from '../auth-headers';
 import { AuthConfig, AuthType } from '../dto/auth-config.dto';
@@ -45,6 +46,7 @@ export class McpServersService {
     private readonly integrations: IntegrationsService,
     private readonly repository: IntegrationsRepository,
     private readonly actions: ActionsRepository,
+    private readonly withdrawals: ActionWithdrawals,
     private readonly secretBox: SecretBox,
     private readonly client: McpClient,
   ) {}
@@ -180,6 +182,7 @@ export class McpServersService {
     }
     await this.actions.insert(created);
     counts.created = created.length;
+    const disabled: string[] = [];
     for (const gone of existing.values()) {
       if (gone.isAvailable) {
         await this.actions.update(teamId, gone.id, {
@@ -187,9 +190,11 @@ export class McpServersService {
           isEnabled: false,
           updatedAt: now,
         });
-        counts.disabled++;
+        disabled.push(gone.id);
       }
     }
+    counts.disabled = disabled.length;
+    await this.withdrawals.withdrawn(teamId, integration.agentId, disabled);
     await this.repository.update(teamId, integration.id, {
       status: 'connected',
       isConnected: true,

@@ -12,8 +12,6 @@ import { AuthConfig, AuthType } from '../dto/auth-config.dto';
 import { McpTransport } from '../dto/mcp-server-configure.dto';
 import { describeError, McpClient, McpToolResult } from './mcp-client';
 
-const MAX_RESULT_CHARS = 20_000;
-
 interface McpServerConfig {
   server_url: string;
   transport: McpTransport;
@@ -38,8 +36,7 @@ function textOf(result: McpToolResult): string {
   return result.content
     .map((part) => (part.type === 'text' && typeof part.text === 'string' ? part.text : ''))
     .filter(Boolean)
-    .join('\n')
-    .slice(0, MAX_RESULT_CHARS);
+    .join('\n');
 }
 
 /** Runs an MCP server's tool with `tools/call`, over the server's transport and with its auth. */

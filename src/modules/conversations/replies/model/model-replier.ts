@@ -15,6 +15,10 @@ import { historyFor, instructionsFor } from './model-prompt';
 
 const KNOWLEDGE_PASSAGES = 3;
 const MAX_REPLY_CHARS = 10_000;
+const REFUSED = JSON.stringify({
+  status: 'refused',
+  error: 'Too many tool calls in one reply: this call was not made. Answer with what you have.',
+});
 
 export interface ModelAnswer {
   text: string;
@@ -58,12 +62,14 @@ function parsedArguments(raw: string): Record<string, unknown> | null {
 
 /**
  * Answers with the language model: its instructions, the conversation so far, and the agent's
- * enabled actions as tools, for at most LLM_MAX_TOOL_STEPS rounds of tool calls. Throws when the
- * model fails; the caller falls back to answering without it.
+ * enabled actions as tools, for at most LLM_MAX_TOOL_STEPS rounds and LLM_MAX_TOOL_CALLS calls
+ * in all (one answer may ask for hundreds: the calls beyond are refused, never run). Throws when
+ * the model fails; the caller falls back to answering without it.
  */
 @Injectable()
 export class ModelReplier {
   private readonly maxToolSteps: number;
+  private readonly maxToolCalls: number;
 
   constructor(
     private readonly model: ModelClient,
@@ -72,6 +78,7 @@ export class ModelReplier {
     config: AppConfig,
   ) {
     this.maxToolSteps = config.llm.maxToolSteps;
+    this.maxToolCalls = config.llm.maxToolCalls;
   }
 
   get configured(): boolean {
@@ -107,8 +114,9 @@ export class ModelReplier {
         parameters: { ...this.runner.parametersOf(target) },
       },
     }));
+    let callsLeft = this.maxToolCalls;
     for (let round = 0; ; round++) {
-      const offered = round < this.maxToolSteps ? tools : [];
+      const offered = round < this.maxToolSteps && callsLeft > 0 ? tools : [];
       const reply = await this.model.complete({
         messages,
         tools: offered,
@@ -128,7 +136,9 @@ export class ModelReplier {
         const target = named.get(call.function.name);
         const args = parsedArguments(call.function.arguments);
         let content: string;
-        if (!target) {
+        if (callsLeft <= 0) {
+          content = REFUSED;
+        } else if (!target) {
           content = JSON.stringify({ status: 'failed', error: 'No such tool' });
         } else if (!args) {
           content = JSON.stringify({ status: 'failed', error: 'Arguments must be a JSON object' });
@@ -138,6 +148,7 @@ export class ModelReplier {
           parked = run.status === 'pending_approval' ? run : parked;
           content = toolResultFor(run);
         }
+        callsLeft -= 1;
         messages.push({ role: 'tool', tool_call_id: call.id, content });
       }
       if (parked) {

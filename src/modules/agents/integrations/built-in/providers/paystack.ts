@@ -1,9 +1,21 @@
 import { ActionExecution } from '../../actions/action-executor';
 import { fromMinorUnits, ProviderRequest, toMinorUnits } from './provider-client';
-import { ask, currencyOf, Provider, ProviderContext, readCheck, textOf } from './provider';
+import {
+  ask,
+  currencyOf,
+  failed,
+  pathSegment,
+  Provider,
+  ProviderContext,
+  readCheck,
+  textOf,
+} from './provider';
 
 // Paystack's API (https://paystack.com/docs/api): JSON bodies, the secret key as bearer, amounts
 // in the currency's subunit, every answer `{status, message, data}`.
+
+/** A transaction reference: Paystack's letters, digits, `-`, `.` and `=`, and `_` for older ones. */
+const REFERENCE = /^[A-Za-z0-9._=-]+$/;
 
 /** The `data` of Paystack's answer, or the failure (its `message` when it says `status: false`). */
 async function askData(
@@ -59,10 +71,14 @@ async function verifyTransaction(
   context: ProviderContext,
   args: Record<string, unknown>,
 ): Promise<ActionExecution> {
-  const answer = await askData(context, {
-    method: 'GET',
-    path: `/transaction/verify/${encodeURIComponent(args.reference as string)}`,
-  });
+  const reference = textOf(args.reference);
+  const segment = REFERENCE.test(reference) ? pathSegment(reference) : null;
+  if (!segment) {
+    return failed(
+      `${JSON.stringify(reference)} is not a Paystack reference: letters, digits, -, _, . and =, and not . or ..`,
+    );
+  }
+  const answer = await askData(context, { method: 'GET', path: `/transaction/verify/${segment}` });
   if (!answer.ok) {
     return answer;
   }

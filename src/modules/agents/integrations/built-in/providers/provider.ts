@@ -101,6 +101,16 @@ export function currencyOf(context: ProviderContext, args: Record<string, unknow
 
 export const failed = (error: string): ActionExecution => ({ ok: false, error });
 
+/**
+ * `value` as one segment of a provider's path, encoded; null for what would not stay one
+ * (empty, `.` or `..`, which URLs read as steps up the path even encoded: `/verify/..` is the
+ * list endpoint above it).
+ */
+export function pathSegment(value: unknown): string | null {
+  const text = textOf(value);
+  return text === '' || text === '.' || text === '..' ? null : encodeURIComponent(text);
+}
+
 /** A string or number field of an answer as text; `fallback` for anything else. */
 export function textOf(value: unknown, fallback = ''): string {
   return typeof value === 'string' || typeof value === 'number' ? String(value) : fallback;

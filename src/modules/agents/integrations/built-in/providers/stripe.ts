@@ -1,6 +1,15 @@
 import { ActionExecution } from '../../actions/action-executor';
 import { formEncode, fromMinorUnits, toMinorUnits } from './provider-client';
-import { ask, currencyOf, failed, Provider, ProviderContext, readCheck, textOf } from './provider';
+import {
+  ask,
+  currencyOf,
+  failed,
+  pathSegment,
+  Provider,
+  ProviderContext,
+  readCheck,
+  textOf,
+} from './provider';
 
 // Stripe's REST API (https://docs.stripe.com/api): form-encoded bodies, the secret key as bearer.
 const auth = (context: ProviderContext) => ({
@@ -86,7 +95,8 @@ async function getPaymentStatus(
   args: Record<string, unknown>,
 ): Promise<ActionExecution> {
   const id = args.payment_id as string;
-  const path = encodeURIComponent(id);
+  // Each kind of id starts with its prefix, so it is never a dot segment; encoded all the same.
+  const path = pathSegment(id) ?? '';
   if (id.startsWith('pi_')) {
     const intent = await ask(context, 'stripe', {
       method: 'GET',
