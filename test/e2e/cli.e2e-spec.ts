@@ -5,6 +5,9 @@ import { pollUntil } from '../support/wait';
 /** The CLI from the sources, as `npm run cli` runs it (the e2e suite runs without a build). */
 const cli = (args: string[], env: Record<string, string>) => runCli(args, env, 'src/cli.ts');
 
+// Each CLI run compiles its sources as it starts, seconds on a busy machine; tests run several.
+jest.setTimeout(90_000);
+
 describe('admin CLI', () => {
   let t: TestApp;
   let env: Record<string, string>;
