@@ -18,10 +18,11 @@ import { AppConfig } from './config/app-config';
 import { AppConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
 import { JobsModule } from './database/jobs/jobs.module';
-import { ActionRunsModule } from './modules/agents/action-runs/action-runs.module';
+import { AgentProfileModule } from '@/modules/agent-profile/agent-profile.module';
+import { RepliesModule } from '@/modules/replies/replies.module';
 import { AgentsModule } from './modules/agents/agents.module';
-import { IntegrationsModule } from './modules/agents/integrations/integrations.module';
-import { KnowledgeBasesModule } from './modules/agents/knowledge-bases/knowledge-bases.module';
+import { IntegrationsModule } from '@/modules/integrations/integrations.module';
+import { KnowledgeModule } from '@/modules/knowledge/knowledge.module';
 import { ApiKeyGuard } from './modules/auth/api-key.guard';
 import { AuthModule } from './modules/auth/auth.module';
 import { ScopeGuard } from './modules/auth/scope.guard';
@@ -56,13 +57,14 @@ export class AppModule {
         HealthModule,
         WorkflowsModule,
         AgentsModule,
-        // Listed although AgentsModule imports them: only the modules listed here are sure to
-        // register their routes before the fallback's catch-all.
-        KnowledgeBasesModule,
+        // Every feature is listed, imported by another or not: only the modules listed here are
+        // sure to register their routes before the fallback's catch-all.
+        KnowledgeModule,
         IntegrationsModule,
+        AgentProfileModule,
         ConversationsModule,
+        RepliesModule,
         PhoneNumbersModule,
-        ActionRunsModule,
         CallsModule,
         WebhooksModule,
         FallbackModule,

@@ -4,7 +4,7 @@ import { NestFactory } from '@nestjs/core';
 import { Command } from 'commander';
 import { CliModule } from './cli.module';
 import { CliServices } from './common/cli/cli-services';
-import { reportStartupFailure } from './common/startup-error';
+import { reportStartupFailure } from '@/config/startup-error';
 import { loadAppConfig } from './config/app-config';
 import { describeDatabase } from './config/deployment';
 import { loadEnvFile } from './config/env-file';

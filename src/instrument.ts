@@ -1,4 +1,4 @@
-import { reportStartupFailure } from './common/startup-error';
+import { reportStartupFailure } from '@/config/startup-error';
 import { loadEnvFile } from './config/env-file';
 
 /**

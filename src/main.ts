@@ -10,7 +10,7 @@ import { AppModule } from './app.module';
 import { configureApp } from './app.setup';
 import { connectionDrain } from './common/server/connection-drain';
 import { assertCanListen, listenProblem } from './common/server/listen-port';
-import { reportStartupFailure } from './common/startup-error';
+import { reportStartupFailure } from '@/config/startup-error';
 import { stopTracing } from './common/tracing/tracing-shutdown';
 import { AppConfig, loadAppConfig } from './config/app-config';
 import { describeDatabase, shapeOf } from './config/deployment';

@@ -9,7 +9,7 @@ import { AppModule } from '@/app.module';
 import { configureApp } from '@/app.setup';
 import { loadAppConfig } from '@/config/app-config';
 import { AgentEntity } from '@/modules/agents/entities/agent.entity';
-import { KnowledgeOwner, KnowledgeSearch } from '@/modules/conversations/replies/knowledge-search';
+import { KnowledgeOwner, KnowledgeSearch } from '@/modules/replies/knowledge-search';
 import { ApiClient } from '../../test/support/api-client';
 import { randomApiKey } from '../../test/support/keys';
 import { pollUntil } from '../../test/support/wait';

@@ -1,5 +1,5 @@
 import { LIMITS } from '@/common/validation/limits';
-import { WorkflowTriggersCache } from '@/modules/conversations/replies/workflow-triggers.cache';
+import { WorkflowTriggersCache } from '@/modules/replies/rules/workflow-triggers.cache';
 import {
   WorkflowEntity,
   WorkflowFlow,

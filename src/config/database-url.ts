@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { StartupError } from '@/common/startup-error';
+import { StartupError } from './startup-error';
 
 export type DatabaseTarget =
   { kind: 'sqlite'; path: string; dataDirectory: string } | { kind: 'postgres'; url: string };

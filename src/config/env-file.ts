@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parse } from 'dotenv';
-import { StartupError } from '@/common/startup-error';
+import { StartupError } from './startup-error';
 
 /**
  * Reads `.env` of the working directory into `env`. A variable set in the real environment wins,

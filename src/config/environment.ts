@@ -1,7 +1,7 @@
 import { plainToInstance } from 'class-transformer';
 import { IsIn, IsString, getMetadataStorage, Matches, validateSync } from 'class-validator';
 import bytes from 'bytes';
-import { StartupError } from '@/common/startup-error';
+import { StartupError } from './startup-error';
 import {
   BooleanSetting,
   IntegerSetting,
@@ -9,7 +9,7 @@ import {
   IsSmtpUrl,
   OptionalSetting,
 } from './setting.decorators';
-import { IsHttpUrl } from '@/common/validation/decorators';
+import { IsHttpUrl } from '@/config/http-url';
 import { IsTrustProxy } from './trust-proxy';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;

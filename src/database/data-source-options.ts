@@ -1,7 +1,7 @@
 import type Sqlite from 'better-sqlite3';
 import { DataSourceOptions } from 'typeorm';
 import { ensureDataDirectory, parseDatabaseUrl } from '@/config/database-url';
-import { SecretBox } from '@/common/crypto/secret-box';
+import { SecretBox } from '@/config/secret-box';
 import { migrations } from './migrations';
 
 const SQLITE_BUSY_TIMEOUT_MS = 5000;

@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { Pool } from 'pg';
-import { RateLimitedWarning } from '@/common/logging/rate-limited-warning';
+import { RateLimitedWarning } from './rate-limited-warning';
 import { isDatabaseUnavailable } from './errors';
 
 const trouble = new RateLimitedWarning(new Logger('Database'));

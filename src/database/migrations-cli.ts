@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { MigrationExecutor } from 'typeorm';
-import { reportStartupFailure } from '@/common/startup-error';
+import { reportStartupFailure } from '@/config/startup-error';
 import { describeDatabase } from '@/config/deployment';
 import { migrate, withMigrationLock } from './migrate';
 

@@ -1,4 +1,4 @@
-import { StartupError } from '@/common/startup-error';
+import { StartupError } from '@/config/startup-error';
 import { describeDatabase } from '@/config/deployment';
 import { isDatabaseUnavailable } from './errors';
 

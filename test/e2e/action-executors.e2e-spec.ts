@@ -1,7 +1,7 @@
-import { ActionExecutors } from '@/modules/agents/integrations/actions/action-executors';
-import { ExecutableAction } from '@/modules/agents/integrations/actions/action-executor';
-import { ActionEntity } from '@/modules/agents/integrations/entities/action.entity';
-import { IntegrationsService } from '@/modules/agents/integrations/integrations.service';
+import { ActionExecutors } from '@/modules/integrations/actions/action-executors';
+import { ExecutableAction } from '@/modules/integrations/actions/action-executor';
+import { ActionEntity } from '@/modules/integrations/entities/action.entity';
+import { IntegrationsService } from '@/modules/integrations/integrations.service';
 import { createAgent } from '../factories/agents';
 import { configureIntegration, createTool } from '../factories/integrations';
 import { API, startTestApp, TeamKey, TestApp } from '../factories/test-app';

@@ -1,4 +1,4 @@
-import { KnowledgePassageEntity } from '@/modules/agents/knowledge-bases/entities/knowledge-base.entity';
+import { KnowledgePassageEntity } from '@/modules/knowledge/entities/knowledge-base.entity';
 import { createAgent } from '../factories/agents';
 import { API, startTestApp, TestApp } from '../factories/test-app';
 

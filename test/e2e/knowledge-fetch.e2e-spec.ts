@@ -1,6 +1,6 @@
 import { createServer, Server } from 'node:http';
-import { KnowledgeBaseEntity } from '@/modules/agents/knowledge-bases/entities/knowledge-base.entity';
-import { KnowledgeFetchRepository } from '@/modules/agents/knowledge-bases/knowledge-fetch.repository';
+import { KnowledgeBaseEntity } from '@/modules/knowledge/entities/knowledge-base.entity';
+import { KnowledgeFetchRepository } from '@/modules/knowledge/fetch/knowledge-fetch.repository';
 import { AddressInfo } from 'node:net';
 import { createAgent } from '../factories/agents';
 import { allMessages, repliesSettled, sendAs } from '../factories/conversations';

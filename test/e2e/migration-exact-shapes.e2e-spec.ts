@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { SecretBox } from '@/common/crypto/secret-box';
+import { SecretBox } from '@/config/secret-box';
 import { newId } from '@/common/ids';
 import { dataSourceOptions } from '@/database/data-source-options';
 import { migrate } from '@/database/migrate';

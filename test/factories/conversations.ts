@@ -1,4 +1,4 @@
-import { PendingReplyEntity } from '@/modules/conversations/entities/message.entity';
+import { PendingReplyEntity } from '@/modules/replies/entities/pending-reply.entity';
 import { pollUntil } from '../support/wait';
 import { API, TestApp } from './test-app';
 

@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { RateLimitedWarning } from './rate-limited-warning';
+import { RateLimitedWarning } from '@/database/rate-limited-warning';
 
 describe('RateLimitedWarning', () => {
   it('logs the first of a burst, then once a period with the count in between, and says when it ends', () => {

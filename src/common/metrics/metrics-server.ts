@@ -1,6 +1,6 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { createServer, Server } from 'node:http';
-import { StartupError } from '@/common/startup-error';
+import { StartupError } from '@/config/startup-error';
 import { AppConfig } from '@/config/app-config';
 import { MetricsService } from './metrics.service';
 

@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import Redis, { RedisOptions } from 'ioredis';
-import { RateLimitedWarning } from '../logging/rate-limited-warning';
-import { StartupError } from '../startup-error';
+import { RateLimitedWarning } from '@/database/rate-limited-warning';
+import { StartupError } from '@/config/startup-error';
 
 const CONNECT_TIMEOUT_MS = 3_000;
 const MAX_RECONNECT_DELAY_MS = 1_000;

@@ -1,5 +1,5 @@
 import { createServer } from 'node:net';
-import { StartupError } from '../startup-error';
+import { StartupError } from '@/config/startup-error';
 
 const LISTEN_PROBLEMS: Record<string, (port: number, host: string) => string> = {
   EADDRINUSE: (port) => `PORT: port ${port} is in use; stop what holds it or set another PORT`,

@@ -54,32 +54,6 @@ export const IsPlainObject = (options?: ValidationOptions) =>
     options,
   );
 
-const HTTP_URL = /^https?:\/\/[^\s/?#\\]+[^\s\\]*$/i;
-
-/** An absolute http(s) URL: no other scheme (`javascript:`, `data:`…) and no backslashes. */
-function isHttpUrl(value: unknown): boolean {
-  if (typeof value !== 'string' || !HTTP_URL.test(value)) {
-    return false;
-  }
-  try {
-    return new URL(value).hostname !== '';
-  } catch {
-    return false;
-  }
-}
-
-export const IsHttpUrl = (options?: ValidationOptions) =>
-  ValidateBy(
-    {
-      name: 'isHttpUrl',
-      validator: {
-        validate: isHttpUrl,
-        defaultMessage: () => 'must be an http(s) URL',
-      },
-    },
-    options,
-  );
-
 function hasNoCredentials(value: unknown): boolean {
   if (typeof value !== 'string') {
     return true;

@@ -1,7 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional, ApiPropertyOptions } from '@nestjs/swagger';
 import { IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
-import { IsHttpUrl } from './decorators';
+import { IsHttpUrl } from '@/config/http-url';
 import { LIMITS } from './limits';
 
 type DocOptions = Omit<ApiPropertyOptions, 'maxLength' | 'nullable' | 'required'>;

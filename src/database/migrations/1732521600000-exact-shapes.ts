@@ -1,5 +1,5 @@
 import { MigrationInterface, QueryRunner, TableColumn } from 'typeorm';
-import { SecretBox } from '@/common/crypto/secret-box';
+import { SecretBox } from '@/config/secret-box';
 import { integerColumn, varcharColumn } from './columns';
 import { minutesFromText } from './setup-minutes';
 

@@ -1,4 +1,4 @@
-import { SecretBox } from '@/common/crypto/secret-box';
+import { SecretBox } from '@/config/secret-box';
 import { Platform1732262400000 } from './1732262400000-platform';
 import { Agents1732348800000 } from './1732348800000-agents';
 import { Conversations1732435200000 } from './1732435200000-conversations';

@@ -6,7 +6,6 @@ import { Endpoint } from '@/modules/auth/endpoint.decorator';
 import { FlowDto } from '@/modules/workflows/dto/workflow-parts.dto';
 import { WorkflowResponseDto } from '@/modules/workflows/dto/workflow-response.dto';
 import { AgentId } from './agent-id.decorator';
-import { AgentProfileService } from './agent-profile.service';
 import { AgentsService } from './agents.service';
 import { AgentTestCodeService } from './deployment/agent-test-code.service';
 import { AgentCreateDto } from './dto/agent-create.dto';
@@ -17,7 +16,6 @@ import {
 } from './dto/agent-live-status-response.dto';
 import { AgentLiveStatusDto } from './dto/agent-live-status-update.dto';
 import {
-  AgentDetailResponseDto,
   AgentResponseDto,
   AgentWithWorkflowResponseDto,
   toAgentResponse,
@@ -31,7 +29,6 @@ import { ChannelResponseDto, toChannelResponse } from './dto/channel-response.dt
 export class AgentsController {
   constructor(
     private readonly agents: AgentsService,
-    private readonly profiles: AgentProfileService,
     private readonly testCodes: AgentTestCodeService,
   ) {}
 
@@ -66,17 +63,6 @@ export class AgentsController {
   ): Promise<AgentWithWorkflowResponseDto> {
     const { agent, workflow } = await this.agents.create(teamId, body);
     return { ...toAgentResponse(agent), workflow };
-  }
-
-  @Get(':agentId')
-  @Endpoint({
-    scope: 'agents:read',
-    summary: 'Retrieve an agent with its knowledge bases, integrations and channels',
-    message: 'Agent retrieved successfully',
-    response: AgentDetailResponseDto,
-  })
-  getAgent(@TeamId() teamId: string, @AgentId() agentId: string): Promise<AgentDetailResponseDto> {
-    return this.profiles.detail(teamId, agentId);
   }
 
   @Patch(':agentId')

@@ -1,11 +1,7 @@
-import { forwardRef, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { IntegrationsModule } from '@/modules/agents/integrations/integrations.module';
-import { KnowledgeBasesModule } from '@/modules/agents/knowledge-bases/knowledge-bases.module';
-import { PhoneNumberEntity } from '@/modules/phone-numbers/entities/phone-number.entity';
 import { WebhooksModule } from '@/modules/webhooks/webhooks.module';
 import { WorkflowsModule } from '@/modules/workflows/workflows.module';
-import { AgentProfileService } from './agent-profile.service';
 import { AgentsController } from './agents.controller';
 import { AgentsRepository } from './agents.repository';
 import { AgentsService } from './agents.service';
@@ -13,28 +9,26 @@ import { ChannelsRepository } from './channels/channels.repository';
 import { AgentTestCodeService } from './deployment/agent-test-code.service';
 import { AgentChannelEntity } from './entities/agent-channel.entity';
 import { AgentEntity } from './entities/agent.entity';
+import { WorkflowUsersRepository } from './workflow-users.repository';
 
 /**
- * The agent itself, its channels and its test deployment. Its knowledge bases and integrations
- * are modules of their own; they check the agent through AgentsService, and the agent's profile
- * lists them through theirs, hence the forward references both ways.
+ * The agent itself, its channels and its test deployment. Everything that belongs to an agent
+ * (knowledge, integrations, conversations) lives in a module above this one and checks the agent
+ * through AgentsService; GET /agents/{id}, which shows them all, is the agent profile's.
  */
 @Module({
   imports: [
-    forwardRef(() => KnowledgeBasesModule),
-    forwardRef(() => IntegrationsModule),
     WorkflowsModule,
-    // Phone numbers are read, never written, here: a linked one connects the telephony channel.
     WebhooksModule,
-    TypeOrmModule.forFeature([AgentEntity, AgentChannelEntity, PhoneNumberEntity]),
+    TypeOrmModule.forFeature([AgentEntity, AgentChannelEntity]),
   ],
   controllers: [AgentsController],
   providers: [
     AgentsRepository,
     AgentsService,
-    AgentProfileService,
     AgentTestCodeService,
     ChannelsRepository,
+    WorkflowUsersRepository,
   ],
   exports: [AgentsService],
 })

@@ -150,6 +150,11 @@ export class AgentsService {
     return this.channels.listForAgent(teamId, id);
   }
 
+  /** The channels of an agent the caller has already found to be the team's. */
+  channelSummaries(teamId: string, id: string): Promise<ChannelSummary[]> {
+    return this.channels.listForAgent(teamId, id);
+  }
+
   /** The flows of the agent's workflow (which may be another team's public one). */
   async flowsOf(teamId: string, id: string): Promise<WorkflowResponseDto['flows']> {
     const agent = await this.requireOwned(teamId, id);

@@ -3,18 +3,21 @@ import { Errors } from '@/common/http/api-error';
 import { isId } from '@/common/ids';
 import { Page } from '@/common/pagination/page';
 import { Database } from '@/database/database.service';
-import { ActionRunEntity } from '@/modules/agents/action-runs/entities/action-run.entity';
 import { AgentsService } from '@/modules/agents/agents.service';
-import { appendedOrGone, ChannelUser, ConversationsRepository } from './conversations.repository';
+import {
+  appendedOrGone,
+  ChannelUser,
+  ConversationChanges,
+  ConversationKey,
+  ConversationsRepository,
+} from './conversations.repository';
 import { ConversationListQueryDto } from './dto/conversation.dto';
 import { ChannelMessageCreateDto, MessageCreateDto, MessageListQueryDto } from './dto/message.dto';
 import { ConversationEntity } from './entities/conversation.entity';
-import { MessageEntity } from './entities/message.entity';
+import { MessageAction, MessageEntity } from './entities/message.entity';
 import { MessagePublisher } from './messages/message-publisher';
 import { MessagesRepository } from './messages/messages.repository';
-import { messageActionOf, runLine } from './replies/action-lines';
-import { PendingRepliesRepository } from './replies/pending-replies.repository';
-import { ReplyWorker } from './replies/reply-worker.service';
+import { ReplyRequests } from './reply-requests.service';
 
 const NOT_FOUND = 'Conversation not found';
 
@@ -25,9 +28,8 @@ export class ConversationsService {
     private readonly agents: AgentsService,
     private readonly conversations: ConversationsRepository,
     private readonly messages: MessagesRepository,
-    private readonly pendingReplies: PendingRepliesRepository,
     private readonly publisher: MessagePublisher,
-    private readonly replies: ReplyWorker,
+    private readonly replyRequests: ReplyRequests,
   ) {}
 
   async list(
@@ -119,32 +121,74 @@ export class ConversationsService {
     });
   }
 
+  /** The conversation a reply is produced for, or null once it is gone; the agent is not read. */
+  findForReply(teamId: string, agentId: string, id: string): Promise<ConversationEntity | null> {
+    return this.conversations.findOwned(teamId, agentId, id);
+  }
+
+  findMessage(teamId: string, conversationId: string, id: string): Promise<MessageEntity | null> {
+    return this.messages.findOwned(teamId, conversationId, id);
+  }
+
+  /** The conversation's last `count` messages, oldest first. */
+  recentMessages(teamId: string, conversationId: string, count: number): Promise<MessageEntity[]> {
+    return this.messages.recent(teamId, conversationId, count);
+  }
+
   /**
-   * A person decided on a run that waited for approval: the conversation shows the outcome, and
-   * the reply that parked it continues, produced by the reply worker on whichever instance takes
-   * it. In the caller's transaction.
+   * Appends an assistant message (a reply, an action's line) with `changes` to the conversation,
+   * in the caller's transaction; throws when the conversation went meanwhile. Publish it once the
+   * transaction has committed.
    */
-  async continueAfterDecision(run: ActionRunEntity): Promise<void> {
-    const conversation = await this.conversations.findOwned(
-      run.teamId,
-      run.agentId,
-      run.conversationId,
+  async appendAssistant(
+    conversation: ConversationKey,
+    text: string,
+    changes: ConversationChanges = {},
+    action?: MessageAction,
+  ): Promise<MessageEntity> {
+    const appended = await this.conversations.append(
+      conversation,
+      'assistant',
+      text,
+      changes,
+      action,
     );
+    return appendedOrGone(appended).message;
+  }
+
+  /** Tells the conversation's streams of a message that has committed. */
+  publish(message: MessageEntity): void {
+    this.publisher.publish(message);
+  }
+
+  /**
+   * An action's outcome (`text`, `action`) in its conversation, clearing `needs_attention`, and
+   * asking for the reply that waited on it. In the caller's transaction; null when the
+   * conversation is gone.
+   */
+  async appendActionOutcome(
+    teamId: string,
+    agentId: string,
+    conversationId: string,
+    text: string,
+    action: MessageAction,
+  ): Promise<MessageEntity | null> {
+    const conversation = await this.conversations.findOwned(teamId, agentId, conversationId);
     if (!conversation) {
-      return;
+      return null;
     }
     const { message } = appendedOrGone(
       await this.conversations.append(
         conversation,
         'assistant',
-        runLine(run),
+        text,
         { needsAttention: false },
-        messageActionOf(run),
+        action,
       ),
     );
     this.publisher.publish(message);
-    const pending = await this.pendingReplies.add(message);
-    this.db.afterCommit(() => this.replies.schedule(pending, message));
+    await this.replyRequests.requested(message);
+    return message;
   }
 
   private async post(
@@ -183,8 +227,7 @@ export class ConversationsService {
       const { message, conversation, agentStatus } = appended;
       this.publisher.publish(message);
       if (role === 'user' && !conversation.isAiChatPaused && agentStatus !== 'paused') {
-        const pending = await this.pendingReplies.add(message);
-        this.db.afterCommit(() => this.replies.schedule(pending, message));
+        await this.replyRequests.requested(message);
       }
       return message;
     });

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { SecretBox } from '@/common/crypto/secret-box';
+import { SecretBox } from '@/config/secret-box';
 import { IdempotencyModule } from '@/common/idempotency/idempotency.module';
 import { OutboundHttp } from '@/common/outbound/outbound-http';
 import { DeliveryWorker } from './delivery/delivery-worker.service';

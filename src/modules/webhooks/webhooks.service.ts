@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { SecretBox } from '@/common/crypto/secret-box';
+import { SecretBox } from '@/config/secret-box';
 import { Errors } from '@/common/http/api-error';
 import { newId } from '@/common/ids';
 import { WritePhase } from '@/common/idempotency/write-phase';

@@ -9,7 +9,7 @@ import { WorkflowCreateDto } from './dto/workflow-create.dto';
 import { WorkflowListQueryDto } from './dto/workflow-list-query.dto';
 import { WorkflowUpdateDto } from './dto/workflow-update.dto';
 import { WorkflowEntity } from './entities/workflow.entity';
-import { ForeignAgentsRepository } from './foreign-agents.repository';
+import { WorkflowUsersRegistry } from './workflow-users.service';
 import { newWorkflow, workflowChanges } from './workflow-fields';
 import { WorkflowsRepository } from './workflows.repository';
 
@@ -21,7 +21,7 @@ export class WorkflowsService {
   constructor(
     private readonly db: Database,
     private readonly workflows: WorkflowsRepository,
-    private readonly foreignAgents: ForeignAgentsRepository,
+    private readonly users: WorkflowUsersRegistry,
   ) {}
 
   list(teamId: string, query: WorkflowListQueryDto): Promise<Page<WorkflowEntity>> {
@@ -112,7 +112,7 @@ export class WorkflowsService {
    * onto that copy, so they keep working and never see what the owner writes next.
    */
   private async handOverToOtherTeams(workflow: WorkflowEntity): Promise<void> {
-    for (const teamId of await this.foreignAgents.teamsOn(workflow.id, workflow.teamId)) {
+    for (const teamId of await this.users.teamsOn(workflow.id, workflow.teamId)) {
       const now = new Date();
       const copy: WorkflowEntity = {
         ...workflow,
@@ -123,7 +123,7 @@ export class WorkflowsService {
         updatedAt: now,
       };
       await this.workflows.insert(copy);
-      await this.foreignAgents.move(teamId, workflow.id, copy.id);
+      await this.users.move(teamId, workflow.id, copy.id);
     }
   }
 

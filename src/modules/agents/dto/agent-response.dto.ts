@@ -1,6 +1,4 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { IntegrationSummaryDto } from '@/modules/agents/integrations/dto/integration-response.dto';
-import { KnowledgeBaseSummaryDto } from '@/modules/agents/knowledge-bases/dto/knowledge-base-response.dto';
 import { WorkflowResponseDto } from '@/modules/workflows/dto/workflow-response.dto';
 import {
   AgentEntity,
@@ -9,7 +7,6 @@ import {
   Persona,
   PERSONAS,
 } from '../entities/agent.entity';
-import { ChannelResponseDto } from './channel-response.dto';
 
 export class AgentResponseDto {
   @ApiProperty() id: string;
@@ -34,12 +31,6 @@ export class AgentResponseDto {
 
 export class AgentWithWorkflowResponseDto extends AgentResponseDto {
   @ApiProperty({ type: WorkflowResponseDto }) workflow: WorkflowResponseDto;
-}
-
-export class AgentDetailResponseDto extends AgentResponseDto {
-  @ApiProperty({ type: [KnowledgeBaseSummaryDto] }) knowledge_bases: KnowledgeBaseSummaryDto[];
-  @ApiProperty({ type: [IntegrationSummaryDto] }) integrations: IntegrationSummaryDto[];
-  @ApiProperty({ type: [ChannelResponseDto] }) channels: ChannelResponseDto[];
 }
 
 export function toAgentResponse(agent: AgentEntity): AgentResponseDto {

@@ -1,6 +1,6 @@
 import { Column, Entity, Unique } from 'typeorm';
 import { BooleanColumn } from '@/database/columns';
-import { AgentScopedEntity } from './agent-scoped.entity';
+import { AgentScopedEntity } from '@/database/agent-scoped.entity';
 
 export const CHANNEL_TYPES = [
   'webchat',

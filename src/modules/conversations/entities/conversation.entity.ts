@@ -1,6 +1,6 @@
 import { Column, Entity, Index, Unique } from 'typeorm';
 import { BooleanColumn, TimeColumn } from '@/database/columns';
-import { AgentScopedEntity } from '@/modules/agents/entities/agent-scoped.entity';
+import { AgentScopedEntity } from '@/database/agent-scoped.entity';
 import { CHANNEL_TYPES, ChannelType } from '@/modules/agents/entities/agent-channel.entity';
 
 /** A conversation happens on one of the agent's channels. */

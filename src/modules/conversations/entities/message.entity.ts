@@ -1,5 +1,5 @@
 import { Column, Entity, ForeignKey, Index, Unique } from 'typeorm';
-import { IdColumn, TimeColumn } from '@/database/columns';
+import { IdColumn } from '@/database/columns';
 import { TeamRecordEntity } from '@/database/team-scoped.entity';
 import { ConversationEntity } from './conversation.entity';
 
@@ -50,21 +50,4 @@ export class MessageEntity extends ConversationRecordEntity {
 
   @Column({ type: 'simple-json', nullable: true })
   action: MessageAction | null;
-}
-
-/** A user message still waiting for its reply; removed in the transaction that stores the reply. */
-@Entity('pending_replies')
-@Unique('uq_pending_replies_message', ['messageId'])
-@Index('ix_pending_replies_created', ['createdAt'])
-export class PendingReplyEntity extends ConversationRecordEntity {
-  @IdColumn('message_id')
-  @ForeignKey(() => MessageEntity, { onDelete: 'CASCADE' })
-  messageId: string;
-
-  @Column({ type: 'integer' })
-  attempts: number;
-
-  /** While set and in the future, a worker is producing this reply. */
-  @TimeColumn('lease_until', { nullable: true })
-  leaseUntil: Date | null;
 }

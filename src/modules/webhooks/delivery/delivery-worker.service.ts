@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { SecretBox } from '@/common/crypto/secret-box';
+import { SecretBox } from '@/config/secret-box';
 import { AppConfig } from '@/config/app-config';
 import { Database } from '@/database/database.service';
 import { QueuedJob } from '@/database/jobs/fair-queue';

@@ -8,7 +8,8 @@ import {
   IsString,
   MaxLength,
 } from 'class-validator';
-import { HasNoUrlCredentials, IsHttpUrl } from '@/common/validation/decorators';
+import { IsHttpUrl } from '@/config/http-url';
+import { HasNoUrlCredentials } from '@/common/validation/decorators';
 import { LIMITS } from '@/common/validation/limits';
 import { NullableString } from '@/common/validation/string-fields';
 import { WEBHOOK_EVENT_TYPES, WebhookEventType } from '../event-types';

@@ -1,0 +1,51 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { AgentsModule } from '@/modules/agents/agents.module';
+import { OutboundHttp } from '@/common/outbound/outbound-http';
+import { WebhooksModule } from '@/modules/webhooks/webhooks.module';
+import {
+  KnowledgeBaseEntity,
+  KnowledgeFaqVersionEntity,
+  KnowledgePassageEntity,
+} from './entities/knowledge-base.entity';
+import { KnowledgeFetchRepository } from './fetch/knowledge-fetch.repository';
+import { KnowledgeIndexService } from './knowledge-index.service';
+import { KnowledgeFetchWorker } from './fetch/knowledge-fetch.worker';
+import { KnowledgeQuota } from './knowledge-quota';
+import { PageFetcher } from './fetch/page-fetcher';
+import { PageReader } from './fetch/page-reader';
+import { PassagesRepository } from './index/passages.repository';
+import { KnowledgeBasesController } from './knowledge-bases.controller';
+import { KnowledgeBasesRepository } from './knowledge-bases.repository';
+import { KnowledgeBasesService } from './knowledge-bases.service';
+import { KnowledgeFetchMetrics } from './fetch/knowledge-fetch.metrics';
+
+/** The agent's knowledge bases, the fetching of URL ones, and the passages replies draw on. */
+@Module({
+  imports: [
+    // The agent's profile lists the knowledge bases, and every one belongs to an agent.
+    AgentsModule,
+    WebhooksModule,
+    TypeOrmModule.forFeature([
+      KnowledgeBaseEntity,
+      KnowledgePassageEntity,
+      KnowledgeFaqVersionEntity,
+    ]),
+  ],
+  controllers: [KnowledgeBasesController],
+  providers: [
+    KnowledgeFetchMetrics,
+    KnowledgeBasesRepository,
+    KnowledgeBasesService,
+    PassagesRepository,
+    KnowledgeIndexService,
+    KnowledgeFetchRepository,
+    KnowledgeQuota,
+    KnowledgeFetchWorker,
+    PageFetcher,
+    PageReader,
+    OutboundHttp,
+  ],
+  exports: [KnowledgeBasesService, KnowledgeIndexService],
+})
+export class KnowledgeModule {}

@@ -1,0 +1,63 @@
+import { ActionRunEntity } from './action-runs/entities/action-run.entity';
+import { AgentEntity } from '@/modules/agents/entities/agent.entity';
+import { WorkflowEntity } from '@/modules/workflows/entities/workflow.entity';
+import {
+  ConversationEntity,
+  FlowState,
+} from '@/modules/conversations/entities/conversation.entity';
+import { MessageEntity } from '@/modules/conversations/entities/message.entity';
+
+export interface ReplyContext {
+  agent: AgentEntity;
+  workflow: WorkflowEntity | null;
+  conversation: ConversationEntity;
+  /** The user message being answered (or the `action` message of a decided run). */
+  message: MessageEntity;
+  /** Earlier messages, oldest first, ending with `message`: read only by the stages that use them. */
+  history: () => Promise<MessageEntity[]>;
+}
+
+export interface Reply {
+  text: string;
+  /** Raise the conversation for a person to look at. */
+  needsAttention: boolean;
+  /** The flow position to keep; undefined leaves it as it was, null clears it. */
+  flowState?: FlowState | null;
+  /** The customer's answers collected so far; undefined leaves them as they were. */
+  context?: Record<string, string>;
+  /** The actions run for this reply, in order: each shows as an `action` message before the text. */
+  runs?: ActionRunEntity[];
+  /** Which stage answered, for logs. */
+  source: 'rule' | 'flow' | 'knowledge' | 'llm' | 'handoff' | 'action';
+}
+
+/** Produces the agent's answer to one user message. */
+export interface ReplyEngine {
+  /** Also the rest of a reply that waited for a decision, when `message` is that run's message. */
+  reply(context: ReplyContext): Promise<Reply>;
+}
+
+export const REPLY_ENGINE = Symbol('REPLY_ENGINE');
+
+export function handoffReply(agent: AgentEntity): Reply {
+  const team = agent.businessName ?? agent.name;
+  return {
+    text: `Thanks for your message. Someone from the ${team} team will get back to you shortly.`,
+    needsAttention: true,
+    source: 'handoff',
+  };
+}
+
+/** `{{agent.name}}`, `{{agent.business_name}}`, and `{{key}}` for each collected answer. */
+export function fillPlaceholders(
+  text: string,
+  agent: AgentEntity,
+  collected: Record<string, string> = {},
+): string {
+  return text
+    .replace(/\{\{\s*agent\.name\s*\}\}/g, agent.name)
+    .replace(/\{\{\s*agent\.business_name\s*\}\}/g, agent.businessName ?? agent.name)
+    .replace(/\{\{\s*([A-Za-z_][\w-]*)\s*\}\}/g, (whole, key: string) =>
+      Object.prototype.hasOwnProperty.call(collected, key) ? collected[key] : whole,
+    );
+}
