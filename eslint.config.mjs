@@ -4,11 +4,11 @@ import eslint from '@eslint/js';
 import prettier from 'eslint-config-prettier';
 import tseslint from 'typescript-eslint';
 
-// Module boundaries. A module is a folder holding a `*.module.ts`: a feature under src/modules, or
-// a module nested in one (agents/knowledge-bases). Inside its folder a module imports its own files
-// by relative path; any other module is imported as `@/modules/...`, and only from its public
-// surface: the `*.module`, `*.service` and `*.decorator` files at its root, and its `dto/` and
-// `entities/`. Platform code (common, database, config) never imports a module.
+// Module boundaries. A module is a folder of src/modules holding a `*.module.ts`. Inside its
+// folder a module imports its own files by relative path; any other module is imported as
+// `@/modules/...`, only from its public surface (the `*.module`, `*.service` and `*.decorator`
+// files at its root, and its `dto/`: its `entities/` are its own), and only from a lower floor.
+// Platform code (config, database, common) never imports a module.
 const MODULES = join(import.meta.dirname, 'src/modules');
 const moduleDirs = [
   ...new Set(
@@ -25,8 +25,42 @@ const alternatives = (paths) => `(?:${paths.map(escape).join('|')})`;
 const notPublic = {
   regex: `^@/modules/(?!${alternatives(moduleDirs)}/(?:[\\w-]+\\.(?:module|service|decorator)|dto/[\\w.-]+|entities/[\\w.-]+)$)`,
   message:
-    "Another module's internals: import its root *.module, *.service or *.decorator, or its dto/ or entities/.",
+    "Another module's internals: import its root *.module, *.service or *.decorator, or its dto/.",
 };
+
+/** Another module's records may be named as types; their tables are that module's to query. */
+const entitiesPrivate = {
+  regex: '^@/modules/[\\w-]+/entities/',
+  allowTypeImports: true,
+  message: "Another module's entities are its own: `import type` their shape, or ask its service.",
+};
+
+// The floors of the modules, bottom to top: a module imports only modules on the floors below its
+// own, so no two modules can import each other, directly or around a circle.
+const FLOORS = [
+  ['auth', 'health'],
+  ['webhooks', 'workflows', 'calls'],
+  ['agents'],
+  ['knowledge', 'integrations', 'conversations', 'phone-numbers'],
+  ['agent-profile', 'replies'],
+];
+const floorOf = (dir) => FLOORS.findIndex((floor) => floor.includes(dir.split('/')[0]));
+const unplaced = moduleDirs.filter((dir) => floorOf(dir) < 0);
+if (unplaced.length > 0) {
+  throw new Error(`eslint.config.mjs: place ${unplaced.join(', ')} on a floor of FLOORS`);
+}
+
+/** Modules on `dir`'s floor or above it (itself aside): it must not import them. */
+function notBelow(dir) {
+  const own = floorOf(dir);
+  const above = FLOORS.slice(own)
+    .flat()
+    .filter((other) => other !== dir);
+  return {
+    regex: `^@/modules/${alternatives(above)}(?:/|$)`,
+    message: `Not on a floor below ${dir}'s (FLOORS in eslint.config.mjs): depend downwards only.`,
+  };
+}
 
 /** The modules nested in `dir` (not those nested in them), relative to it. */
 function nestedIn(dir) {
@@ -44,11 +78,20 @@ function boundaryOf(dir, depth) {
     files: [`src/modules/${dir}/${'*/'.repeat(depth)}*.ts`],
     ignores: nested.map((inner) => `src/modules/${dir}/${inner}/**`),
     rules: {
-      'no-restricted-imports': [
+      '@typescript-eslint/no-restricted-imports': [
         'error',
         {
+          paths: [
+            {
+              name: '@nestjs/common',
+              importNames: ['forwardRef'],
+              message: 'No forwardRef: a circle between providers means a floor is wrong.',
+            },
+          ],
           patterns: [
             notPublic,
+            entitiesPrivate,
+            notBelow(dir),
             {
               regex: `^(?:\\.\\./){${depth + 1}}`,
               message: 'Outside this module: import it as @/modules/..., from its public surface.',
@@ -70,7 +113,16 @@ function boundaryOf(dir, depth) {
 }
 
 export default tseslint.config(
-  { ignores: ['dist/', 'coverage/', 'data/', 'node_modules/', 'eslint.config.mjs', 'jest.config.js'] },
+  {
+    ignores: [
+      'dist/',
+      'coverage/',
+      'data/',
+      'node_modules/',
+      'eslint.config.mjs',
+      'jest.config.js',
+    ],
+  },
   eslint.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   prettier,
@@ -83,7 +135,10 @@ export default tseslint.config(
       curly: ['error', 'all'],
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/switch-exhaustiveness-check': 'error',
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+      ],
       '@typescript-eslint/no-extraneous-class': 'off',
       '@typescript-eslint/require-await': 'off',
     },

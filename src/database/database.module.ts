@@ -2,7 +2,7 @@ import { Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AppConfig } from '@/config/app-config';
 import { SECRET_KEY } from '@/config/config.module';
-import { ConsoleDataSource } from './console-data-source';
+import { ConsoleDataSource, ENTITY_FILES } from './console-data-source';
 import { dataSourceOptions } from './data-source-options';
 import { Database } from './database.service';
 import { watchDatabaseConnections } from './database-trouble';
@@ -15,7 +15,7 @@ import { migrate } from './migrate';
       inject: [AppConfig, SECRET_KEY],
       useFactory: (config: AppConfig, secretKey: Buffer) => ({
         ...dataSourceOptions(config.database.url, secretKey, config.database.poolSize),
-        autoLoadEntities: true,
+        entities: [ENTITY_FILES],
         retryAttempts: 0,
       }),
       dataSourceFactory: async (options) => {

@@ -1,5 +1,4 @@
 import { Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
 import { WebhooksModule } from '@/modules/webhooks/webhooks.module';
 import { WorkflowsModule } from '@/modules/workflows/workflows.module';
 import { AgentsController } from './agents.controller';
@@ -7,8 +6,6 @@ import { AgentsRepository } from './agents.repository';
 import { AgentsService } from './agents.service';
 import { ChannelsRepository } from './channels/channels.repository';
 import { AgentTestCodeService } from './deployment/agent-test-code.service';
-import { AgentChannelEntity } from './entities/agent-channel.entity';
-import { AgentEntity } from './entities/agent.entity';
 import { WorkflowUsersRepository } from './workflow-users.repository';
 
 /**
@@ -17,11 +14,7 @@ import { WorkflowUsersRepository } from './workflow-users.repository';
  * through AgentsService; GET /agents/{id}, which shows them all, is the agent profile's.
  */
 @Module({
-  imports: [
-    WorkflowsModule,
-    WebhooksModule,
-    TypeOrmModule.forFeature([AgentEntity, AgentChannelEntity]),
-  ],
+  imports: [WorkflowsModule, WebhooksModule],
   controllers: [AgentsController],
   providers: [
     AgentsRepository,

@@ -3,7 +3,7 @@ import { ApiError } from '@/common/http/api-error';
 import { ClusterEvents } from '@/common/state/ports';
 import { AppConfig } from '@/config/app-config';
 import { Database } from '@/database/database.service';
-import { WorkflowEntity } from '@/modules/workflows/entities/workflow.entity';
+import type { WorkflowEntity } from '@/modules/workflows/entities/workflow.entity';
 import { WebhookEvents } from '@/modules/webhooks/webhook-events.service';
 import { WorkflowsService } from '@/modules/workflows/workflows.service';
 import { AgentsRepository } from './agents.repository';

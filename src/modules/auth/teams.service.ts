@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { In } from 'typeorm';
 import { newId } from '@/common/ids';
 import { Database } from '@/database/database.service';
 import { isUniqueViolation } from '@/database/errors';
@@ -10,6 +11,12 @@ export class TeamsService {
 
   findByName(name: string): Promise<TeamEntity | null> {
     return this.db.manager.findOneBy(TeamEntity, { name });
+  }
+
+  /** The names of the teams of `ids` that exist, by id. */
+  async namesOf(ids: string[]): Promise<Map<string, string>> {
+    const teams = ids.length > 0 ? await this.db.manager.findBy(TeamEntity, { id: In(ids) }) : [];
+    return new Map(teams.map((team) => [team.id, team.name]));
   }
 
   /** Every team, by name: the admin CLI's view across teams. */

@@ -1,5 +1,4 @@
 import { Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
 import { AgentsModule } from '@/modules/agents/agents.module';
 import { ApiKeysModule } from '@/modules/auth/api-keys.module';
 import { WebhooksModule } from '@/modules/webhooks/webhooks.module';
@@ -7,8 +6,6 @@ import { ConversationEvents } from './conversation-events';
 import { ConversationsController } from './conversations.controller';
 import { ConversationsRepository } from './conversations.repository';
 import { ConversationsService } from './conversations.service';
-import { ConversationEntity } from './entities/conversation.entity';
-import { MessageEntity } from './entities/message.entity';
 import { MessagePublisher } from './messages/message-publisher';
 import { MessagesRepository } from './messages/messages.repository';
 import { ReplyRequests } from './reply-requests.service';
@@ -23,12 +20,7 @@ import { StreamService } from './stream/stream.service';
  * replies module above, which hears through ReplyRequests of each message waiting for one.
  */
 @Module({
-  imports: [
-    AgentsModule,
-    ApiKeysModule,
-    WebhooksModule,
-    TypeOrmModule.forFeature([ConversationEntity, MessageEntity]),
-  ],
+  imports: [AgentsModule, ApiKeysModule, WebhooksModule],
   // The stream controller first: its `…/messages/stream` must win over `…/messages/:messageId`.
   controllers: [StreamController, ConversationsController],
   providers: [

@@ -6,7 +6,7 @@ import { paginate } from '@/common/pagination/paginate';
 import { Page } from '@/common/pagination/page';
 import { Database } from '@/database/database.service';
 import { SqlParam } from '@/database/prepared-statements';
-import { AgentStatus } from '@/modules/agents/entities/agent.entity';
+import type { AgentStatus } from '@/modules/agents/entities/agent.entity';
 import { ConversationEvents } from './conversation-events';
 import { ConversationListQueryDto } from './dto/conversation.dto';
 import { ConversationChannel, ConversationEntity } from './entities/conversation.entity';

@@ -1,5 +1,4 @@
 import { Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
 import { SecretBox } from '@/config/secret-box';
 import { IdempotencyModule } from '@/common/idempotency/idempotency.module';
 import { OutboundHttp } from '@/common/outbound/outbound-http';
@@ -16,8 +15,6 @@ import { ProviderClient } from './built-in/providers/provider-client';
 import { CustomApiController } from './custom-api/custom-api.controller';
 import { CustomApiExecutor } from './custom-api/custom-api.executor';
 import { CustomApiService } from './custom-api/custom-api.service';
-import { ActionEntity } from './entities/action.entity';
-import { IntegrationEntity } from './entities/integration.entity';
 import { IntegrationsController } from './integrations.controller';
 import { IntegrationsRepository } from './integrations.repository';
 import { IntegrationsService } from './integrations.service';
@@ -34,7 +31,6 @@ import { PipedreamService } from './pipedream/pipedream.service';
     // The agent's profile lists the integrations, and every integration belongs to an agent.
     AgentsModule,
     IdempotencyModule,
-    TypeOrmModule.forFeature([IntegrationEntity, ActionEntity]),
   ],
   controllers: [
     IntegrationsController,

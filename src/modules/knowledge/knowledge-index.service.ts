@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { WorkflowFaq } from '@/modules/workflows/entities/workflow.entity';
+import type { WorkflowFaq } from '@/modules/workflows/entities/workflow.entity';
 import { RankedPassage, rankPassages } from './search/passage-ranking';
 import {
   faqDigest,

@@ -1,13 +1,7 @@
 import { Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
 import { AgentsModule } from '@/modules/agents/agents.module';
 import { OutboundHttp } from '@/common/outbound/outbound-http';
 import { WebhooksModule } from '@/modules/webhooks/webhooks.module';
-import {
-  KnowledgeBaseEntity,
-  KnowledgeFaqVersionEntity,
-  KnowledgePassageEntity,
-} from './entities/knowledge-base.entity';
 import { KnowledgeFetchRepository } from './fetch/knowledge-fetch.repository';
 import { KnowledgeIndexService } from './knowledge-index.service';
 import { KnowledgeFetchWorker } from './fetch/knowledge-fetch.worker';
@@ -26,11 +20,6 @@ import { KnowledgeFetchMetrics } from './fetch/knowledge-fetch.metrics';
     // The agent's profile lists the knowledge bases, and every one belongs to an agent.
     AgentsModule,
     WebhooksModule,
-    TypeOrmModule.forFeature([
-      KnowledgeBaseEntity,
-      KnowledgePassageEntity,
-      KnowledgeFaqVersionEntity,
-    ]),
   ],
   controllers: [KnowledgeBasesController],
   providers: [

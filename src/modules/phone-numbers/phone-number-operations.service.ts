@@ -1,10 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { In } from 'typeorm';
 import { newId } from '@/common/ids';
 import { LIMITS } from '@/common/validation/limits';
 import { Database } from '@/database/database.service';
 import { isUniqueViolation } from '@/database/errors';
-import { TeamEntity } from '@/modules/auth/entities/team.entity';
+import { TeamsService } from '@/modules/auth/teams.service';
 import { isE164 } from './e164';
 import { PhoneNumberRequestEntity } from './entities/phone-number-request.entity';
 import { PhoneNumberEntity } from './entities/phone-number.entity';
@@ -34,13 +33,13 @@ export class PhoneNumberOperationsService {
     private readonly db: Database,
     private readonly requests: PhoneNumberRequestsRepository,
     private readonly numbers: PhoneNumbersRepository,
+    private readonly teams: TeamsService,
   ) {}
 
   async listPending(limit: number): Promise<PendingRequest[]> {
     const pending = await this.requests.listPending(limit);
     const teamIds = [...new Set(pending.map((request) => request.teamId))];
-    const teams = await this.db.manager.findBy(TeamEntity, { id: In(teamIds) });
-    const names = new Map(teams.map((team) => [team.id, team.name]));
+    const names = await this.teams.namesOf(teamIds);
     return pending.map((request) => ({ request, teamName: names.get(request.teamId) ?? null }));
   }
 

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { AgentEntity } from '@/modules/agents/entities/agent.entity';
+import type { AgentEntity } from '@/modules/agents/entities/agent.entity';
 import { KnowledgeIndexService, RankedPassage } from '@/modules/knowledge/knowledge-index.service';
-import { WorkflowEntity } from '@/modules/workflows/entities/workflow.entity';
+import type { WorkflowEntity } from '@/modules/workflows/entities/workflow.entity';
 
 /**
  * Without a model, the best passage answers alone only when it holds at least this share of the

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Brackets } from 'typeorm';
 import { newId } from '@/common/ids';
 import { Database } from '@/database/database.service';
-import { MessageEntity } from '@/modules/conversations/entities/message.entity';
+import type { MessageEntity } from '@/modules/conversations/entities/message.entity';
 import { PendingReplyEntity } from './entities/pending-reply.entity';
 
 @Injectable()

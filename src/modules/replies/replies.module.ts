@@ -1,5 +1,4 @@
 import { Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
 import { IdempotencyModule } from '@/common/idempotency/idempotency.module';
 import { OutboundHttp } from '@/common/outbound/outbound-http';
 import { AgentsModule } from '@/modules/agents/agents.module';
@@ -12,9 +11,7 @@ import { ActionRunner } from './action-runs/action-runner.service';
 import { ActionRunsController } from './action-runs/action-runs.controller';
 import { ActionRunsRepository } from './action-runs/action-runs.repository';
 import { ActionRunsService } from './action-runs/action-runs.service';
-import { ActionRunEntity } from './action-runs/entities/action-run.entity';
 import { RunSweeper } from './action-runs/run-sweeper.service';
-import { PendingReplyEntity } from './entities/pending-reply.entity';
 import { KnowledgeSearch } from './knowledge-search';
 import { ModelClient } from './model/model-client';
 import { ModelReplier } from './model/model-replier';
@@ -38,7 +35,6 @@ import { WorkflowTriggersCache } from './rules/workflow-triggers.cache';
     ConversationsModule,
     WebhooksModule,
     IdempotencyModule,
-    TypeOrmModule.forFeature([PendingReplyEntity, ActionRunEntity]),
   ],
   controllers: [ActionRunsController],
   providers: [

@@ -1,11 +1,11 @@
 import { ActionRunEntity } from './action-runs/entities/action-run.entity';
-import { AgentEntity } from '@/modules/agents/entities/agent.entity';
-import { WorkflowEntity } from '@/modules/workflows/entities/workflow.entity';
-import {
+import type { AgentEntity } from '@/modules/agents/entities/agent.entity';
+import type { WorkflowEntity } from '@/modules/workflows/entities/workflow.entity';
+import type {
   ConversationEntity,
   FlowState,
 } from '@/modules/conversations/entities/conversation.entity';
-import { MessageEntity } from '@/modules/conversations/entities/message.entity';
+import type { MessageEntity } from '@/modules/conversations/entities/message.entity';
 
 export interface ReplyContext {
   agent: AgentEntity;

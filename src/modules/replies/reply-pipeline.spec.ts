@@ -1,14 +1,14 @@
-import { AgentEntity } from '@/modules/agents/entities/agent.entity';
-import {
+import type { AgentEntity } from '@/modules/agents/entities/agent.entity';
+import type {
   WorkflowEntity,
   WorkflowFlow,
   WorkflowRule,
 } from '@/modules/workflows/entities/workflow.entity';
-import {
+import type {
   ConversationEntity,
   FlowState,
 } from '@/modules/conversations/entities/conversation.entity';
-import { MessageEntity } from '@/modules/conversations/entities/message.entity';
+import type { MessageEntity } from '@/modules/conversations/entities/message.entity';
 import { FoundPassage, KnowledgeOwner, KnowledgeSearch } from './knowledge-search';
 import { ActionRunner } from './action-runs/action-runner.service';
 import { ActionRunEntity } from './action-runs/entities/action-run.entity';

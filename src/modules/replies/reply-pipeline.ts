@@ -2,12 +2,9 @@ import { Injectable, Logger } from '@nestjs/common';
 import { ActionRunner } from './action-runs/action-runner.service';
 import { ActionRunEntity } from './action-runs/entities/action-run.entity';
 import { ExecutableAction } from '@/modules/integrations/action-execution.service';
-import {
-  isActiveFlow,
-  WorkflowFlow,
-  WorkflowRule,
-} from '@/modules/workflows/entities/workflow.entity';
-import { FlowState } from '@/modules/conversations/entities/conversation.entity';
+import type { WorkflowFlow, WorkflowRule } from '@/modules/workflows/entities/workflow.entity';
+import { isActiveFlow } from '@/modules/workflows/workflows.service';
+import type { FlowState } from '@/modules/conversations/entities/conversation.entity';
 import { customerLineFor, toolResultFor } from './action-runs/action-lines';
 import { collectedAnswer, collectKey, nextStep } from './rules/flow-steps';
 import { KnowledgeSearch } from './knowledge-search';

@@ -12,7 +12,7 @@ import { isRecordGoneMeanwhile } from '@/database/errors';
 import { AgentsService } from '@/modules/agents/agents.service';
 import { WorkflowsService } from '@/modules/workflows/workflows.service';
 import { ConversationsService } from '@/modules/conversations/conversations.service';
-import { MessageEntity } from '@/modules/conversations/entities/message.entity';
+import type { MessageEntity } from '@/modules/conversations/entities/message.entity';
 import { PendingReplyEntity } from './entities/pending-reply.entity';
 import { ReplyRequests } from '@/modules/conversations/reply-requests.service';
 import { messageActionOf, runLine } from './action-runs/action-lines';

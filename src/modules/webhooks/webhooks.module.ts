@@ -1,14 +1,10 @@
 import { Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
 import { SecretBox } from '@/config/secret-box';
 import { IdempotencyModule } from '@/common/idempotency/idempotency.module';
 import { OutboundHttp } from '@/common/outbound/outbound-http';
 import { DeliveryWorker } from './delivery/delivery-worker.service';
 import { FanoutWorker } from './delivery/fanout-worker.service';
 import { WebhookSender } from './delivery/webhook-sender';
-import { WebhookDeliveryEntity } from './entities/webhook-delivery.entity';
-import { WebhookEndpointEntity } from './entities/webhook-endpoint.entity';
-import { WebhookEventEntity } from './entities/webhook-event.entity';
 import { HandoffMail } from './mail/handoff-mail';
 import { WebhookEventsRepository } from './outbox/webhook-events.repository';
 import { WebhookRetention } from './outbox/webhook-retention';
@@ -25,10 +21,7 @@ import { WebhookQueueMetrics } from './delivery/webhook-queue.metrics';
  * without an import cycle.
  */
 @Module({
-  imports: [
-    IdempotencyModule,
-    TypeOrmModule.forFeature([WebhookEndpointEntity, WebhookEventEntity, WebhookDeliveryEntity]),
-  ],
+  imports: [IdempotencyModule],
   controllers: [WebhooksController],
   providers: [
     WebhookQueueMetrics,

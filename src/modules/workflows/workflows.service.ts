@@ -11,6 +11,9 @@ import { WorkflowUpdateDto } from './dto/workflow-update.dto';
 import { WorkflowEntity } from './entities/workflow.entity';
 import { WorkflowUsersRegistry } from './workflow-users.service';
 import { newWorkflow, workflowChanges } from './workflow-fields';
+
+/** What other modules read of a workflow's rules and flows. */
+export { isActiveFlow, triggerPhrases } from './workflow-rules';
 import { WorkflowsRepository } from './workflows.repository';
 
 const COPY_SUFFIX = ' (copy)';

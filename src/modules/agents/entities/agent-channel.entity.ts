@@ -1,15 +1,10 @@
 import { Column, Entity, Unique } from 'typeorm';
 import { BooleanColumn } from '@/database/columns';
 import { AgentScopedEntity } from '@/database/agent-scoped.entity';
+import { CHANNEL_TYPES, ChannelType } from '../dto/channel-types';
 
-export const CHANNEL_TYPES = [
-  'webchat',
-  'whatsapp',
-  'instagram',
-  'messenger',
-  'telephony',
-] as const;
-export type ChannelType = (typeof CHANNEL_TYPES)[number];
+export { CHANNEL_TYPES, type ChannelType };
+
 export type ChannelStatus = 'active' | 'inactive';
 
 @Entity('agent_channels')

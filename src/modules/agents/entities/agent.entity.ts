@@ -1,8 +1,6 @@
 import { Column, Entity, ForeignKey, Index, Unique } from 'typeorm';
 import { IdColumn } from '@/database/columns';
 import { TeamScopedEntity } from '@/database/team-scoped.entity';
-import { TeamEntity } from '@/modules/auth/entities/team.entity';
-import { WorkflowEntity } from '@/modules/workflows/entities/workflow.entity';
 
 export const AGENT_STATUSES = ['development', 'live', 'paused'] as const;
 export type AgentStatus = (typeof AGENT_STATUSES)[number];
@@ -10,14 +8,14 @@ export const PERSONAS = ['professional', 'friendly', 'concise'] as const;
 export type Persona = (typeof PERSONAS)[number];
 
 @Entity('agents')
-@ForeignKey(() => TeamEntity, ['teamId'], ['id'], { onDelete: 'CASCADE' })
+@ForeignKey('teams', ['teamId'], ['id'], { onDelete: 'CASCADE' })
 @Unique('uq_agents_test_channel_code', ['testChannelCode'])
 @Index('ix_agents_team_created', ['teamId', 'createdAt'])
 @Index('ix_agents_workflow', ['workflowId'])
 export class AgentEntity extends TeamScopedEntity {
   /** A workflow in use cannot be deleted: the service turns the violation into 409. */
   @IdColumn('workflow_id')
-  @ForeignKey(() => WorkflowEntity, { onDelete: 'RESTRICT' })
+  @ForeignKey('workflows', { onDelete: 'RESTRICT' })
   workflowId: string;
 
   @Column({ type: 'varchar', length: 255 })

@@ -1,7 +1,7 @@
 import { Column, Entity, Index, Unique } from 'typeorm';
 import { BooleanColumn, TimeColumn } from '@/database/columns';
 import { AgentScopedEntity } from '@/database/agent-scoped.entity';
-import { CHANNEL_TYPES, ChannelType } from '@/modules/agents/entities/agent-channel.entity';
+import { CHANNEL_TYPES, ChannelType } from '@/modules/agents/dto/channel-types';
 
 /** A conversation happens on one of the agent's channels. */
 export const CONVERSATION_CHANNELS = CHANNEL_TYPES;

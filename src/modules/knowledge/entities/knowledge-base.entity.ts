@@ -1,7 +1,6 @@
 import { Column, Entity, ForeignKey, Index, PrimaryColumn } from 'typeorm';
 import { PrimaryIdColumn, TimeColumn } from '@/database/columns';
 import { AgentScopedEntity } from '@/database/agent-scoped.entity';
-import { WorkflowEntity } from '@/modules/workflows/entities/workflow.entity';
 
 export type KnowledgeBaseType = 'text' | 'url';
 export type KnowledgeBaseStatus = 'pending' | 'ready' | 'failed';
@@ -97,7 +96,7 @@ export class KnowledgePassageEntity {
 @Entity('knowledge_faq_versions')
 export class KnowledgeFaqVersionEntity {
   @PrimaryColumn({ name: 'workflow_id', type: 'varchar', length: 36 })
-  @ForeignKey(() => WorkflowEntity, { onDelete: 'CASCADE' })
+  @ForeignKey('workflows', { onDelete: 'CASCADE' })
   workflowId: string;
 
   @Column({ type: 'varchar', length: 64 })

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { newId } from '@/common/ids';
 import { Database } from '@/database/database.service';
-import { WorkflowFaq } from '@/modules/workflows/entities/workflow.entity';
+import type { WorkflowFaq } from '@/modules/workflows/entities/workflow.entity';
 import { PassageSource } from '../entities/knowledge-base.entity';
 import { toPassages } from '../search/passages';
 import {

@@ -1,7 +1,5 @@
 import { Column, Entity, ForeignKey, Index } from 'typeorm';
 import { TeamScopedEntity } from '@/database/team-scoped.entity';
-import { AgentEntity } from '@/modules/agents/entities/agent.entity';
-import { TeamEntity } from '@/modules/auth/entities/team.entity';
 
 export const REGIONS = ['us', 'uk', 'eu', 'ng'] as const;
 export type Region = (typeof REGIONS)[number];
@@ -10,7 +8,7 @@ export type RequestStatus = (typeof REQUEST_STATUSES)[number];
 
 /** A team asking the operators for a phone number; they fulfil or reject it with the admin CLI. */
 @Entity('phone_number_requests')
-@ForeignKey(() => TeamEntity, ['teamId'], ['id'], { onDelete: 'CASCADE' })
+@ForeignKey('teams', ['teamId'], ['id'], { onDelete: 'CASCADE' })
 @Index('ix_phone_number_requests_team_created', ['teamId', 'createdAt'])
 @Index('ix_phone_number_requests_status_created', ['status', 'createdAt'])
 export class PhoneNumberRequestEntity extends TeamScopedEntity {
@@ -31,7 +29,7 @@ export class PhoneNumberRequestEntity extends TeamScopedEntity {
 
   /** Set to null by the database when the agent is deleted. */
   @Column({ name: 'submitted_by_agent_id', type: 'varchar', length: 36, nullable: true })
-  @ForeignKey(() => AgentEntity, { onDelete: 'SET NULL' })
+  @ForeignKey('agents', { onDelete: 'SET NULL' })
   submittedByAgentId: string | null;
 
   @Column({ type: 'varchar', length: 16 })

@@ -1,13 +1,11 @@
 import { Column, Entity, ForeignKey, Index, Unique } from 'typeorm';
 import { BooleanColumn, IdColumn } from '@/database/columns';
 import { TeamScopedEntity } from '@/database/team-scoped.entity';
-import { AgentEntity } from '@/modules/agents/entities/agent.entity';
-import { TeamEntity } from '@/modules/auth/entities/team.entity';
 import { PhoneNumberRequestEntity } from './phone-number-request.entity';
 
 /** A team's phone number, routing inbound calls to at most one of its agents. */
 @Entity('phone_numbers')
-@ForeignKey(() => TeamEntity, ['teamId'], ['id'], { onDelete: 'CASCADE' })
+@ForeignKey('teams', ['teamId'], ['id'], { onDelete: 'CASCADE' })
 // A number exists once in the whole service, whichever team holds it.
 @Unique('uq_phone_numbers_e164', ['e164'])
 @Unique('uq_phone_numbers_request', ['requestId'])
@@ -22,7 +20,7 @@ export class PhoneNumberEntity extends TeamScopedEntity {
 
   /** Set to null by the database when the agent is deleted. */
   @Column({ name: 'agent_id', type: 'varchar', length: 36, nullable: true })
-  @ForeignKey(() => AgentEntity, { onDelete: 'SET NULL' })
+  @ForeignKey('agents', { onDelete: 'SET NULL' })
   agentId: string | null;
 
   @BooleanColumn('inbound_enabled', true)

@@ -1,5 +1,5 @@
 import { ActionRunEntity } from './entities/action-run.entity';
-import { MessageAction } from '@/modules/conversations/entities/message.entity';
+import type { MessageAction } from '@/modules/conversations/entities/message.entity';
 
 const RESULT_CHARS = 300;
 

@@ -7,7 +7,7 @@ import type {
 } from 'openai/resources/chat/completions';
 import { OutboundHttp } from '@/common/outbound/outbound-http';
 import { AppConfig } from '@/config/app-config';
-import { JsonObject } from '@/modules/workflows/entities/workflow.entity';
+import type { JsonObject } from '@/modules/workflows/entities/workflow.entity';
 
 export interface ModelRequest {
   messages: ChatCompletionMessageParam[];

@@ -1,6 +1,6 @@
-import { AgentEntity } from '@/modules/agents/entities/agent.entity';
-import { WorkflowEntity } from '@/modules/workflows/entities/workflow.entity';
-import { MessageEntity } from '@/modules/conversations/entities/message.entity';
+import type { AgentEntity } from '@/modules/agents/entities/agent.entity';
+import type { WorkflowEntity } from '@/modules/workflows/entities/workflow.entity';
+import type { MessageEntity } from '@/modules/conversations/entities/message.entity';
 import { historyFor, instructionsFor } from './model-prompt';
 
 const agent = {

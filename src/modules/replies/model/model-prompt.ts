@@ -1,7 +1,7 @@
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
-import { AgentEntity } from '@/modules/agents/entities/agent.entity';
-import { WorkflowEntity } from '@/modules/workflows/entities/workflow.entity';
-import { MessageEntity } from '@/modules/conversations/entities/message.entity';
+import type { AgentEntity } from '@/modules/agents/entities/agent.entity';
+import type { WorkflowEntity } from '@/modules/workflows/entities/workflow.entity';
+import type { MessageEntity } from '@/modules/conversations/entities/message.entity';
 import { FoundPassage } from '../knowledge-search';
 import { fillPlaceholders } from '../reply-engine';
 

@@ -1,4 +1,4 @@
-import { FlowStep, WorkflowFlow } from '@/modules/workflows/entities/workflow.entity';
+import type { FlowStep, WorkflowFlow } from '@/modules/workflows/entities/workflow.entity';
 
 const ANSWER_CHARS = 1_000;
 

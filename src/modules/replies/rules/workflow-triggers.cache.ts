@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { WorkflowEntity } from '@/modules/workflows/entities/workflow.entity';
+import type { WorkflowEntity } from '@/modules/workflows/entities/workflow.entity';
 import { WorkflowTriggers } from './workflow-triggers';
 
 /** Workflows kept compiled, and the matcher states they may hold in all (about 20 bytes each). */

@@ -1,4 +1,4 @@
-import { WorkflowFlow, WorkflowRule } from '@/modules/workflows/entities/workflow.entity';
+import type { WorkflowFlow, WorkflowRule } from '@/modules/workflows/entities/workflow.entity';
 import { WorkflowTriggers } from './workflow-triggers';
 
 const rule = (name: string, trigger: string | null, enabled = true): WorkflowRule => ({

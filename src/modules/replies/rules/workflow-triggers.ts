@@ -1,9 +1,5 @@
-import {
-  isActiveFlow,
-  triggerPhrases,
-  WorkflowEntity,
-  WorkflowRule,
-} from '@/modules/workflows/entities/workflow.entity';
+import type { WorkflowEntity, WorkflowRule } from '@/modules/workflows/entities/workflow.entity';
+import { isActiveFlow, triggerPhrases } from '@/modules/workflows/workflows.service';
 import { PhraseMatcher } from './phrase-matcher';
 
 const WEIGHTS = { high: 3, medium: 2, low: 1 } as const;

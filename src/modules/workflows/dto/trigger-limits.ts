@@ -1,7 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ValidateBy, ValidationArguments } from 'class-validator';
 import { LIMITS } from '@/common/validation/limits';
-import { triggerPhrases } from '../entities/workflow.entity';
+import { triggerPhrases } from '../workflow-rules';
 
 // The reply engine compiles every trigger phrase and flow keyword of a workflow: these bound that
 // work and the memory it holds, far above what a real workflow uses.

@@ -1,6 +1,5 @@
 import { Column, Entity, ForeignKey, Index } from 'typeorm';
 import { TeamScopedEntity } from '@/database/team-scoped.entity';
-import { TeamEntity } from '@/modules/auth/entities/team.entity';
 
 export type WorkflowVisibility = 'private' | 'public';
 
@@ -40,18 +39,6 @@ export interface WorkflowFlow {
   conversation_steps: FlowStep[];
 }
 
-export function isActiveFlow(flow: WorkflowFlow): boolean {
-  return flow.is_active !== false;
-}
-
-/** The phrases of a rule's trigger, a comma-separated list; blank entries are no phrase. */
-export function triggerPhrases(trigger: string | null | undefined): string[] {
-  return (trigger ?? '')
-    .split(',')
-    .map((phrase) => phrase.trim())
-    .filter((phrase) => phrase !== '');
-}
-
 export interface WorkflowGuide {
   youtubeUrl?: string | null;
   steps: string[];
@@ -66,7 +53,7 @@ export type JsonObject = Record<string, unknown>;
 export type WorkflowListItem = string | JsonObject;
 
 @Entity('workflows')
-@ForeignKey(() => TeamEntity, ['teamId'], ['id'], { onDelete: 'CASCADE' })
+@ForeignKey('teams', ['teamId'], ['id'], { onDelete: 'CASCADE' })
 @Index('ix_workflows_team_created', ['teamId', 'createdAt'])
 @Index('ix_workflows_visibility_created', ['visibility', 'createdAt'])
 export class WorkflowEntity extends TeamScopedEntity {

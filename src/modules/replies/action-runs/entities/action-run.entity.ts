@@ -1,7 +1,6 @@
 import { Column, Entity, ForeignKey, Index } from 'typeorm';
 import { IdColumn, TimeColumn } from '@/database/columns';
 import { AgentScopedEntity } from '@/database/agent-scoped.entity';
-import { ConversationEntity } from '@/modules/conversations/entities/conversation.entity';
 
 export const ACTION_RUN_STATUSES = [
   'pending_approval',
@@ -19,7 +18,7 @@ export type ActionRunStatus = (typeof ACTION_RUN_STATUSES)[number];
 @Index('ix_action_runs_status', ['status'])
 export class ActionRunEntity extends AgentScopedEntity {
   @IdColumn('conversation_id')
-  @ForeignKey(() => ConversationEntity, { onDelete: 'CASCADE' })
+  @ForeignKey('conversations', { onDelete: 'CASCADE' })
   conversationId: string;
 
   /** The customer's message whose reply ran the action. */
