@@ -10,8 +10,11 @@ import {
   SelectQueryBuilder,
 } from 'typeorm';
 import { isDeadlock } from './errors';
-import { PreparedStatements, SqlParam, StatementResult } from './prepared-statements';
-import { RowInserts } from './row-inserts';
+import { Dialect, dialectOf } from './sql/dialect';
+import { Changes, EntityStatements, FindOptions, Statement, Where } from './sql/entity-statements';
+import { SqlParam } from './sql/params';
+import { RowInserts } from './sql/row-inserts';
+import { PreparedStatements, StatementResult } from './sql/statements';
 
 const DEADLOCK_ATTEMPTS = 3;
 
@@ -34,14 +37,20 @@ interface OpenTransaction {
 export class Database {
   private readonly logger = new Logger(Database.name);
   private readonly current = new AsyncLocalStorage<OpenTransaction>();
+  private readonly holdingWriter = new AsyncLocalStorage<boolean>();
   private readonly writer: Mutex | null;
   private readonly statements: PreparedStatements;
   private readonly inserts: RowInserts;
+  private readonly entityStatements: EntityStatements;
+  /** What the engine writes its own way (see `sql/dialect.ts`). */
+  readonly dialect: Dialect;
 
   constructor(@InjectDataSource() readonly dataSource: DataSource) {
     this.writer = dataSource.options.type === 'postgres' ? null : new Mutex();
+    this.dialect = dialectOf(dataSource.options.type === 'postgres' ? 'postgres' : 'sqlite');
     this.statements = new PreparedStatements(dataSource, () => this.manager);
-    this.inserts = new RowInserts(dataSource);
+    this.inserts = new RowInserts(dataSource, this.dialect);
+    this.entityStatements = new EntityStatements(dataSource, this.dialect);
   }
 
   /**
@@ -69,7 +78,7 @@ export class Database {
       return 0;
     }
     const { sql, params } = this.inserts.statement(entity, rows, options.orIgnore ?? false);
-    return (await this.statements.execute(sql, params)).changes;
+    return (await this.write(() => this.statements.execute(sql, params))).changes;
   }
 
   /** The rows `sql` selects from `entity`'s table (every column), as entities. */
@@ -84,6 +93,59 @@ export class Database {
   /** `rows` of `entity`'s table (columns by database name) as entities; absent columns stay unset. */
   hydrate<T extends ObjectLiteral>(entity: EntityTarget<T>, rows: Record<string, unknown>[]): T[] {
     return rows.map(this.statements.mapperFor(entity));
+  }
+
+  /** The rows of `entity`'s table that equal `where`, as entities. */
+  async find<T extends ObjectLiteral>(
+    entity: EntityTarget<T>,
+    where: Where<T>,
+    options?: FindOptions<T>,
+  ): Promise<T[]> {
+    return this.entitiesOf(entity, this.entityStatements.select(entity, where, options));
+  }
+
+  async findOne<T extends ObjectLiteral>(
+    entity: EntityTarget<T>,
+    where: Where<T>,
+    options?: Omit<FindOptions<T>, 'limit'>,
+  ): Promise<T | null> {
+    const statement = this.entityStatements.select(entity, where, { ...options, limit: 1 });
+    return (await this.entitiesOf(entity, statement))[0] ?? null;
+  }
+
+  async count<T extends ObjectLiteral>(entity: EntityTarget<T>, where: Where<T>): Promise<number> {
+    const { sql, params } = this.entityStatements.count(entity, where);
+    const { rows } = await this.statements.execute<{ total: number | string }>(sql, params);
+    // PostgreSQL's count is a bigint, which its driver hands over as a string.
+    return Number(rows[0].total);
+  }
+
+  /** Sets `changes` on the rows that equal `where`; how many. A write: see `write()`. */
+  async update<T extends ObjectLiteral>(
+    entity: EntityTarget<T>,
+    where: Where<T>,
+    changes: Changes<T>,
+  ): Promise<number> {
+    const { sql, params } = this.entityStatements.update(entity, where, changes);
+    return (await this.write(() => this.statements.execute(sql, params))).changes;
+  }
+
+  /** Deletes the rows that equal `where`; how many. */
+  async delete<T extends ObjectLiteral>(entity: EntityTarget<T>, where: Where<T>): Promise<number> {
+    const { sql, params } = this.entityStatements.delete(entity, where);
+    return (await this.write(() => this.statements.execute(sql, params))).changes;
+  }
+
+  /** The table `entity` maps, for statements of a repository's own. */
+  tableOf(entity: EntityTarget<ObjectLiteral>): string {
+    return this.entityStatements.tableOf(entity);
+  }
+
+  private async entitiesOf<T extends ObjectLiteral>(
+    entity: EntityTarget<T>,
+    { sql, params }: Statement,
+  ): Promise<T[]> {
+    return this.hydrate(entity, (await this.statements.execute(sql, params)).rows);
   }
 
   /** The first row `sql` selects from `entity`'s table, as an entity, or null. */
@@ -180,8 +242,12 @@ export class Database {
     return this.current.exit(work);
   }
 
+  /** Takes the writer's turn (SQLite), unless the caller already holds it. */
   private asWriter<T>(work: () => Promise<T>): Promise<T> {
-    return this.writer ? this.writer.runExclusive(work) : work();
+    if (!this.writer || this.holdingWriter.getStore()) {
+      return work();
+    }
+    return this.writer.runExclusive(() => this.holdingWriter.run(true, work));
   }
 
   /**

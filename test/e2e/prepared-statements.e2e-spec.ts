@@ -176,4 +176,56 @@ describe('Database statements of our own', () => {
     expect(error).toBeInstanceOf(QueryFailedError);
     expect(isUniqueViolation(error)).toBe(true);
   });
+
+  describe('the everyday statements of an entity (find, count, update, delete)', () => {
+    it('finds by equality, null and lists, in order, as the entities the ORM reads', async () => {
+      const [a, b, c] = ['Find A', 'Find B', 'Find C'].map(workflow);
+      c.description = 'described';
+      for (const stored of [a, b, c]) {
+        await insert(stored);
+      }
+      const ours = { teamId, id: [a.id, b.id, c.id] } as const;
+      expect(await db.find(WorkflowEntity, ours, { orderBy: { name: 'DESC' } })).toEqual([
+        await dataSource.manager.findOneByOrFail(WorkflowEntity, { id: c.id }),
+        await dataSource.manager.findOneByOrFail(WorkflowEntity, { id: b.id }),
+        await dataSource.manager.findOneByOrFail(WorkflowEntity, { id: a.id }),
+      ]);
+      expect(
+        (await db.find(WorkflowEntity, { ...ours, description: null })).map((w) => w.name).sort(),
+      ).toEqual(['Find A', 'Find B']);
+      expect(await db.find(WorkflowEntity, { teamId, id: [] })).toEqual([]);
+      expect((await db.findOne(WorkflowEntity, { teamId, id: b.id }))?.name).toBe('Find B');
+      expect(await db.findOne(WorkflowEntity, { teamId, id: newId() })).toBeNull();
+      expect(await db.count(WorkflowEntity, ours)).toBe(3);
+      expect(
+        (await db.find(WorkflowEntity, ours, { orderBy: { name: 'ASC' }, limit: 2 })).map(
+          (w) => w.name,
+        ),
+      ).toEqual(['Find A', 'Find B']);
+    });
+
+    it('updates and deletes only what the condition names, and counts what it changed', async () => {
+      const [a, b] = ['Change A', 'Change B'].map(workflow);
+      await insert(a);
+      await insert(b);
+      const at = new Date('2026-11-25T09:00:00.000Z');
+      expect(
+        await db.update(WorkflowEntity, { teamId, id: a.id }, { name: 'Changed', updatedAt: at }),
+      ).toBe(1);
+      expect(await dataSource.manager.findOneByOrFail(WorkflowEntity, { id: a.id })).toMatchObject({
+        name: 'Changed',
+        updatedAt: at,
+      });
+      expect((await db.findOne(WorkflowEntity, { id: b.id }))?.name).toBe('Change B');
+      expect(await db.delete(WorkflowEntity, { teamId, id: [a.id, b.id] })).toBe(2);
+      expect(await db.count(WorkflowEntity, { id: [a.id, b.id] })).toBe(0);
+    });
+
+    it('refuses a statement without a condition, or a property the entity lacks', async () => {
+      await expect(db.delete(WorkflowEntity, {})).rejects.toThrow(/without a condition/);
+      await expect(
+        db.find(WorkflowEntity, { nope: 1 } as unknown as { teamId: string }),
+      ).rejects.toThrow(/no column for nope/);
+    });
+  });
 });

@@ -26,6 +26,11 @@ export class Page<T> {
     });
   }
 
+  /** The page a list read (`ListPages`) found for `list`. */
+  static from<T>(result: { items: T[]; total: number }, list: { page: number; limit: number }) {
+    return Page.of(result.items, result.total, list.page, list.limit);
+  }
+
   map<U>(mapper: (item: T) => U): Page<U> {
     return new Page(this.items.map(mapper), this.meta);
   }

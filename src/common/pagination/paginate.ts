@@ -1,7 +1,8 @@
 import { ObjectLiteral, SelectQueryBuilder } from 'typeorm';
 import { ListQueryDto } from './list-query.dto';
 import { Page } from './page';
-import { likePattern, SearchColumns, searchCondition } from './search-condition';
+import { dialectOf } from '@/database/sql/dialect';
+import { likePattern, SearchColumns, searchCondition } from '@/database/sql/search-condition';
 import { parseSort } from './sort';
 
 export interface PaginateOptions extends SearchColumns {
@@ -20,7 +21,7 @@ export async function paginate<T extends ObjectLiteral>(
 ): Promise<Page<T>> {
   if (list.search) {
     const engine = query.connection.options.type === 'postgres' ? 'postgres' : 'sqlite';
-    query.andWhere(searchCondition(engine, options, ':search'), {
+    query.andWhere(searchCondition(dialectOf(engine), options, ':search'), {
       search: likePattern(list.search),
     });
   }

@@ -1,17 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { EntityTarget, ObjectLiteral } from 'typeorm';
 import { Database } from '../database.service';
-import { SqlParam } from '../prepared-statements';
-
-/** Collects a statement's parameters and hands out their `$n` placeholders. */
-export class SqlParams {
-  readonly values: SqlParam[] = [];
-
-  add(value: SqlParam): string {
-    this.values.push(value);
-    return `$${this.values.length}`;
-  }
-}
+import { SqlParam, SqlParams } from '../sql/params';
 
 /** Where a table keeps the jobs it holds: one row, one job. */
 export interface JobTableSpec {

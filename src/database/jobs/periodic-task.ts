@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Database } from '../database.service';
-import { SqlParams } from './job-table';
+import { SqlParams } from '../sql/params';
 
 /**
  * A task that one instance at a time runs every so often (retention): a row per task in

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
-import { ListStatements, ListTable } from '@/common/pagination/list-statements';
+import { ListPages, ListTable } from '@/database/sql/list-pages';
 import { Page } from '@/common/pagination/page';
 import { Database } from '@/database/database.service';
 import { AgentListQueryDto } from './dto/agent-list-query.dto';
@@ -24,23 +24,24 @@ export const AGENT_LIST: ListTable = {
 
 @Injectable()
 export class AgentsRepository {
-  private readonly lists: ListStatements<AgentEntity>;
+  private readonly lists: ListPages<AgentEntity>;
 
   constructor(private readonly db: Database) {
-    this.lists = new ListStatements(db, AgentEntity, AGENT_LIST);
+    this.lists = new ListPages(db, AgentEntity, AGENT_LIST);
   }
 
   findOwned(teamId: string, id: string): Promise<AgentEntity | null> {
     return this.db.entity(AgentEntity, OWNED_BY_ID, [teamId, id]);
   }
 
-  list(teamId: string, query: AgentListQueryDto): Promise<Page<AgentEntity>> {
-    return this.lists.page(
+  async list(teamId: string, query: AgentListQueryDto): Promise<Page<AgentEntity>> {
+    const page = await this.lists.page(
       query.status
         ? { where: 'agent.team_id = $1 AND agent.status = $2', params: [teamId, query.status] }
         : { where: 'agent.team_id = $1', params: [teamId] },
       query,
     );
+    return Page.from(page, query);
   }
 
   countForTeam(teamId: string): Promise<number> {

@@ -5,7 +5,7 @@ import { newId } from '@/common/ids';
 import { paginate } from '@/common/pagination/paginate';
 import { Page } from '@/common/pagination/page';
 import { Database } from '@/database/database.service';
-import { SqlParam } from '@/database/prepared-statements';
+import { SqlParam } from '@/database/sql/params';
 import type { AgentStatus } from '@/modules/agents/entities/agent.entity';
 import { ConversationEvents } from './conversation-events';
 import { ConversationListQueryDto } from './dto/conversation.dto';

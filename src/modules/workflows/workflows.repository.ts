@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
-import { ListFilter, ListStatements, ListTable } from '@/common/pagination/list-statements';
+import { ListFilter, ListPages, ListTable } from '@/database/sql/list-pages';
 import { Page } from '@/common/pagination/page';
 import { Database } from '@/database/database.service';
 import { WorkflowListQueryDto, WorkflowScope } from './dto/workflow-list-query.dto';
@@ -42,10 +42,10 @@ function visibleTo(teamId: string, scope: WorkflowScope): ListFilter {
 /** Workflows as one team sees them: its own, plus every team's public ones where allowed. */
 @Injectable()
 export class WorkflowsRepository {
-  private readonly lists: ListStatements<WorkflowEntity>;
+  private readonly lists: ListPages<WorkflowEntity>;
 
   constructor(private readonly db: Database) {
-    this.lists = new ListStatements(db, WorkflowEntity, WORKFLOW_LIST);
+    this.lists = new ListPages(db, WorkflowEntity, WORKFLOW_LIST);
   }
 
   /** Own or public. */
@@ -53,8 +53,11 @@ export class WorkflowsRepository {
     return this.db.entity(WorkflowEntity, ACCESSIBLE_BY_ID, [id, teamId]);
   }
 
-  list(teamId: string, list: WorkflowListQueryDto): Promise<Page<WorkflowEntity>> {
-    return this.lists.page(visibleTo(teamId, list.scope ?? 'accessible'), list);
+  async list(teamId: string, list: WorkflowListQueryDto): Promise<Page<WorkflowEntity>> {
+    return Page.from(
+      await this.lists.page(visibleTo(teamId, list.scope ?? 'accessible'), list),
+      list,
+    );
   }
 
   async insert(workflow: WorkflowEntity): Promise<void> {

@@ -5,8 +5,7 @@ import { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
 import { PostgresQueryRunner } from 'typeorm/driver/postgres/PostgresQueryRunner';
 import { DateUtils } from 'typeorm/util/DateUtils';
 
-/** A statement's parameter: Dates, booleans and JSON values are stored as the ORM stores them. */
-export type SqlParam = string | number | boolean | Date | null | object;
+import { SqlParam } from './params';
 
 export interface StatementResult<R> {
   rows: R[];

@@ -1,4 +1,5 @@
-import { ListTable, listStatementTexts } from './list-statements';
+import { dialectOf } from './dialect';
+import { ListTable, listStatementTexts } from './list-pages';
 
 const TABLE: ListTable = {
   from: 'agents agent',
@@ -12,7 +13,7 @@ const OWNED = { where: 'agent.team_id = $1', params: ['team'] };
 
 describe('listStatementTexts', () => {
   it('reads the page with its total as a subquery column, sorted by the default sort', () => {
-    expect(listStatementTexts(TABLE, 'sqlite', OWNED, {})).toEqual({
+    expect(listStatementTexts(TABLE, dialectOf('sqlite'), OWNED, {})).toEqual({
       count: 'SELECT count(*) AS total FROM agents agent WHERE agent.team_id = $1',
       page:
         'SELECT agent.*, (SELECT count(*) AS total FROM agents agent WHERE agent.team_id = $1) ' +
@@ -22,7 +23,10 @@ describe('listStatementTexts', () => {
   });
 
   it('numbers the search term after the filter’s parameters, in the page and in the count', () => {
-    const texts = listStatementTexts(TABLE, 'postgres', OWNED, { search: 'x', sort: 'name' });
+    const texts = listStatementTexts(TABLE, dialectOf('postgres'), OWNED, {
+      search: 'x',
+      sort: 'name',
+    });
     const where = "(agent.team_id = $1) AND (LOWER(agent.name) LIKE $2 ESCAPE '\\')";
     expect(texts.count).toBe(`SELECT count(*) AS total FROM agents agent WHERE ${where}`);
     expect(texts.page).toContain(`FROM agents agent WHERE ${where} ORDER BY agent.name ASC`);
@@ -30,9 +34,11 @@ describe('listStatementTexts', () => {
   });
 
   it('refuses a sort field the table does not whitelist', () => {
-    expect(() => listStatementTexts(TABLE, 'sqlite', OWNED, { sort: '-constructor' })).toThrow(
-      'agents agent cannot be sorted by constructor',
-    );
-    expect(() => listStatementTexts(TABLE, 'sqlite', OWNED, { sort: 'id; DROP' })).toThrow();
+    expect(() =>
+      listStatementTexts(TABLE, dialectOf('sqlite'), OWNED, { sort: '-constructor' }),
+    ).toThrow('agents agent cannot be sorted by constructor');
+    expect(() =>
+      listStatementTexts(TABLE, dialectOf('sqlite'), OWNED, { sort: 'id; DROP' }),
+    ).toThrow();
   });
 });

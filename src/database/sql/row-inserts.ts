@@ -1,5 +1,6 @@
 import { DataSource, EntityTarget, ObjectLiteral } from 'typeorm';
-import { SqlParam } from './prepared-statements';
+import { Dialect } from './dialect';
+import { SqlParam } from './params';
 
 interface InsertShape {
   table: string;
@@ -15,7 +16,10 @@ export class RowInserts {
   private readonly shapes = new Map<EntityTarget<ObjectLiteral>, InsertShape>();
   private readonly texts = new Map<string, string>();
 
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly dialect: Dialect,
+  ) {}
 
   statement<T extends ObjectLiteral>(
     entity: EntityTarget<T>,
@@ -32,10 +36,10 @@ export class RowInserts {
           `(${shape.columns.map((__, column) => `$${row * width + column + 1}`).join(', ')})`,
       );
       const columns = shape.columns.map((column) => `"${column}"`).join(', ');
-      const postgres = this.dataSource.options.type === 'postgres';
-      sql =
-        `INSERT ${orIgnore && !postgres ? 'OR IGNORE ' : ''}INTO "${shape.table}" (${columns}) ` +
-        `VALUES ${tuples.join(', ')}${orIgnore && postgres ? ' ON CONFLICT DO NOTHING' : ''}`;
+      const { head, tail } = orIgnore
+        ? this.dialect.insertOrIgnore
+        : { head: 'INSERT INTO', tail: '' };
+      sql = `${head} "${shape.table}" (${columns}) VALUES ${tuples.join(', ')}${tail}`;
       this.texts.set(key, sql);
     }
     const params = rows.flatMap((row) =>

@@ -1,24 +1,39 @@
 import { EntityTarget, ObjectLiteral } from 'typeorm';
-import { Database } from '@/database/database.service';
-import { SqlParam } from '@/database/prepared-statements';
-import { ListQueryDto } from './list-query.dto';
-import { Page } from './page';
-import { PaginateOptions } from './paginate';
-import { likePattern, searchCondition } from './search-condition';
-import { parseSort } from './sort';
+import { Database } from '../database.service';
+import { Dialect } from './dialect';
+import { SqlParam } from './params';
+import { likePattern, SearchColumns, searchCondition } from './search-condition';
 
-/** A list read with statements of our own; sort and search as `paginate` has them. */
-export interface ListTable extends PaginateOptions {
+/** How one table's list is searched and sorted. */
+export interface ListTable extends SearchColumns {
   /** The table and its alias, as FROM names them: `workflows workflow`. */
   from: string;
   /** What a page selects of each row: every column the entity maps, by database name. */
   columns: string;
+  /** Sortable field name → column expression. */
+  sortColumns: Record<string, string>;
+  defaultSort: string;
+  /** Column used to break ties, so that pages never overlap or skip. */
+  tieBreaker: string;
 }
 
 /** The rows a list holds before search: a condition of our own, with `$1…$n` for `params`. */
 export interface ListFilter {
   where: string;
   params: readonly SqlParam[];
+}
+
+/** What a client asked of a list: a page, its size, a search term, a sort (`-field`: descending). */
+export interface ListRequest {
+  page: number;
+  limit: number;
+  search?: string;
+  sort?: string;
+}
+
+export interface ListPage<T> {
+  items: T[];
+  total: number;
 }
 
 export interface ListStatementTexts {
@@ -35,20 +50,23 @@ export interface ListStatementTexts {
  */
 export function listStatementTexts(
   table: ListTable,
-  engine: 'sqlite' | 'postgres',
+  dialect: Dialect,
   filter: ListFilter,
-  list: Pick<ListQueryDto, 'search' | 'sort'>,
+  list: Pick<ListRequest, 'search' | 'sort'>,
 ): ListStatementTexts {
   let where = filter.where;
   let next = filter.params.length + 1;
   if (list.search) {
-    where = `(${where}) AND ${searchCondition(engine, table, `$${next++}`)}`;
+    where = `(${where}) AND ${searchCondition(dialect, table, `$${next++}`)}`;
   }
-  const { field, direction } = parseSort<string>(list.sort ?? table.defaultSort);
+  const sort = list.sort ?? table.defaultSort;
+  const descending = sort.startsWith('-');
+  const field = descending ? sort.slice(1) : sort;
   const sortColumn = Object.hasOwn(table.sortColumns, field) ? table.sortColumns[field] : null;
   if (!sortColumn) {
     throw new Error(`${table.from} cannot be sorted by ${field}`);
   }
+  const direction = descending ? 'DESC' : 'ASC';
   const count = `SELECT count(*) AS total FROM ${table.from} WHERE ${where}`;
   return {
     count,
@@ -60,32 +78,27 @@ export function listStatementTexts(
 }
 
 /**
- * Pages of one table's list, each read with its total in a single statement: the count is a
- * subquery column beside the page's rows. Only a page past the end, which has no rows, costs a
- * second statement for the total.
+ * The one way lists are read: pages of one table, each read with its total in a single
+ * statement (the count is a subquery column beside the page's rows). Only a page past the end,
+ * which has no rows, costs a second statement for the total.
  */
-export class ListStatements<T extends ObjectLiteral> {
+export class ListPages<T extends ObjectLiteral> {
   constructor(
     private readonly db: Database,
     private readonly entity: EntityTarget<T>,
     private readonly table: ListTable,
   ) {}
 
-  async page(filter: ListFilter, list: ListQueryDto): Promise<Page<T>> {
-    const texts = listStatementTexts(this.table, this.db.kind, filter, list);
+  async page(filter: ListFilter, list: ListRequest): Promise<ListPage<T>> {
+    const texts = listStatementTexts(this.table, this.db.dialect, filter, list);
     const params = list.search ? [...filter.params, likePattern(list.search)] : filter.params;
     const offset = (list.page - 1) * list.limit;
     const { rows } = await this.db.execute(texts.page, [...params, list.limit, offset]);
     if (rows.length > 0) {
-      return Page.of(
-        this.db.hydrate(this.entity, rows),
-        Number(rows[0].total),
-        list.page,
-        list.limit,
-      );
+      return { items: this.db.hydrate(this.entity, rows), total: Number(rows[0].total) };
     }
     const total = offset === 0 ? 0 : await this.count(texts.count, params);
-    return Page.of([], total, list.page, list.limit);
+    return { items: [], total };
   }
 
   private async count(sql: string, params: readonly SqlParam[]): Promise<number> {

@@ -1,3 +1,5 @@
+import { Dialect } from './dialect';
+
 /** The columns a list's `search` looks in. */
 export interface SearchColumns {
   /** Column expressions searched, case-insensitively, for `search` as a substring. */
@@ -12,22 +14,17 @@ export function likePattern(term: string): string {
 
 /**
  * The condition a row meets when one of `columns` holds the search term, written with
- * `placeholder` (`:search`, `$3`…) for the term bound as `likePattern(term)`.
+ * `placeholder` (`$3`…) for the term bound as `likePattern(term)`.
  */
 export function searchCondition(
-  engine: 'sqlite' | 'postgres',
+  dialect: Dialect,
   columns: SearchColumns,
   placeholder: string,
 ): string {
-  const matches = `LIKE ${placeholder} ESCAPE '\\'`;
+  const matches = (expression: string) => `LOWER(${expression}) LIKE ${placeholder} ESCAPE '\\'`;
   const conditions = [
-    ...columns.searchColumns.map((column) => `LOWER(${column}) ${matches}`),
-    ...(columns.searchArrayColumns ?? []).map((column) =>
-      engine === 'sqlite'
-        ? `EXISTS (SELECT 1 FROM json_each(${column}) WHERE LOWER(value) ${matches})`
-        : `EXISTS (SELECT 1 FROM json_array_elements_text(${column}::json) AS element ` +
-          `WHERE LOWER(element) ${matches})`,
-    ),
+    ...columns.searchColumns.map(matches),
+    ...(columns.searchArrayColumns ?? []).map((column) => dialect.anyJsonElement(column, matches)),
   ];
   return `(${conditions.join(' OR ')})`;
 }

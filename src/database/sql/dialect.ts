@@ -1,0 +1,42 @@
+/** The database engines the service runs on. */
+export type Engine = 'sqlite' | 'postgres';
+
+/**
+ * Everything SQL the two engines write differently, in one place: statements elsewhere are
+ * plain SQL both engines read alike, with `$1…$n` placeholders (bound by name on SQLite).
+ */
+export interface Dialect {
+  readonly engine: Engine;
+  /** Whether `text` holds `needle` (both expressions) as a substring. */
+  contains(text: string, needle: string): string;
+  /** What ends a SELECT that locks its rows for the rest of the transaction (SQLite: nothing). */
+  lock(mode: 'update' | 'key share'): string;
+  /** The two ends of an INSERT that skips rows a unique key already holds. */
+  insertOrIgnore: { head: string; tail: string };
+  /** A condition: some element of the JSON array of strings in `column` meets `condition(value)`. */
+  anyJsonElement(column: string, condition: (element: string) => string): string;
+}
+
+const sqlite: Dialect = {
+  engine: 'sqlite',
+  contains: (text, needle) => `instr(${text}, ${needle}) > 0`,
+  // SQLite has one writer at a time: the writer's turn (Database) is the lock.
+  lock: () => '',
+  insertOrIgnore: { head: 'INSERT OR IGNORE INTO', tail: '' },
+  anyJsonElement: (column, condition) =>
+    `EXISTS (SELECT 1 FROM json_each(${column}) WHERE ${condition('value')})`,
+};
+
+const postgres: Dialect = {
+  engine: 'postgres',
+  contains: (text, needle) => `strpos(${text}, ${needle}) > 0`,
+  lock: (mode) => ` FOR ${mode === 'update' ? 'UPDATE' : 'KEY SHARE'}`,
+  insertOrIgnore: { head: 'INSERT INTO', tail: ' ON CONFLICT DO NOTHING' },
+  anyJsonElement: (column, condition) =>
+    `EXISTS (SELECT 1 FROM json_array_elements_text(${column}::json) AS element ` +
+    `WHERE ${condition('element')})`,
+};
+
+export function dialectOf(engine: Engine): Dialect {
+  return engine === 'postgres' ? postgres : sqlite;
+}
