@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AgentsModule } from '@/modules/agents/agents.module';
-import { OutboundHttp } from '@/common/outbound/outbound-http';
+import { OutboundModule } from '@/common/outbound/outbound.module';
 import { WebhooksModule } from '@/modules/webhooks/webhooks.module';
 import { KnowledgeFetchRepository } from './fetch/knowledge-fetch.repository';
 import { KnowledgeIndexService } from './knowledge-index.service';
@@ -17,6 +17,7 @@ import { KnowledgeFetchMetrics } from './fetch/knowledge-fetch.metrics';
 /** The agent's knowledge bases, the fetching of URL ones, and the passages replies draw on. */
 @Module({
   imports: [
+    OutboundModule,
     // The agent's profile lists the knowledge bases, and every one belongs to an agent.
     AgentsModule,
     WebhooksModule,
@@ -33,7 +34,6 @@ import { KnowledgeFetchMetrics } from './fetch/knowledge-fetch.metrics';
     KnowledgeFetchWorker,
     PageFetcher,
     PageReader,
-    OutboundHttp,
   ],
   exports: [KnowledgeBasesService, KnowledgeIndexService],
 })
