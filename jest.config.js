@@ -64,6 +64,11 @@ module.exports = {
     { ...common, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'] },
     {
       ...common,
+      displayName: 'process',
+      testMatch: ['<rootDir>/test/process/**/*.process-spec.ts'],
+    },
+    {
+      ...common,
       displayName: 'browser',
       testMatch: ['<rootDir>/test/browser/**/*.browser-spec.ts'],
     },

@@ -2,11 +2,8 @@ import { API, startTestApp, TestApp } from '../factories/test-app';
 import { runCli } from '../support/keys';
 import { pollUntil } from '../support/wait';
 
-/** The CLI from the sources, as `npm run cli` runs it (the e2e suite runs without a build). */
-const cli = (args: string[], env: Record<string, string>) => runCli(args, env, 'src/cli.ts');
-
-// Each CLI run compiles its sources as it starts, seconds on a busy machine; tests run several.
-jest.setTimeout(90_000);
+/** The built CLI (dist/cli.js, built by the global setup), as `npm run cli:prod` runs it. */
+const cli = (args: string[], env: Record<string, string>) => runCli(args, env);
 
 describe('admin CLI', () => {
   let t: TestApp;
