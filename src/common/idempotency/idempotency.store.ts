@@ -77,7 +77,7 @@ export class IdempotencyStore implements OnModuleInit, OnModuleDestroy {
     clearInterval(this.releaseRetry);
   }
 
-  /** What a request with `fingerprint` may do under the key; `now` is the moment it asks. */
+  /** What a request with `fingerprint` may do under the key, asked at `at` (now by default). */
   async claim(teamId: string, key: string, fingerprint: string, at?: Date): Promise<Claim> {
     for (let attempt = 0; attempt < CLAIM_ATTEMPTS; attempt++) {
       const now = at ?? new Date();
