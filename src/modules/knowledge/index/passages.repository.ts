@@ -21,8 +21,6 @@ import {
   PassageOwners,
 } from './passage-index';
 
-export type { CandidatePassage, KeyFrequencies, PassageOwners } from './passage-index';
-
 /** A FAQ's version row, created empty when the workflow still exists and has none. */
 const FAQ_VERSION_ROW =
   "INSERT INTO knowledge_faq_versions (workflow_id, digest) SELECT $1, '' " +
