@@ -3,11 +3,13 @@ import { AgentsModule } from '@/modules/agents/agents.module';
 import { OutboundModule } from '@/common/outbound/outbound.module';
 import { WebhooksModule } from '@/modules/webhooks/webhooks.module';
 import { KnowledgeFetchRepository } from './fetch/knowledge-fetch.repository';
+import { KnowledgeFetchService } from './fetch/knowledge-fetch.service';
 import { KnowledgeIndexService } from './knowledge-index.service';
 import { KnowledgeFetchWorker } from './fetch/knowledge-fetch.worker';
 import { KnowledgeQuota } from './knowledge-quota';
 import { PageFetcher } from './fetch/page-fetcher';
 import { PageReader } from './fetch/page-reader';
+import { passageIndexProvider } from './index/passage-index.provider';
 import { PassagesRepository } from './index/passages.repository';
 import { KnowledgeBasesController } from './knowledge-bases.controller';
 import { KnowledgeBasesRepository } from './knowledge-bases.repository';
@@ -27,9 +29,11 @@ import { KnowledgeFetchMetrics } from './fetch/knowledge-fetch.metrics';
     KnowledgeFetchMetrics,
     KnowledgeBasesRepository,
     KnowledgeBasesService,
+    passageIndexProvider,
     PassagesRepository,
     KnowledgeIndexService,
     KnowledgeFetchRepository,
+    KnowledgeFetchService,
     KnowledgeQuota,
     KnowledgeFetchWorker,
     PageFetcher,
