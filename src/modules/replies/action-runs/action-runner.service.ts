@@ -106,6 +106,7 @@ export class ActionRunner {
       createdAt: now,
       updatedAt: now,
       leaseUntil: null,
+      leaseToken: null,
     };
     earlier.push(run);
     if (target.action.requireHumanApproval) {
