@@ -1,4 +1,4 @@
-import { ConversationsRepository } from '@/modules/conversations/conversations.repository';
+import { ConversationWrites } from '@/modules/conversations/conversation-writes';
 import { ConversationEntity } from '@/modules/conversations/entities/conversation.entity';
 import { createAgent } from '../factories/agents';
 import { conversationsPath, repliesSettled, sendAs, sendTo } from '../factories/conversations';
@@ -108,9 +108,7 @@ describe('hand-off mails', () => {
         .getRepository(ConversationEntity)
         .findOneByOrFail({ id: sent.conversation_id });
       const before = smtp.mails.length;
-      await t.app
-        .get(ConversationsRepository)
-        .update(conversation.teamId, conversation.id, { needsAttention: true });
+      await t.app.get(ConversationWrites).raiseAttention(conversation.teamId, conversation.id);
 
       const [event] = await receiver.waitFor((all) => all.length === 1);
       expect(event.body.data).toMatchObject({ id: conversation.id, needs_attention: true });

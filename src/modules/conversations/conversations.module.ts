@@ -3,6 +3,7 @@ import { AgentsModule } from '@/modules/agents/agents.module';
 import { ApiKeysModule } from '@/modules/auth/api-keys.module';
 import { WebhooksModule } from '@/modules/webhooks/webhooks.module';
 import { ConversationEvents } from './conversation-events';
+import { ConversationWrites } from './conversation-writes';
 import { ConversationsController } from './conversations.controller';
 import { ConversationsRepository } from './conversations.repository';
 import { ConversationsService } from './conversations.service';
@@ -26,6 +27,7 @@ import { StreamService } from './stream/stream.service';
   providers: [
     ConversationEvents,
     ConversationsRepository,
+    ConversationWrites,
     MessagesRepository,
     ConversationsService,
     MessagePublisher,

@@ -1,13 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { EntityNotFoundError } from 'typeorm';
-import { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { newId } from '@/common/ids';
-import { paginate } from '@/common/pagination/paginate';
 import { Page } from '@/common/pagination/page';
 import { Database } from '@/database/database.service';
-import { SqlParam } from '@/database/sql/params';
+import { Changes } from '@/database/sql/entity-statements';
+import { ListFilter, ListPages, ListTable } from '@/database/sql/list-pages';
+import { SqlParam, SqlParams } from '@/database/sql/params';
 import type { AgentStatus } from '@/modules/agents/entities/agent.entity';
-import { ConversationEvents } from './conversation-events';
 import { ConversationListQueryDto } from './dto/conversation.dto';
 import { ConversationChannel, ConversationEntity } from './entities/conversation.entity';
 import { MessageAction, MessageEntity, MessageRole } from './entities/message.entity';
@@ -17,12 +15,55 @@ const PREVIEW_LENGTH = 160;
 /** What identifies a conversation: its team, its agent and its id. */
 export type ConversationKey = Pick<ConversationEntity, 'teamId' | 'agentId' | 'id'>;
 
+const CONVERSATION_LIST: ListTable = {
+  from: 'conversations conversation',
+  columns: 'conversation.*',
+  searchColumns: [
+    'conversation.channel_user_id',
+    'conversation.channel_user_username',
+    'conversation.last_message_preview',
+  ],
+  sortColumns: {
+    created_at: 'conversation.created_at',
+    updated_at: 'conversation.updated_at',
+    last_message_at: 'conversation.last_message_at',
+  },
+  defaultSort: '-last_message_at',
+  tieBreaker: 'conversation.id',
+};
+
+/** The agent's conversations a list query's filters keep. */
+function listFilter(teamId: string, agentId: string, query: ConversationListQueryDto): ListFilter {
+  const params = new SqlParams();
+  const conditions = [
+    `conversation.team_id = ${params.add(teamId)}`,
+    `conversation.agent_id = ${params.add(agentId)}`,
+  ];
+  if (query.channel) {
+    conditions.push(
+      `conversation.channel_type = ${params.add(query.channel.replace(/^test_/, ''))}`,
+      `conversation.is_test_channel = ${params.add(query.channel.startsWith('test_'))}`,
+    );
+  }
+  const flags = {
+    is_test_channel: query.is_test_channel,
+    is_ai_chat_paused: query.is_ai_chat_paused,
+    needs_attention: query.needs_attention,
+  };
+  for (const [column, value] of Object.entries(flags)) {
+    if (value !== undefined) {
+      conditions.push(`conversation.${column} = ${params.add(value)}`);
+    }
+  }
+  return { where: conditions.join(' AND '), params: params.values };
+}
+
 /** What a message may change on its conversation besides its counters. */
 export type ConversationChanges = Partial<
   Pick<ConversationEntity, 'needsAttention' | 'flowState' | 'context'>
 >;
 
-interface Bumped {
+export interface Bumped {
   conversation: ConversationEntity;
   agentStatus: AgentStatus;
 }
@@ -49,14 +90,6 @@ function changeColumns(changes: ConversationChanges): Record<string, SqlParam> {
   return columns;
 }
 
-/** `appended`, or the error of a conversation deleted meanwhile (see `isRecordGoneMeanwhile`). */
-export function appendedOrGone(appended: Appended | null): Appended {
-  if (!appended) {
-    throw new EntityNotFoundError(ConversationEntity, 'the conversation a message was added to');
-  }
-  return appended;
-}
-
 export interface ChannelUser {
   channelType: ConversationChannel;
   channelUserId: string;
@@ -64,128 +97,80 @@ export interface ChannelUser {
   username: string | null;
 }
 
+/**
+ * Conversations and the messages added to them. It only reads and writes: announcing a new
+ * conversation, message or hand-off is the caller's (see ConversationWrites).
+ */
 @Injectable()
 export class ConversationsRepository {
-  constructor(
-    private readonly db: Database,
-    private readonly events: ConversationEvents,
-  ) {}
+  private readonly lists: ListPages<ConversationEntity>;
 
-  findOwned(teamId: string, agentId: string, id: string): Promise<ConversationEntity | null> {
-    return this.db.entity(
-      ConversationEntity,
-      'SELECT * FROM conversations WHERE team_id = $1 AND agent_id = $2 AND id = $3',
-      [teamId, agentId, id],
-    );
+  constructor(private readonly db: Database) {
+    this.lists = new ListPages(db, ConversationEntity, CONVERSATION_LIST);
   }
 
-  list(
+  findOwned(teamId: string, agentId: string, id: string): Promise<ConversationEntity | null> {
+    return this.db.findOne(ConversationEntity, { teamId, agentId, id });
+  }
+
+  /** The team's conversation by id, whatever its agent. */
+  find(teamId: string, id: string): Promise<ConversationEntity | null> {
+    return this.db.findOne(ConversationEntity, { teamId, id });
+  }
+
+  async list(
     teamId: string,
     agentId: string,
     query: ConversationListQueryDto,
   ): Promise<Page<ConversationEntity>> {
-    const builder = this.db.manager
-      .createQueryBuilder(ConversationEntity, 'conversation')
-      .where('conversation.team_id = :teamId AND conversation.agent_id = :agentId', {
-        teamId,
-        agentId,
-      });
-    if (query.channel) {
-      const isTest = query.channel.startsWith('test_');
-      builder.andWhere(
-        'conversation.channel_type = :channelType AND conversation.is_test_channel = :isTest',
-        {
-          channelType: query.channel.replace(/^test_/, ''),
-          isTest,
-        },
-      );
-    }
-    const flags = {
-      is_test_channel: query.is_test_channel,
-      is_ai_chat_paused: query.is_ai_chat_paused,
-      needs_attention: query.needs_attention,
-    };
-    for (const [column, value] of Object.entries(flags)) {
-      if (value !== undefined) {
-        builder.andWhere(`conversation.${column} = :${column}`, { [column]: value });
-      }
-    }
-    return paginate(builder, query, {
-      searchColumns: [
-        'conversation.channel_user_id',
-        'conversation.channel_user_username',
-        'conversation.last_message_preview',
-      ],
-      sortColumns: {
-        created_at: 'conversation.created_at',
-        updated_at: 'conversation.updated_at',
-        last_message_at: 'conversation.last_message_at',
-      },
-      defaultSort: '-last_message_at',
-      tieBreaker: 'conversation.id',
-    });
+    return Page.from(await this.lists.page(listFilter(teamId, agentId, query), query), query);
   }
 
   /**
-   * Adds a message at the end of the conversation; null when it is not the agent's. The counter
-   * update locks the conversation row, so sequence numbers follow commit order; the timestamp
-   * never goes back either.
+   * Counts a new message on the conversation (when it is the agent's), applying `changes`; the
+   * conversation as updated, and its agent's status. The counter update locks the conversation
+   * row, so sequence numbers follow commit order; the timestamp never goes back either.
    */
-  append(
+  bump(
     conversation: ConversationKey,
     role: MessageRole,
     text: string,
-    changes: ConversationChanges = {},
-    action: MessageAction | null = null,
-  ): Promise<Appended | null> {
+    changes: ConversationChanges,
+  ): Promise<Bumped | null> {
     const { teamId, agentId, id } = conversation;
-    return this.db.transaction(async () => {
-      const handedOff = changes.needsAttention === true && (await this.raiseAttention(teamId, id));
-      const bumped = await this.bump(
-        'id = $3',
-        [teamId, agentId, id],
-        role,
-        text,
-        changeColumns(changes),
-      );
-      const appended = bumped && (await this.insertMessage(bumped, role, text, action));
-      if (appended && handedOff) {
-        await this.events.needsAttention(appended.conversation);
-      }
-      return appended;
-    });
+    return this.bumpWhere('id = $3', [teamId, agentId, id], role, text, changeColumns(changes));
   }
 
-  /**
-   * Adds a channel user's message (or an answer to them) to their conversation, created if new
-   * and safe under concurrent first messages. The caller has made sure the agent is the team's:
-   * the conversation is created for it. Null only when the conversation went meanwhile.
-   */
-  appendForChannelUser(
+  /** `bump` for the channel user's conversation, naming the user as they last called themselves. */
+  bumpForChannelUser(
     teamId: string,
     agentId: string,
     user: ChannelUser,
     role: MessageRole,
     text: string,
     clearsAttention: boolean,
-  ): Promise<Appended | null> {
-    return this.db.transaction(async () => {
-      await this.createIfNew(teamId, agentId, user);
-      const bumped = await this.bump(
-        'channel_type = $3 AND channel_user_id = $4 AND is_test_channel = $5',
-        [teamId, agentId, user.channelType, user.channelUserId, user.isTestChannel],
-        role,
-        text,
-        {
-          ...(clearsAttention ? { needs_attention: false } : {}),
-          ...(user.username ? { channel_user_username: user.username } : {}),
-        },
-      );
-      return bumped && this.insertMessage(bumped, role, text, null);
-    });
+  ): Promise<Bumped | null> {
+    return this.bumpWhere(
+      'channel_type = $3 AND channel_user_id = $4 AND is_test_channel = $5',
+      [teamId, agentId, user.channelType, user.channelUserId, user.isTestChannel],
+      role,
+      text,
+      {
+        ...(clearsAttention ? { needs_attention: false } : {}),
+        ...(user.username ? { channel_user_username: user.username } : {}),
+      },
+    );
   }
 
-  private async createIfNew(teamId: string, agentId: string, user: ChannelUser): Promise<void> {
+  /**
+   * The channel user's conversation, created unless it exists (safe under concurrent first
+   * messages); null when it existed. The caller has made sure the agent is the team's.
+   */
+  async createIfNew(
+    teamId: string,
+    agentId: string,
+    user: ChannelUser,
+  ): Promise<ConversationEntity | null> {
     const now = new Date();
     const conversation: ConversationEntity = {
       id: newId(),
@@ -211,50 +196,12 @@ export class ConversationsRepository {
       createdAt: now,
       updatedAt: now,
     };
-    if ((await this.db.insert(ConversationEntity, [conversation], { orIgnore: true })) > 0) {
-      await this.events.conversationCreated(conversation);
-    }
+    const created = await this.db.insert(ConversationEntity, [conversation], { orIgnore: true });
+    return created > 0 ? conversation : null;
   }
 
-  /**
-   * Counts a new message on the conversation `where` picks among the agent's ($1 team, $2 agent),
-   * applying `columns`; the conversation as updated, and its agent's status, in one statement.
-   */
-  private async bump(
-    where: string,
-    whereParams: SqlParam[],
-    role: MessageRole,
-    text: string,
-    columns: Record<string, SqlParam>,
-  ): Promise<Bumped | null> {
-    const params: SqlParam[] = [...whereParams];
-    const now = `$${params.push(new Date())}`;
-    const sets = [
-      'last_seq = last_seq + 1',
-      `last_message_at = CASE WHEN last_message_at > ${now} THEN last_message_at ELSE ${now} END`,
-      `last_message_preview = $${params.push(text.replace(/\s+/g, ' ').trim().slice(0, PREVIEW_LENGTH))}`,
-      `updated_at = ${now}`,
-      ...(role === 'user' ? [`last_seen = ${now}`] : []),
-      ...Object.entries(columns).map(([column, value]) => `${column} = $${params.push(value)}`),
-    ];
-    const { rows } = await this.db.execute(
-      `UPDATE conversations SET ${sets.join(', ')}
-       WHERE team_id = $1 AND agent_id = $2 AND ${where}
-       RETURNING *, (SELECT status FROM agents
-         WHERE agents.team_id = conversations.team_id AND agents.id = conversations.agent_id
-       ) AS agent_status`,
-      params,
-    );
-    if (rows.length === 0) {
-      return null;
-    }
-    return {
-      conversation: this.db.hydrate(ConversationEntity, rows)[0],
-      agentStatus: rows[0].agent_status as AgentStatus,
-    };
-  }
-
-  private async insertMessage(
+  /** Stores the message `bump` counted, at the position it gave it. */
+  async insertMessage(
     { conversation, agentStatus }: Bumped,
     role: MessageRole,
     text: string,
@@ -274,7 +221,6 @@ export class ConversationsRepository {
       createdAt: conversation.lastMessageAt!,
     };
     await this.db.insert(MessageEntity, [message]);
-    await this.events.messageCreated(message);
     return { message, conversation, agentStatus };
   }
 
@@ -282,34 +228,56 @@ export class ConversationsRepository {
    * Sets `needs_attention`; true when it was not set before. The conditional update decides under
    * the row's lock, so of two concurrent hand-offs only one is the moment it became set.
    */
-  private async raiseAttention(teamId: string, id: string): Promise<boolean> {
-    const { changes } = await this.db.execute(
-      'UPDATE conversations SET needs_attention = $3 WHERE team_id = $1 AND id = $2 AND needs_attention = $4',
-      [teamId, id, true, false],
+  async raiseAttention(teamId: string, id: string): Promise<boolean> {
+    const changed = await this.db.update(
+      ConversationEntity,
+      { teamId, id, needsAttention: false },
+      { needsAttention: true },
     );
-    return changes > 0;
+    return changed > 0;
   }
 
-  async update(
-    teamId: string,
-    id: string,
-    changes: QueryDeepPartialEntity<ConversationEntity>,
-  ): Promise<void> {
-    if (changes.needsAttention !== true) {
-      await this.db.write(() =>
-        this.db.manager.update(ConversationEntity, { teamId, id }, changes),
-      );
-      return;
+  async update(teamId: string, id: string, changes: Changes<ConversationEntity>): Promise<void> {
+    await this.db.update(ConversationEntity, { teamId, id }, changes);
+  }
+
+  /**
+   * Counts a new message on the conversation `where` picks among the agent's ($1 team, $2 agent),
+   * applying `columns`; the conversation as updated, and its agent's status, in one statement.
+   */
+  private async bumpWhere(
+    where: string,
+    whereParams: SqlParam[],
+    role: MessageRole,
+    text: string,
+    columns: Record<string, SqlParam>,
+  ): Promise<Bumped | null> {
+    const params: SqlParam[] = [...whereParams];
+    const now = `$${params.push(new Date())}`;
+    const sets = [
+      'last_seq = last_seq + 1',
+      `last_message_at = CASE WHEN last_message_at > ${now} THEN last_message_at ELSE ${now} END`,
+      `last_message_preview = $${params.push(text.replace(/\s+/g, ' ').trim().slice(0, PREVIEW_LENGTH))}`,
+      `updated_at = ${now}`,
+      ...(role === 'user' ? [`last_seen = ${now}`] : []),
+      ...Object.entries(columns).map(([column, value]) => `${column} = $${params.push(value)}`),
+    ];
+    const { rows } = await this.db.write(() =>
+      this.db.execute(
+        `UPDATE conversations SET ${sets.join(', ')}
+         WHERE team_id = $1 AND agent_id = $2 AND ${where}
+         RETURNING *, (SELECT status FROM agents
+           WHERE agents.team_id = conversations.team_id AND agents.id = conversations.agent_id
+         ) AS agent_status`,
+        params,
+      ),
+    );
+    if (rows.length === 0) {
+      return null;
     }
-    // A hand-off set without a message (an approval waiting) is announced like any other.
-    await this.db.transaction(async () => {
-      const handedOff = await this.raiseAttention(teamId, id);
-      await this.db.manager.update(ConversationEntity, { teamId, id }, changes);
-      if (handedOff) {
-        await this.events.needsAttention(
-          await this.db.manager.findOneByOrFail(ConversationEntity, { teamId, id }),
-        );
-      }
-    });
+    return {
+      conversation: this.db.hydrate(ConversationEntity, rows)[0],
+      agentStatus: rows[0].agent_status as AgentStatus,
+    };
   }
 }

@@ -4,8 +4,8 @@ import { isId } from '@/common/ids';
 import { Page } from '@/common/pagination/page';
 import { Database } from '@/database/database.service';
 import { AgentsService } from '@/modules/agents/agents.service';
+import { appendedOrGone, ConversationWrites } from './conversation-writes';
 import {
-  appendedOrGone,
   ChannelUser,
   ConversationChanges,
   ConversationKey,
@@ -27,6 +27,7 @@ export class ConversationsService {
     private readonly db: Database,
     private readonly agents: AgentsService,
     private readonly conversations: ConversationsRepository,
+    private readonly writes: ConversationWrites,
     private readonly messages: MessagesRepository,
     private readonly publisher: MessagePublisher,
     private readonly replyRequests: ReplyRequests,
@@ -146,7 +147,7 @@ export class ConversationsService {
     changes: ConversationChanges = {},
     action?: MessageAction,
   ): Promise<MessageEntity> {
-    const appended = await this.conversations.append(
+    const appended = await this.writes.append(
       conversation,
       'assistant',
       text,
@@ -178,7 +179,7 @@ export class ConversationsService {
       return null;
     }
     const { message } = appendedOrGone(
-      await this.conversations.append(
+      await this.writes.append(
         conversation,
         'assistant',
         text,
@@ -204,14 +205,14 @@ export class ConversationsService {
       const appended =
         'conversationId' in target
           ? isId(target.conversationId)
-            ? await this.conversations.append(
+            ? await this.writes.append(
                 { teamId, agentId, id: target.conversationId },
                 role,
                 input.message,
                 clearsAttention ? { needsAttention: false } : {},
               )
             : null
-          : await this.conversations.appendForChannelUser(
+          : await this.writes.appendForChannelUser(
               teamId,
               agentId,
               target.channelUser,

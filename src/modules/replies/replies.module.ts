@@ -11,6 +11,7 @@ import { ActionRunner } from './action-runs/action-runner.service';
 import { ActionRunsController } from './action-runs/action-runs.controller';
 import { ActionRunsRepository } from './action-runs/action-runs.repository';
 import { ActionRunsService } from './action-runs/action-runs.service';
+import { RunStates } from './action-runs/run-states';
 import { RunSweeper } from './action-runs/run-sweeper.service';
 import { KnowledgeSearch } from './knowledge-search';
 import { ModelClient } from './model/model-client';
@@ -48,6 +49,7 @@ import { WorkflowTriggersCache } from './rules/workflow-triggers.cache';
     { provide: REPLY_ENGINE, useClass: ReplyPipeline },
     ReplyWorker,
     ActionRunsRepository,
+    RunStates,
     ActionRunner,
     ActionRunsService,
     RunSweeper,

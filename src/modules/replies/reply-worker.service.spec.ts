@@ -21,85 +21,73 @@ const HANDOFF = 'Thanks for your message. Someone from the Acme team will get ba
 
 const agent = { id: 'agent', teamId: 'team', name: 'Ada', businessName: 'Acme' } as AgentEntity;
 const message = { id: 'message', conversationId: 'conversation', seq: 1 } as MessageEntity;
+const job = { id: 'pending', teamId: 'team', lane: 'conversation' };
 
-const leaseFree = (row: PendingReplyEntity) =>
-  !row.leaseUntil || row.leaseUntil.getTime() < Date.now();
+const leaseFree = (row: PendingReplyEntity, now: Date) =>
+  !row.leaseUntil || row.leaseUntil.getTime() < now.getTime();
 
-/** The pending_replies table, leased as the repository's queries lease it. */
+/** The pending_replies table, claimed as `JobTable` claims it: a claim's token settles it. */
 class FakePending {
   readonly rows = new Map<string, PendingReplyEntity>();
+  /** Whether renewals get through (false: the worker holding the claim is stalled). */
+  renewing = true;
+  private claims = 0;
+
+  readonly jobs = {
+    claim: async (id: string, leaseMs: number) => {
+      const row = this.rows.get(id);
+      if (!row || !leaseFree(row, new Date())) {
+        return null;
+      }
+      const token = `claim-${++this.claims}`;
+      Object.assign(row, { leaseToken: token, attempts: row.attempts + 1 });
+      row.leaseUntil = new Date(Date.now() + leaseMs);
+      return { row: { ...row }, token };
+    },
+    renew: async (id: string, token: string, leaseMs: number) => {
+      const row = this.rows.get(id);
+      const held = this.renewing && row?.leaseToken === token;
+      return held && Boolean((row.leaseUntil = new Date(Date.now() + leaseMs)));
+    },
+    remove: async (id: string, token: string) =>
+      this.rows.get(id)?.leaseToken === token && this.rows.delete(id),
+    due: async (limit: number, _perTeam: number, now: Date) =>
+      [...this.rows.values()]
+        .filter((row) => row.createdAt <= now && leaseFree(row, now))
+        .slice(0, limit),
+    releaseAll: async () => undefined,
+  };
 
   /** A user message's pending reply, written a sweep ago. */
   add(changes: Partial<PendingReplyEntity> = {}): void {
+    const createdAt = new Date(Date.now() - SWEEP_MS);
+    const [agentId, conversationId, messageId] = ['agent', 'conversation', 'message'];
+    const row = { id: 'pending', teamId: 'team', agentId, conversationId, messageId, createdAt };
     this.rows.set('pending', {
-      id: 'pending',
-      teamId: 'team',
-      agentId: 'agent',
-      conversationId: 'conversation',
-      messageId: 'message',
+      ...row,
       attempts: 0,
       leaseUntil: null,
-      createdAt: new Date(Date.now() - SWEEP_MS),
+      leaseToken: null,
       ...changes,
     });
-  }
-
-  async claim(_teamId: string, id: string, leaseMs: number): Promise<PendingReplyEntity | null> {
-    const row = this.rows.get(id);
-    if (!row || !leaseFree(row)) {
-      return null;
-    }
-    Object.assign(row, { leaseUntil: new Date(Date.now() + leaseMs), attempts: row.attempts + 1 });
-    return { ...row };
-  }
-
-  async renew(_teamId: string, id: string, leaseMs: number): Promise<void> {
-    const row = this.rows.get(id);
-    if (row?.leaseUntil) {
-      row.leaseUntil = new Date(Date.now() + leaseMs);
-    }
-  }
-
-  async unclaimed(limit: number, olderThan: Date): Promise<PendingReplyEntity[]> {
-    const rows = [...this.rows.values()];
-    return rows.filter((row) => row.createdAt < olderThan && leaseFree(row)).slice(0, limit);
-  }
-
-  async remove(_teamId: string, id: string): Promise<boolean> {
-    return this.rows.delete(id);
   }
 }
 
 /** The conversation, the replies stored in it and those published. */
 class FakeConversations {
-  conversation: ConversationEntity | null = {
-    id: 'conversation',
-    isAiChatPaused: false,
-  } as ConversationEntity;
+  conversation = { id: 'conversation', isAiChatPaused: false } as ConversationEntity | null;
   readonly replies: Array<{ text: string; changes: object }> = [];
   readonly published: MessageEntity[] = [];
   messageReads = 0;
 
-  async findForReply(): Promise<ConversationEntity | null> {
-    return this.conversation;
-  }
-
-  async findMessage(): Promise<MessageEntity> {
-    this.messageReads++;
-    return message;
-  }
-
-  async recentMessages(): Promise<MessageEntity[]> {
-    return [message];
-  }
+  findForReply = async () => this.conversation;
+  findMessage = async () => (this.messageReads++, message);
+  recentMessages = async () => [message];
+  publish = (stored: MessageEntity) => this.published.push(stored);
 
   async appendAssistant(_conversation: unknown, text: string, changes: object) {
     this.replies.push({ text, changes });
     return { ...message, message: text };
-  }
-
-  publish(stored: MessageEntity): void {
-    this.published.push(stored);
   }
 }
 
@@ -107,16 +95,18 @@ class FakeConversations {
 class FakeEngine implements ReplyEngine {
   failures = 0;
   asked = 0;
-  /** Runs while the engine thinks, as a concurrent request would. */
-  meanwhile = () => {};
+  /** What each ask answers (by default 'Hello!'). */
+  answers: string[] = [];
+  /** Runs while the engine thinks, as a concurrent request would; the engine waits for it. */
+  meanwhile: () => unknown = () => {};
 
   async reply(): Promise<Reply> {
-    this.asked++;
-    this.meanwhile();
-    if (this.asked <= this.failures) {
+    const ask = ++this.asked;
+    await this.meanwhile();
+    if (ask <= this.failures) {
       throw new Error('model unreachable');
     }
-    return { text: 'Hello!', needsAttention: false, source: 'llm' };
+    return { text: this.answers[ask - 1] ?? 'Hello!', needsAttention: false, source: 'llm' };
   }
 }
 
@@ -134,6 +124,12 @@ describe('ReplyWorker', () => {
     await new Promise((resolve) => setImmediate(resolve));
   }
 
+  /** Starts the worker, which sweeps at once, and lets the replies it starts finish. */
+  async function started(): Promise<void> {
+    await worker.onApplicationBootstrap();
+    await after(0);
+  }
+
   beforeEach(() => {
     jest.useFakeTimers({ now: new Date('2030-01-01T12:00:00Z'), doNotFake: ['setImmediate'] });
     errors = jest.spyOn(Logger.prototype, 'error').mockImplementation();
@@ -142,10 +138,15 @@ describe('ReplyWorker', () => {
     conversations = new FakeConversations();
     engine = new FakeEngine();
     agents = new Map([['agent', agent]]);
-    worker = new ReplyWorker(
+    worker = newWorker();
+  });
+
+  function newWorker(): ReplyWorker {
+    return new ReplyWorker(
       {
         kind: 'postgres',
-        transaction: (work: (manager: object) => unknown) => work({}),
+        transaction: (work: () => unknown) => work(),
+        afterCommit: (callback: () => void) => callback(),
       } as unknown as Database,
       pending as unknown as PendingRepliesRepository,
       conversations as unknown as ConversationsService,
@@ -159,7 +160,7 @@ describe('ReplyWorker', () => {
       engine,
       { llm: { timeoutMs: LEASE_MS - 5_000 } } as AppConfig,
     );
-  });
+  }
 
   afterEach(() => {
     worker.onModuleDestroy();
@@ -169,10 +170,7 @@ describe('ReplyWorker', () => {
 
   it('answers a reply nobody claimed on the first sweep, then forgets it', async () => {
     pending.add();
-
-    await worker.onApplicationBootstrap();
-    await after(0);
-
+    await started();
     expect(conversations.replies).toEqual([{ text: 'Hello!', changes: {} }]);
     expect(conversations.published).toHaveLength(1);
     expect(pending.rows.size).toBe(0);
@@ -180,13 +178,13 @@ describe('ReplyWorker', () => {
 
   it('reads the user message only when the request that stored it did not hand it over', async () => {
     pending.add();
-    worker.schedule({ id: 'pending', teamId: 'team', conversationId: 'conversation' }, message);
+    worker.schedule({ ...job, message });
     await after(0);
     expect(conversations.replies.map((reply) => reply.text)).toEqual(['Hello!']);
     expect(conversations.messageReads).toBe(0);
 
     pending.add();
-    worker.schedule({ id: 'pending', teamId: 'team', conversationId: 'conversation' });
+    worker.schedule(job);
     await after(0);
     expect(conversations.replies).toHaveLength(2);
     expect(conversations.messageReads).toBe(1);
@@ -194,10 +192,7 @@ describe('ReplyWorker', () => {
 
   it('takes over a reply whose worker died, once its lease ran out', async () => {
     pending.add({ attempts: 1, leaseUntil: new Date(Date.now() - 1) });
-
-    await worker.onApplicationBootstrap();
-    await after(0);
-
+    await started();
     expect(conversations.replies.map((reply) => reply.text)).toEqual(['Hello!']);
   });
 
@@ -205,11 +200,12 @@ describe('ReplyWorker', () => {
     pending.add({ attempts: 1, leaseUntil: new Date(Date.now() + 5_000) });
 
     await worker.onApplicationBootstrap();
-    worker.schedule({ id: 'pending', teamId: 'team', conversationId: 'conversation' });
+    worker.schedule(job);
     await after(4_000);
     expect(engine.asked).toBe(0);
 
-    await after(2_000);
+    // A sweep takes a job whose lease ran out a sweep's grace (1 s) ago.
+    await after(4_000);
     expect(conversations.replies.map((reply) => reply.text)).toEqual(['Hello!']);
   });
 
@@ -244,10 +240,7 @@ describe('ReplyWorker', () => {
   ])('drops quietly the reply of an %s deleted meanwhile', async (_gone, deleteIt) => {
     pending.add();
     deleteIt();
-
-    await worker.onApplicationBootstrap();
-    await after(0);
-
+    await started();
     expect(engine.asked).toBe(0);
     expect(conversations.replies).toEqual([]);
     expect(errors).not.toHaveBeenCalled();
@@ -259,10 +252,7 @@ describe('ReplyWorker', () => {
       conversations.conversation = null;
       pending.rows.clear();
     };
-
-    await worker.onApplicationBootstrap();
-    await after(0);
-
+    await started();
     expect(engine.asked).toBe(1);
     expect(conversations.replies).toEqual([]);
     expect(conversations.published).toEqual([]);
@@ -278,12 +268,33 @@ describe('ReplyWorker', () => {
   ])('discards the reply of a %s', async (_paused, pause) => {
     pending.add();
     pause();
-
-    await worker.onApplicationBootstrap();
-    await after(0);
-
+    await started();
     expect(engine.asked).toBe(0);
     expect(pending.rows.size).toBe(0);
     expect(conversations.replies).toEqual([]);
+  });
+
+  it("does not store a reply whose claim ran out and was taken over: the newer attempt's stands", async () => {
+    pending.add();
+    let answerFirst!: () => void;
+    engine.answers = ['Hello from the stalled worker', 'Hello from the worker that took over'];
+    // The first worker stalls past its lease (its renewals do not get through) while it thinks.
+    engine.meanwhile = () =>
+      engine.asked === 1 &&
+      ((pending.renewing = false), new Promise<void>((resolve) => (answerFirst = resolve)));
+    await started();
+    expect(engine.asked).toBe(1);
+
+    const other = newWorker();
+    await other.onApplicationBootstrap();
+    await after(LEASE_MS + 2 * SWEEP_MS);
+    other.onModuleDestroy();
+    answerFirst();
+    await after(0);
+
+    expect(engine.asked).toBe(2);
+    const stored = conversations.replies.map((reply) => reply.text);
+    expect(stored).toEqual(['Hello from the worker that took over']);
+    expect(conversations.published).toHaveLength(1);
   });
 });

@@ -1,50 +1,50 @@
-import {
-  Inject,
-  Injectable,
-  Logger,
-  OnApplicationBootstrap,
-  OnModuleDestroy,
-} from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { AppConfig } from '@/config/app-config';
 import { ApiError } from '@/common/http/api-error';
 import { Database } from '@/database/database.service';
 import { isRecordGoneMeanwhile } from '@/database/errors';
+import { QueuedJob } from '@/database/jobs/fair-queue';
+import { Claim } from '@/database/jobs/job-table';
+import { JobWorker } from '@/database/jobs/job-worker';
 import { AgentsService } from '@/modules/agents/agents.service';
 import { WorkflowsService } from '@/modules/workflows/workflows.service';
 import { ConversationsService } from '@/modules/conversations/conversations.service';
 import type { MessageEntity } from '@/modules/conversations/entities/message.entity';
-import { PendingReplyEntity } from './entities/pending-reply.entity';
 import { ReplyRequests } from '@/modules/conversations/reply-requests.service';
+import { PendingReplyEntity } from './entities/pending-reply.entity';
 import { messageActionOf, runLine } from './action-runs/action-lines';
 import { PendingRepliesRepository } from './pending-replies.repository';
 import { handoffReply, Reply, REPLY_ENGINE, ReplyEngine } from './reply-engine';
 
 const HISTORY_MESSAGES = 20;
-const SWEEP_INTERVAL_MS = 2_000;
-/** A reply scheduled by its own request is left to it this long before a sweep takes it. */
-const SWEEP_GRACE_MS = 1_000;
-const SWEEP_BATCH = 50;
+/** Replies produced at once in one process, and of one team. */
+const CONCURRENCY = 32;
+const PER_TEAM = 8;
 const MAX_ATTEMPTS = 5;
 /** Beyond its model calls and action calls, a reply takes a few database round trips. */
 const REPLY_LEASE_MARGIN_MS = 5_000;
 
+/** A reply to produce; its lane is its conversation, whose replies are produced in order. */
+export interface ReplyJob extends QueuedJob {
+  lane: string;
+  /** The user message, when the request that stored it handed it over (messages never change). */
+  message?: MessageEntity;
+}
+
 /**
  * Produces the replies that user messages are waiting for. The pending mark is written with the
- * user message; a worker leases it, asks the reply engine, then stores the reply and removes the
- * mark in one transaction. A worker that dies leaves a lease that runs out, and a sweep (on start
- * and every few seconds) hands the reply to another, so no acknowledged message goes unanswered.
- * Replies of one conversation are produced one after another, in order.
+ * user message and is a job (see `JobWorker`): a worker claims it, asks the reply engine, then
+ * stores the reply and removes the mark in one transaction, only while its claim holds. A worker
+ * that dies leaves a lease that runs out, and a sweep hands the reply to another, so no
+ * acknowledged message goes unanswered. Replies of one conversation are produced one after
+ * another, in order; teams take turns for the slots.
  */
 @Injectable()
-export class ReplyWorker implements OnApplicationBootstrap, OnModuleDestroy {
-  private readonly logger = new Logger(ReplyWorker.name);
-  private readonly leaseMs: number;
-  private readonly queues = new Map<string, Promise<void>>();
-  private sweeper?: NodeJS.Timeout;
-  private stopped = false;
+export class ReplyWorker extends JobWorker<ReplyJob, PendingReplyEntity> {
+  protected readonly logger = new Logger(ReplyWorker.name);
 
   constructor(
-    private readonly db: Database,
+    db: Database,
     private readonly pending: PendingRepliesRepository,
     private readonly conversations: ConversationsService,
     private readonly agents: AgentsService,
@@ -53,101 +53,47 @@ export class ReplyWorker implements OnApplicationBootstrap, OnModuleDestroy {
     @Inject(REPLY_ENGINE) private readonly engine: ReplyEngine,
     config: AppConfig,
   ) {
-    this.leaseMs = config.llm.timeoutMs + REPLY_LEASE_MARGIN_MS;
+    super(db, {
+      concurrency: CONCURRENCY,
+      perTeam: PER_TEAM,
+      leaseMs: config.llm.timeoutMs + REPLY_LEASE_MARGIN_MS,
+      sweepIntervalMs: 2_000,
+      sweepGraceMs: 1_000,
+    });
     // The pending mark is written with the message, and the reply scheduled once both commit.
     requests.listen(async (message) => {
       const pending = await this.pending.add(message);
-      this.db.afterCommit(() => this.schedule(pending, message));
+      this.db.afterCommit(() => this.schedule({ ...jobOf(pending), message }));
     });
   }
 
-  async onApplicationBootstrap(): Promise<void> {
-    if (this.db.kind === 'sqlite') {
-      await this.pending.releaseAllLeases();
-    }
-    this.sweeper = setInterval(() => void this.sweep(), SWEEP_INTERVAL_MS);
-    this.sweeper.unref();
-    void this.sweep(new Date());
+  protected async findDue(limit: number, perTeam: number, dueBy: Date): Promise<ReplyJob[]> {
+    return (await this.pending.jobs.due(limit, perTeam, dueBy)).map(jobOf);
   }
 
-  onModuleDestroy(): void {
-    this.stopped = true;
-    clearInterval(this.sweeper);
+  protected claim(job: ReplyJob): Promise<Claim<PendingReplyEntity> | null> {
+    return this.pending.jobs.claim(job.id, this.options.leaseMs);
   }
 
-  /**
-   * Queues the reply behind earlier ones of the same conversation. The request that stored the
-   * user message hands it over (messages never change), so it need not be read again.
-   */
-  schedule(
-    pending: Pick<PendingReplyEntity, 'id' | 'teamId' | 'conversationId'>,
-    message?: MessageEntity,
-  ): void {
-    if (this.stopped) {
-      return;
-    }
-    const previous = this.queues.get(pending.conversationId) ?? Promise.resolve();
-    const next = previous
-      .then(() => this.process(pending.teamId, pending.id, message))
-      .catch((error: unknown) => this.reportFailure(pending.id, error));
-    this.queues.set(pending.conversationId, next);
-    void next.finally(() => {
-      if (this.queues.get(pending.conversationId) === next) {
-        this.queues.delete(pending.conversationId);
-      }
-    });
+  protected renew(job: ReplyJob, claim: Claim<PendingReplyEntity>): Promise<boolean> {
+    return this.pending.jobs.renew(job.id, claim.token, this.options.leaseMs);
   }
 
-  private reportFailure(pendingId: string, error: unknown): void {
+  protected releaseAll(): Promise<void> {
+    return this.pending.jobs.releaseAll();
+  }
+
+  protected override failed(job: ReplyJob, error: unknown): void {
     // The agent or conversation was deleted while its reply was being written (its pending
     // reply went with it): nothing to retry, nothing wrong.
     if (isRecordGoneMeanwhile(error) || (error instanceof ApiError && error.code === 'not_found')) {
-      this.logger.debug({ pending_id: pendingId }, 'Reply dropped: its conversation is gone');
+      this.logger.debug({ pending_id: job.id }, 'Reply dropped: its conversation is gone');
       return;
     }
-    this.logger.error({ err: error, pending_id: pendingId }, 'Reply failed; will retry');
+    this.logger.error({ err: error, pending_id: job.id }, 'Reply failed; will retry');
   }
 
-  private async sweep(olderThan = new Date(Date.now() - SWEEP_GRACE_MS)): Promise<void> {
-    try {
-      for (const pending of await this.pending.unclaimed(SWEEP_BATCH, olderThan)) {
-        if (!this.queues.has(pending.conversationId)) {
-          this.schedule(pending);
-        }
-      }
-    } catch (error) {
-      this.logger.warn({ err: error }, 'Could not look for pending replies');
-    }
-  }
-
-  private async process(teamId: string, pendingId: string, known?: MessageEntity): Promise<void> {
-    const pending = this.stopped ? null : await this.pending.claim(teamId, pendingId, this.leaseMs);
-    if (!pending) {
-      return;
-    }
-    // A reply with tool calls takes several model and action calls: the lease is renewed while
-    // this worker lives, and runs out soon after it dies.
-    const renewal = setInterval(
-      () =>
-        void this.pending
-          .renew(teamId, pendingId, this.leaseMs)
-          .catch((error: unknown) =>
-            this.logger.warn(
-              { err: error, pending_id: pendingId },
-              'Could not renew a reply lease',
-            ),
-          ),
-      this.leaseMs / 3,
-    );
-    renewal.unref();
-    try {
-      await this.produce(pending, known);
-    } finally {
-      clearInterval(renewal);
-    }
-  }
-
-  private async produce(pending: PendingReplyEntity, known?: MessageEntity): Promise<void> {
+  protected async perform(job: ReplyJob, { row: pending, token }: Claim<PendingReplyEntity>) {
     const conversation = await this.conversations.findForReply(
       pending.teamId,
       pending.agentId,
@@ -155,8 +101,8 @@ export class ReplyWorker implements OnApplicationBootstrap, OnModuleDestroy {
     );
     const message =
       conversation &&
-      (known?.id === pending.messageId
-        ? known
+      (job.message?.id === pending.messageId
+        ? job.message
         : await this.conversations.findMessage(
             pending.teamId,
             pending.conversationId,
@@ -167,7 +113,7 @@ export class ReplyWorker implements OnApplicationBootstrap, OnModuleDestroy {
     }
     const agent = await this.agents.requireOwned(pending.teamId, pending.agentId);
     if (conversation.isAiChatPaused || agent.status === 'paused') {
-      await this.pending.remove(pending.teamId, pending.id);
+      await this.pending.jobs.remove(pending.id, token);
       return;
     }
     const reply: Reply =
@@ -184,7 +130,8 @@ export class ReplyWorker implements OnApplicationBootstrap, OnModuleDestroy {
                 .then((recent) => upTo(recent, message)),
           });
     const stored = await this.db.transaction(async () => {
-      if (!(await this.pending.remove(pending.teamId, pending.id))) {
+      // Only while the claim holds: a worker that took the reply over stores its own.
+      if (!(await this.pending.jobs.remove(pending.id, token))) {
         return null;
       }
       const written: MessageEntity[] = [];
@@ -212,6 +159,10 @@ export class ReplyWorker implements OnApplicationBootstrap, OnModuleDestroy {
       this.logger.debug({ conversation_id: conversation.id, source: reply.source }, 'Reply sent');
     }
   }
+}
+
+function jobOf(pending: PendingReplyEntity): ReplyJob {
+  return { id: pending.id, teamId: pending.teamId, lane: pending.conversationId };
 }
 
 function upTo(history: MessageEntity[], message: MessageEntity): MessageEntity[] {

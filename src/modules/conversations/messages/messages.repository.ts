@@ -1,40 +1,42 @@
 import { Injectable } from '@nestjs/common';
-import { MoreThan } from 'typeorm';
-import { paginate } from '@/common/pagination/paginate';
 import { Page } from '@/common/pagination/page';
 import { Database } from '@/database/database.service';
+import { ListPages, ListTable } from '@/database/sql/list-pages';
+import { SqlParams } from '@/database/sql/params';
 import { MessageListQueryDto } from '../dto/message.dto';
 import { MessageEntity } from '../entities/message.entity';
 
+const MESSAGE_LIST: ListTable = {
+  from: 'messages message',
+  columns: 'message.*',
+  searchColumns: ['message.message'],
+  sortColumns: { created_at: 'message.created_at' },
+  defaultSort: 'created_at',
+  tieBreaker: 'message.seq',
+};
+
 @Injectable()
 export class MessagesRepository {
-  constructor(private readonly db: Database) {}
+  private readonly lists: ListPages<MessageEntity>;
 
-  list(
+  constructor(private readonly db: Database) {
+    this.lists = new ListPages(db, MessageEntity, MESSAGE_LIST);
+  }
+
+  async list(
     teamId: string,
     conversationId: string,
     query: MessageListQueryDto,
   ): Promise<Page<MessageEntity>> {
-    const builder = this.db.manager
-      .createQueryBuilder(MessageEntity, 'message')
-      .where('message.team_id = :teamId AND message.conversation_id = :conversationId', {
-        teamId,
-        conversationId,
-      });
-    return paginate(builder, query, {
-      searchColumns: ['message.message'],
-      sortColumns: { created_at: 'message.created_at' },
-      defaultSort: 'created_at',
-      tieBreaker: 'message.seq',
-    });
+    const filter = {
+      where: 'message.team_id = $1 AND message.conversation_id = $2',
+      params: [teamId, conversationId],
+    };
+    return Page.from(await this.lists.page(filter, query), query);
   }
 
   findOwned(teamId: string, conversationId: string, id: string): Promise<MessageEntity | null> {
-    return this.db.entity(
-      MessageEntity,
-      'SELECT * FROM messages WHERE team_id = $1 AND conversation_id = $2 AND id = $3',
-      [teamId, conversationId, id],
-    );
+    return this.db.findOne(MessageEntity, { teamId, conversationId, id });
   }
 
   /** Messages after position `seq` (and up to `upTo`, when given), oldest first. */
@@ -45,52 +47,49 @@ export class MessagesRepository {
     limit: number,
     upTo?: number,
   ): Promise<MessageEntity[]> {
-    const query = this.db.manager
-      .createQueryBuilder(MessageEntity, 'message')
-      .where('message.team_id = :teamId AND message.conversation_id = :conversationId', {
-        teamId,
-        conversationId,
-      })
-      .andWhere('message.seq > :seq', { seq });
-    if (upTo !== undefined) {
-      query.andWhere('message.seq <= :upTo', { upTo });
-    }
-    return query.orderBy('message.seq', 'ASC').limit(limit).getMany();
+    const params = new SqlParams();
+    const upToCondition = upTo !== undefined ? ` AND seq <= ${params.add(upTo)}` : '';
+    return this.db.entities(
+      MessageEntity,
+      `SELECT * FROM messages WHERE team_id = ${params.add(teamId)} ` +
+        `AND conversation_id = ${params.add(conversationId)} AND seq > ${params.add(seq)}` +
+        `${upToCondition} ORDER BY seq ASC LIMIT ${params.add(limit)}`,
+      params.values,
+    );
   }
 
   /** The position just before the first message created after `time`. */
   async seqAtTime(teamId: string, conversationId: string, time: Date): Promise<number> {
-    const firstAfter = await this.db.manager.findOne(MessageEntity, {
-      where: { teamId, conversationId, createdAt: MoreThan(time) },
-      order: { seq: 'ASC' },
-    });
+    const firstAfter = await this.db.entity(
+      MessageEntity,
+      'SELECT * FROM messages WHERE team_id = $1 AND conversation_id = $2 AND created_at > $3 ' +
+        'ORDER BY seq ASC LIMIT 1',
+      [teamId, conversationId, time],
+    );
     return firstAfter
       ? firstAfter.seq - 1
       : ((await this.newest(teamId, conversationId))?.seq ?? 0);
   }
 
   newest(teamId: string, conversationId: string): Promise<MessageEntity | null> {
-    return this.db.manager.findOne(MessageEntity, {
-      where: { teamId, conversationId },
-      order: { seq: 'DESC' },
-    });
+    return this.db.findOne(MessageEntity, { teamId, conversationId }, { orderBy: { seq: 'DESC' } });
   }
 
   /** The customer's latest message in the conversation. */
   lastFromUser(teamId: string, conversationId: string): Promise<MessageEntity | null> {
-    return this.db.manager.findOne(MessageEntity, {
-      where: { teamId, conversationId, role: 'user' },
-      order: { seq: 'DESC' },
-    });
+    return this.db.findOne(
+      MessageEntity,
+      { teamId, conversationId, role: 'user' },
+      { orderBy: { seq: 'DESC' } },
+    );
   }
 
-  recent(teamId: string, conversationId: string, count: number): Promise<MessageEntity[]> {
-    return this.db.manager
-      .find(MessageEntity, {
-        where: { teamId, conversationId },
-        order: { seq: 'DESC' },
-        take: count,
-      })
-      .then((messages) => messages.reverse());
+  async recent(teamId: string, conversationId: string, count: number): Promise<MessageEntity[]> {
+    const newestFirst = await this.db.find(
+      MessageEntity,
+      { teamId, conversationId },
+      { orderBy: { seq: 'DESC' }, limit: count },
+    );
+    return newestFirst.reverse();
   }
 }

@@ -10,7 +10,8 @@ import {
 import { IntegrationsService } from '@/modules/integrations/integrations.service';
 import { ActionRunsRepository } from './action-runs.repository';
 import { ActionRunEntity } from './entities/action-run.entity';
-import { leaseFrom, whileLeased } from './run-lease';
+import { whileLeased } from './run-lease';
+import { RunStates } from './run-states';
 
 /** Where a run comes from: the reply to one customer message. */
 export interface RunOrigin {
@@ -51,6 +52,7 @@ export class ActionRunner {
   constructor(
     private readonly db: Database,
     private readonly runs: ActionRunsRepository,
+    private readonly states: RunStates,
     private readonly executors: ActionExecutors,
     private readonly integrations: IntegrationsService,
   ) {}
@@ -106,15 +108,15 @@ export class ActionRunner {
       createdAt: now,
       updatedAt: now,
       leaseUntil: null,
+      leaseToken: null,
     };
     earlier.push(run);
     if (target.action.requireHumanApproval) {
-      await this.runs.park(run);
-      return { ...run, status: 'pending_approval' };
+      return this.states.park(run);
     }
-    await this.runs.start({ ...run, leaseUntil: leaseFrom(now.getTime()) });
-    const outcome = await this.call(run, target);
-    if (!(await this.runs.complete(run.teamId, run.id, outcome))) {
+    const token = await this.states.start(run);
+    const outcome = await this.call(run, token, target);
+    if (!(await this.states.complete(run, token, outcome))) {
       return this.stored(run);
     }
     return outcome.ok
@@ -123,11 +125,11 @@ export class ActionRunner {
   }
 
   /**
-   * Calls a run a person approved (`claimApproval` moved it to `running`, leased) and says what
-   * came of it; settling it, with the follow-up the customer is owed, is the caller's. An action
-   * that went or was disabled while the run waited is not called.
+   * Calls a run a person approved (`claimApproval` moved it to `running`, held by `token`) and
+   * says what came of it; settling it, with the follow-up the customer is owed, is the caller's.
+   * An action that went or was disabled while the run waited is not called.
    */
-  async callApproved(run: ActionRunEntity): Promise<ActionExecution> {
+  async callApproved(run: ActionRunEntity, token: string): Promise<ActionExecution> {
     const target = await this.integrations.executableAction(run.teamId, run.agentId, run.actionId);
     if (!target) {
       return { ok: false, error: ACTION_GONE };
@@ -135,7 +137,7 @@ export class ActionRunner {
     if (!target.action.isEnabled) {
       return { ok: false, error: ACTION_DISABLED };
     }
-    return this.call(run, target);
+    return this.call(run, token, target);
   }
 
   /** The run as stored: another settled it (its lease had run out) while this one called. */
@@ -144,11 +146,15 @@ export class ActionRunner {
     return (await this.runs.findOwned(run.teamId, run.agentId, run.id)) ?? run;
   }
 
-  private async call(run: ActionRunEntity, target: ExecutableAction): Promise<ActionExecution> {
+  private async call(
+    run: ActionRunEntity,
+    token: string,
+    target: ExecutableAction,
+  ): Promise<ActionExecution> {
     const started = Date.now();
     const outcome = await this.db.detached(() =>
       whileLeased(
-        (leaseUntil) => this.runs.renew(run.teamId, run.id, leaseUntil),
+        () => this.states.renew(run.id, token),
         () => this.execute(target, run.arguments),
         this.logger,
       ),
@@ -183,11 +189,10 @@ export class ActionRunner {
       return previous;
     }
     // The attempt that started it stopped during the call: whether the other side acted is unknown.
-    if (!(await this.runs.interrupt(previous.teamId, previous.id))) {
-      return (
-        (await this.runs.findOwned(previous.teamId, previous.agentId, previous.id)) ?? previous
-      );
-    }
-    return { ...previous, status: 'failed', error: 'interrupted' };
+    return (
+      (await this.states.interruptAbandoned(previous)) ??
+      (await this.runs.findOwned(previous.teamId, previous.agentId, previous.id)) ??
+      previous
+    );
   }
 }

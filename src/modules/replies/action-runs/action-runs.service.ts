@@ -10,7 +10,7 @@ import { ACTION_DISABLED, ActionRunner } from './action-runner.service';
 import { ActionRunsRepository } from './action-runs.repository';
 import { ActionRunListQueryDto } from './dto/action-run.dto';
 import { ActionRunEntity } from './entities/action-run.entity';
-import { leaseFrom } from './run-lease';
+import { RunStates } from './run-states';
 
 const DECIDED = 'This action run has been decided already';
 
@@ -20,6 +20,7 @@ export class ActionRunsService implements OnModuleInit {
   constructor(
     private readonly agents: AgentsService,
     private readonly runs: ActionRunsRepository,
+    private readonly states: RunStates,
     private readonly runner: ActionRunner,
     private readonly writePhase: WritePhase,
     private readonly withdrawals: ActionWithdrawals,
@@ -63,19 +64,18 @@ export class ActionRunsService implements OnModuleInit {
     keyId: string,
   ): Promise<ActionRunEntity> {
     const run = await this.get(teamId, agentId, id);
-    if (!(await this.runs.claimApproval(teamId, id, keyId, leaseFrom()))) {
+    const token = await this.states.claimApproval(teamId, id, keyId);
+    if (!token) {
       throw Errors.conflict(DECIDED);
     }
     const claimed: ActionRunEntity = { ...run, status: 'running', decidedByApiKeyId: keyId };
-    const outcome = await this.runner.callApproved(claimed);
-    return this.writePhase.run(async () => {
-      if (!(await this.runs.complete(teamId, id, outcome))) {
-        return this.runner.stored(claimed);
-      }
-      const settled = (await this.runs.findOwned(teamId, agentId, id))!;
-      await followUpDecision(this.conversations, settled);
-      return settled;
-    });
+    const outcome = await this.runner.callApproved(claimed, token);
+    return this.writePhase.run(
+      async () =>
+        (await this.states.complete(claimed, token, outcome, (settled) =>
+          followUpDecision(this.conversations, settled),
+        )) ?? this.runner.stored(claimed),
+    );
   }
 
   /** Ends the waiting run without calling it; the customer hears it could not be done. */
@@ -120,11 +120,8 @@ export class ActionRunsService implements OnModuleInit {
     keyId: string | null,
     reason: string | null,
   ): Promise<ActionRunEntity | null> {
-    if (!(await this.runs.reject(teamId, id, keyId, reason))) {
-      return null;
-    }
-    const run = (await this.runs.findOwned(teamId, agentId, id))!;
-    await followUpDecision(this.conversations, run);
-    return run;
+    return this.states.reject({ teamId, agentId, id }, keyId, reason, (run) =>
+      followUpDecision(this.conversations, run),
+    );
   }
 }

@@ -12,13 +12,13 @@ export function leaseFrom(now = Date.now()): Date {
  * that the lease runs out soon after the process dies and never while it lives.
  */
 export async function whileLeased<T>(
-  renew: (leaseUntil: Date) => Promise<void>,
+  renew: () => Promise<unknown>,
   work: () => Promise<T>,
   logger: Logger,
 ): Promise<T> {
   const renewal = setInterval(
     () =>
-      void renew(leaseFrom()).catch((error: unknown) =>
+      void renew().catch((error: unknown) =>
         logger.warn({ err: error }, 'Could not renew an action run lease'),
       ),
     RUN_LEASE_MS / 3,

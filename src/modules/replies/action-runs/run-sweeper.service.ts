@@ -1,95 +1,69 @@
-import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
-import { AppConfig } from '@/config/app-config';
+import { Injectable, Logger } from '@nestjs/common';
 import { Database } from '@/database/database.service';
+import { QueuedJob } from '@/database/jobs/fair-queue';
+import { Claim } from '@/database/jobs/job-table';
+import { JobWorker } from '@/database/jobs/job-worker';
 import { ConversationsService } from '@/modules/conversations/conversations.service';
 import { followUpDecision } from './run-follow-up';
 import { ActionRunsRepository } from './action-runs.repository';
 import { ActionRunEntity } from './entities/action-run.entity';
 import { RUN_LEASE_MS } from './run-lease';
+import { RunStates } from './run-states';
 
-const SWEEP_INTERVAL_MS = RUN_LEASE_MS / 3;
-const SWEEP_BATCH = 50;
-/** Rows from before leases: running longer than any call can take (a tool's up to 300 s). */
-const UNLEASED_STALE_MS = 310_000;
+/** Runs settled at once in one process, and of one team. */
+const CONCURRENCY = 4;
+const PER_TEAM = 2;
 
 /**
- * Settles runs whose caller died during the call (their lease ran out): failed "interrupted",
- * never called again, since nobody knows whether the other side acted. A run a person had
- * approved also owes the customer a follow-up: it is written in the same transaction, so it is
- * written once, whether the approver or a sweep settles the run. A run taken by a reply is
- * followed up by that reply, produced again from its pending mark.
+ * Settles runs whose caller died during the call (their lease ran out): each is a job (see
+ * `JobWorker`), claimed and failed "interrupted", never called again, since nobody knows whether
+ * the other side acted. A run a person had approved also owes the customer a follow-up: it is
+ * written in the same transaction, so it is written once, whether the approver or a sweep
+ * settles the run. A run taken by a reply is followed up by that reply, produced again from its
+ * pending mark. In embedded mode whatever was left running at start was cut off by the stop.
  */
 @Injectable()
-export class RunSweeper implements OnApplicationBootstrap, OnModuleDestroy {
-  private readonly logger = new Logger(RunSweeper.name);
-  private readonly unleasedStaleMs: number;
-  private sweeper?: NodeJS.Timeout;
+export class RunSweeper extends JobWorker<QueuedJob, ActionRunEntity> {
+  protected readonly logger = new Logger(RunSweeper.name);
 
   constructor(
-    private readonly db: Database,
+    db: Database,
     private readonly runs: ActionRunsRepository,
+    private readonly states: RunStates,
     private readonly conversations: ConversationsService,
-    config: AppConfig,
   ) {
-    this.unleasedStaleMs = Math.max(config.outbound.timeoutMs, UNLEASED_STALE_MS);
-  }
-
-  async onApplicationBootstrap(): Promise<void> {
-    // Embedded mode has one process: whatever it left running was cut off by its own stop.
-    if (this.db.kind === 'sqlite') {
-      await this.sweep();
-      return;
-    }
-    // In a cluster another instance may be calling a run right now: only lapsed leases count.
-    await this.sweep(new Date());
-    this.sweeper = setInterval(() => void this.sweep(new Date()), SWEEP_INTERVAL_MS);
-    this.sweeper.unref();
-  }
-
-  onModuleDestroy(): void {
-    clearInterval(this.sweeper);
-  }
-
-  /** Every abandoned run (lapsed before `now`; with no `now`, every running one). */
-  private async sweep(now?: Date): Promise<void> {
-    try {
-      let settled = 0;
-      for (;;) {
-        const batch = await this.runs.abandoned(
-          SWEEP_BATCH,
-          now,
-          now && new Date(now.getTime() - this.unleasedStaleMs),
-        );
-        let progress = 0;
-        for (const run of batch) {
-          progress += (await this.settle(run)) ? 1 : 0;
-        }
-        settled += progress;
-        if (batch.length < SWEEP_BATCH || progress === 0) {
-          break;
-        }
-      }
-      if (settled > 0) {
-        this.logger.warn(
-          { count: settled },
-          'Action runs interrupted by a stop were marked failed',
-        );
-      }
-    } catch (error) {
-      this.logger.warn({ err: error }, 'Could not look for interrupted action runs');
-    }
-  }
-
-  private settle(run: ActionRunEntity): Promise<boolean> {
-    return this.db.transaction(async () => {
-      if (!(await this.runs.interrupt(run.teamId, run.id))) {
-        return false;
-      }
-      if (run.decidedByApiKeyId) {
-        const interrupted = await this.runs.findOwned(run.teamId, run.agentId, run.id);
-        await followUpDecision(this.conversations, interrupted!);
-      }
-      return true;
+    super(db, {
+      concurrency: CONCURRENCY,
+      perTeam: PER_TEAM,
+      leaseMs: RUN_LEASE_MS,
+      sweepIntervalMs: RUN_LEASE_MS / 3,
+      sweepGraceMs: 0,
     });
+  }
+
+  protected async findDue(limit: number, perTeam: number, dueBy: Date): Promise<QueuedJob[]> {
+    const due = await this.runs.jobs.due(limit, perTeam, dueBy);
+    return due.map((run) => ({ id: run.id, teamId: run.teamId }));
+  }
+
+  protected claim(job: QueuedJob): Promise<Claim<ActionRunEntity> | null> {
+    return this.runs.jobs.claim(job.id, this.options.leaseMs);
+  }
+
+  protected renew(job: QueuedJob, claim: Claim<ActionRunEntity>): Promise<boolean> {
+    return this.runs.jobs.renew(job.id, claim.token, this.options.leaseMs);
+  }
+
+  protected releaseAll(): Promise<void> {
+    return this.runs.expireAllLeases();
+  }
+
+  protected async perform(job: QueuedJob, { row: run, token }: Claim<ActionRunEntity>) {
+    const followUp = run.decidedByApiKeyId
+      ? (interrupted: ActionRunEntity) => followUpDecision(this.conversations, interrupted)
+      : undefined;
+    if (await this.states.interrupt(run, token, followUp)) {
+      this.logger.warn({ run_id: run.id }, 'An action run interrupted by a stop was marked failed');
+    }
   }
 }

@@ -24,4 +24,8 @@ export class PendingReplyEntity extends TeamRecordEntity {
   /** While set and in the future, a worker is producing this reply. */
   @TimeColumn('lease_until', { nullable: true })
   leaseUntil: Date | null;
+
+  /** The claim of the worker producing it: only that worker may store the reply. */
+  @Column({ name: 'lease_token', type: 'varchar', length: 36, nullable: true })
+  leaseToken: string | null;
 }

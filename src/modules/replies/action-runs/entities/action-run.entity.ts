@@ -52,4 +52,8 @@ export class ActionRunEntity extends AgentScopedEntity {
    */
   @TimeColumn('lease_until', { nullable: true })
   leaseUntil: Date | null;
+
+  /** The claim of the process settling it while `running`: only that one may write its outcome. */
+  @Column({ name: 'lease_token', type: 'varchar', length: 36, nullable: true })
+  leaseToken: string | null;
 }

@@ -1,0 +1,113 @@
+import { Injectable } from '@nestjs/common';
+import { EntityNotFoundError } from 'typeorm';
+import { Database } from '@/database/database.service';
+import { ConversationEvents } from './conversation-events';
+import {
+  Appended,
+  ChannelUser,
+  ConversationChanges,
+  ConversationKey,
+  ConversationsRepository,
+} from './conversations.repository';
+import { ConversationEntity } from './entities/conversation.entity';
+import { MessageAction, MessageRole } from './entities/message.entity';
+
+/** `appended`, or the error of a conversation deleted meanwhile (see `isRecordGoneMeanwhile`). */
+export function appendedOrGone(appended: Appended | null): Appended {
+  if (!appended) {
+    throw new EntityNotFoundError(ConversationEntity, 'the conversation a message was added to');
+  }
+  return appended;
+}
+
+/**
+ * Writes into conversations and announces each write (a new conversation, a message, a hand-off)
+ * in its transaction, so that the team's systems hear of exactly what committed.
+ */
+@Injectable()
+export class ConversationWrites {
+  constructor(
+    private readonly db: Database,
+    private readonly conversations: ConversationsRepository,
+    private readonly events: ConversationEvents,
+  ) {}
+
+  /**
+   * Adds a message at the end of the conversation, applying `changes`; null when it is not the
+   * agent's. Setting `needsAttention` announces a hand-off when it was not set before.
+   */
+  append(
+    conversation: ConversationKey,
+    role: MessageRole,
+    text: string,
+    changes: ConversationChanges = {},
+    action: MessageAction | null = null,
+  ): Promise<Appended | null> {
+    return this.db.transaction(async () => {
+      const handedOff =
+        changes.needsAttention === true &&
+        (await this.conversations.raiseAttention(conversation.teamId, conversation.id));
+      const bumped = await this.conversations.bump(conversation, role, text, changes);
+      if (!bumped) {
+        return null;
+      }
+      const appended = await this.conversations.insertMessage(bumped, role, text, action);
+      await this.events.messageCreated(appended.message);
+      if (handedOff) {
+        await this.events.needsAttention(appended.conversation);
+      }
+      return appended;
+    });
+  }
+
+  /**
+   * Adds a channel user's message (or an answer to them) to their conversation, created if new.
+   * The caller has made sure the agent is the team's. Null only when the conversation went
+   * meanwhile.
+   */
+  appendForChannelUser(
+    teamId: string,
+    agentId: string,
+    user: ChannelUser,
+    role: MessageRole,
+    text: string,
+    clearsAttention: boolean,
+  ): Promise<Appended | null> {
+    return this.db.transaction(async () => {
+      const created = await this.conversations.createIfNew(teamId, agentId, user);
+      if (created) {
+        await this.events.conversationCreated(created);
+      }
+      const bumped = await this.conversations.bumpForChannelUser(
+        teamId,
+        agentId,
+        user,
+        role,
+        text,
+        clearsAttention,
+      );
+      if (!bumped) {
+        return null;
+      }
+      const appended = await this.conversations.insertMessage(bumped, role, text, null);
+      await this.events.messageCreated(appended.message);
+      return appended;
+    });
+  }
+
+  /**
+   * Hands the conversation to a person without a message (an approval waiting), announced like
+   * any other hand-off when it was not handed off already.
+   */
+  raiseAttention(teamId: string, id: string): Promise<void> {
+    return this.db.transaction(async () => {
+      if (!(await this.conversations.raiseAttention(teamId, id))) {
+        return;
+      }
+      const conversation = await this.conversations.find(teamId, id);
+      if (conversation) {
+        await this.events.needsAttention(conversation);
+      }
+    });
+  }
+}
