@@ -86,7 +86,8 @@ describe('idempotency claims', () => {
 
   it('answers in_flight for as long as the holder keeps its claim alive', async () => {
     const key = `key-${++keys}`;
-    const held = await claimed(key);
+    // Claimed a second ago, so the renewal's lease is later even on a clock that has not ticked.
+    const held = await claimed(key, later(-1_000));
     const leaseBefore = (await record(key))!.leaseUntil!.getTime();
     // Only the renewal's interval is faked: the database calls run for real.
     jest.useFakeTimers({ doNotFake: ['Date', 'nextTick', 'setImmediate', 'setTimeout'] });
