@@ -2,13 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Mutex } from 'async-mutex';
-import {
-  DataSource,
-  EntityManager,
-  EntityTarget,
-  ObjectLiteral,
-  SelectQueryBuilder,
-} from 'typeorm';
+import { DataSource, EntityTarget, ObjectLiteral, QueryRunner } from 'typeorm';
 import { isDeadlock } from './errors';
 import { Dialect, dialectOf } from './sql/dialect';
 import { Changes, EntityStatements, FindOptions, Statement, Where } from './sql/entity-statements';
@@ -19,14 +13,15 @@ import { PreparedStatements, StatementResult } from './sql/statements';
 const DEADLOCK_ATTEMPTS = 3;
 
 interface OpenTransaction {
-  manager: EntityManager;
+  /** The connection the transaction runs on, once it has begun. */
+  runner?: QueryRunner;
   afterCommit: Array<() => void>;
 }
 
 /**
- * The one way to the database. `manager` is the current transaction's manager when the caller
- * runs inside `transaction()`, so a repository joins its caller's transaction without being told:
- * repositories always query through `manager`, and nobody passes a manager around.
+ * The one way to the database. A statement runs on the caller's open transaction when it runs
+ * inside `transaction()`, so a repository joins its caller's transaction without being told and
+ * nobody passes a connection around. TypeORM keeps the migrations and the entities' metadata.
  *
  * TypeORM gives SQLite a single shared connection: two transactions started concurrently would
  * silently nest as savepoints of each other. On SQLite, transactions therefore take turns behind
@@ -48,15 +43,14 @@ export class Database {
   constructor(@InjectDataSource() readonly dataSource: DataSource) {
     this.writer = dataSource.options.type === 'postgres' ? null : new Mutex();
     this.dialect = dialectOf(dataSource.options.type === 'postgres' ? 'postgres' : 'sqlite');
-    this.statements = new PreparedStatements(dataSource, () => this.manager);
+    this.statements = new PreparedStatements(dataSource, () => this.current.getStore()?.runner);
     this.inserts = new RowInserts(dataSource, this.dialect);
     this.entityStatements = new EntityStatements(dataSource, this.dialect);
   }
 
   /**
    * Runs one statement of our own (`$1…$n` placeholders), prepared once, on the caller's
-   * transaction when it has one. For the hot paths; the ORM serves the rest. Writes still go
-   * through `write()` or `transaction()`.
+   * transaction when it has one. Writes still go through `write()` or `transaction()`.
    */
   execute<R = Record<string, unknown>>(
     sql: string,
@@ -161,10 +155,6 @@ export class Database {
     return this.dataSource.options.type === 'postgres' ? 'postgres' : 'sqlite';
   }
 
-  get manager(): EntityManager {
-    return this.current.getStore()?.manager ?? this.dataSource.manager;
-  }
-
   /** Whether the caller runs inside a transaction (its own or one it joined). */
   get inTransaction(): boolean {
     return this.current.getStore() !== undefined;
@@ -176,10 +166,10 @@ export class Database {
       return work();
     }
     return this.retryingDeadlocks(async () => {
-      const open: OpenTransaction = { manager: this.dataSource.manager, afterCommit: [] };
+      const open: OpenTransaction = { afterCommit: [] };
       const run = () =>
-        this.dataSource.transaction((manager) => {
-          open.manager = manager;
+        this.dataSource.transaction(({ queryRunner }) => {
+          open.runner = queryRunner;
           return this.current.run(open, work);
         });
       const result = await this.asWriter(run);
@@ -221,14 +211,6 @@ export class Database {
       const sql = `SELECT id FROM "${table}" WHERE id = $1${this.dialect.lock('update')}`;
       await this.execute(sql, [id]);
     }
-  }
-
-  /**
-   * `query`, locking the rows it selects for the rest of the transaction (PostgreSQL
-   * `FOR UPDATE`). SQLite knows no such clause, and its writer mutex already serialises writers.
-   */
-  forUpdate<T extends ObjectLiteral>(query: SelectQueryBuilder<T>): SelectQueryBuilder<T> {
-    return this.kind === 'postgres' ? query.setLock('pessimistic_write') : query;
   }
 
   /** Runs `work` outside any transaction of the caller, e.g. background work a request starts. */

@@ -112,13 +112,13 @@ describe('fair use: webhooks', () => {
     const counts = await db.transaction(async () => {
       await events.emit(team.teamId, 'agent.status_changed', { id: 'x' });
       return {
-        events: await db.manager.countBy(WebhookEventEntity, { teamId: team.teamId }),
-        deliveries: await db.manager.countBy(WebhookDeliveryEntity, { teamId: team.teamId }),
+        events: await db.count(WebhookEventEntity, { teamId: team.teamId }),
+        deliveries: await db.count(WebhookDeliveryEntity, { teamId: team.teamId }),
       };
     });
     expect(counts).toEqual({ events: 1, deliveries: 0 });
     const { value } = await pollUntil(
-      () => db.manager.countBy(WebhookDeliveryEntity, { teamId: team.teamId }),
+      () => db.count(WebhookDeliveryEntity, { teamId: team.teamId }),
       (count) => count === 5,
       10_000,
     );
@@ -138,7 +138,7 @@ describe('fair use: webhooks', () => {
     );
     // Due again, far in the future, so that no worker of the app takes it meanwhile.
     const later = new Date(Date.now() + 3_600_000);
-    await db.manager.update(
+    await db.update(
       WebhookDeliveryEntity,
       { id: ping.body.data.id },
       { status: 'pending', nextAttemptAt: later },

@@ -1,19 +1,15 @@
-import { Brackets } from 'typeorm';
-import { ListQueryDto } from '@/common/pagination/list-query.dto';
-import { paginate } from '@/common/pagination/paginate';
-import { AGENT_LIST } from '@/modules/agents/agents.repository';
 import { AgentEntity } from '@/modules/agents/entities/agent.entity';
 import { WorkflowEntity } from '@/modules/workflows/entities/workflow.entity';
-import { WORKFLOW_LIST } from '@/modules/workflows/workflows.repository';
 import { createAgent } from '../factories/agents';
 import { API, startTestApp, TeamKey, TestApp } from '../factories/test-app';
 import { createWorkflow } from '../factories/workflows';
+import { expectedPage, ListModel } from '../support/list-model';
 
 /**
- * GET /workflows and GET /agents read a page and its total in one statement of our own
- * (common/pagination/list-statements.ts). Their pages must be the ones the ORM's `paginate`
- * reads for the same query, which still serves the other lists: same rows in the same order,
- * ties included, and the same meta, on the engine the suite runs on.
+ * Lists read a page and its total in one statement of our own (database/sql/list-pages.ts).
+ * Their pages must be the ones a plain model of the contract computes from every row (filter,
+ * case-insensitive substring search, sort with ties broken by id in the same direction, page
+ * bounds): same rows in the same order and the same meta, on the engine the suite runs on.
  */
 describe('list pages read with their totals', () => {
   let t: TestApp;
@@ -63,31 +59,30 @@ describe('list pages read with their totals', () => {
   const get = async (key: string, path: string) =>
     (await t.api(key).get(`${API}${path}`).expect(200)).body;
 
-  const listQuery = (query: Record<string, string | number>): ListQueryDto =>
-    Object.assign(new ListQueryDto(), query);
+  const engine = () => (t.dataSource().options.type === 'postgres' ? 'postgres' : 'sqlite');
 
-  /** The page the ORM reads for `scope` and `query`. */
-  async function ormWorkflows(
+  const WORKFLOW_MODEL: ListModel<WorkflowEntity> = {
+    search: ['name', 'description', 'category'],
+    searchArrays: ['tags'],
+    sort: { name: 'name', category: 'category', created_at: 'createdAt', updated_at: 'updatedAt' },
+    defaultSort: '-created_at',
+  };
+
+  /** The page the model computes for `scope` and `query` from every workflow. */
+  async function modelWorkflows(
     teamId: string,
     scope: string,
     query: Record<string, string | number>,
   ) {
-    const builder = t.dataSource().manager.createQueryBuilder(WorkflowEntity, 'workflow');
-    if (scope === 'owned') {
-      builder.where('workflow.team_id = :teamId', { teamId });
-    } else if (scope === 'public') {
-      builder.where("workflow.visibility = 'public'");
-    } else {
-      builder.where(
-        new Brackets((where) =>
-          where
-            .where('workflow.team_id = :teamId', { teamId })
-            .orWhere("workflow.visibility = 'public'"),
-        ),
-      );
-    }
-    const page = await paginate(builder, listQuery(query), WORKFLOW_LIST);
-    return { ids: page.items.map((workflow) => workflow.id), meta: page.meta };
+    const every = await t.dataSource().manager.find(WorkflowEntity);
+    const rows = every.filter((workflow) =>
+      scope === 'owned'
+        ? workflow.teamId === teamId
+        : scope === 'public'
+          ? workflow.visibility === 'public'
+          : workflow.teamId === teamId || workflow.visibility === 'public',
+    );
+    return expectedPage(rows, query, WORKFLOW_MODEL, engine());
   }
 
   const queryString = (query: Record<string, string | number>) =>
@@ -95,9 +90,9 @@ describe('list pages read with their totals', () => {
       Object.entries(query).map(([name, value]): [string, string] => [name, String(value)]),
     ).toString();
 
-  async function expectWorkflowsAsOrm(scope: string, query: Record<string, string | number>) {
+  async function expectWorkflowsAsModel(scope: string, query: Record<string, string | number>) {
     const body = await get(mine.key, `/workflows?${queryString({ scope, ...query })}`);
-    const expected = await ormWorkflows(mine.teamId, scope, { page: 1, limit: 20, ...query });
+    const expected = await modelWorkflows(mine.teamId, scope, { page: 1, limit: 20, ...query });
     expect({ ids: body.data.map((w: { id: string }) => w.id), meta: body.meta }).toEqual(expected);
     return body;
   }
@@ -105,7 +100,7 @@ describe('list pages read with their totals', () => {
   it('pages through every row once, with the total on each page', async () => {
     const seen: string[] = [];
     for (let page = 1; page <= 3; page++) {
-      const body = await expectWorkflowsAsOrm('owned', { limit: 3, page });
+      const body = await expectWorkflowsAsModel('owned', { limit: 3, page });
       expect(body.meta).toEqual({
         total_count: 7,
         page_count: 3,
@@ -121,14 +116,14 @@ describe('list pages read with their totals', () => {
   });
 
   it('answers a page past the end with no rows and the true total', async () => {
-    const body = await expectWorkflowsAsOrm('owned', { limit: 5, page: 4 });
+    const body = await expectWorkflowsAsModel('owned', { limit: 5, page: 4 });
     expect(body).toMatchObject({
       data: [],
       meta: { total_count: 7, page_count: 2, current_page: 4, has_next_page: false },
     });
-    const searched = await expectWorkflowsAsOrm('accessible', { search: 'refunds', page: 2 });
+    const searched = await expectWorkflowsAsModel('accessible', { search: 'refunds', page: 2 });
     expect(searched).toMatchObject({ data: [], meta: { total_count: 3, page_count: 1 } });
-    const nothing = await expectWorkflowsAsOrm('owned', { search: 'no such words' });
+    const nothing = await expectWorkflowsAsModel('owned', { search: 'no such words' });
     expect(nothing).toMatchObject({ data: [], meta: { total_count: 0, page_count: 0 } });
   });
 
@@ -137,8 +132,8 @@ describe('list pages read with their totals', () => {
     async (field) => {
       for (const sort of [field, `-${field}`]) {
         for (const scope of ['owned', 'accessible', 'public']) {
-          await expectWorkflowsAsOrm(scope, { sort, limit: 100 });
-          await expectWorkflowsAsOrm(scope, { sort, limit: 2, page: 2 });
+          await expectWorkflowsAsModel(scope, { sort, limit: 100 });
+          await expectWorkflowsAsModel(scope, { sort, limit: 2, page: 2 });
         }
       }
       const byName = await get(mine.key, '/workflows?scope=owned&sort=-name&limit=100');
@@ -150,25 +145,25 @@ describe('list pages read with their totals', () => {
   );
 
   it('searches names, descriptions, categories and tag elements, wildcards taken literally', async () => {
-    const refunds = await expectWorkflowsAsOrm('owned', { search: 'REFUNDS' });
+    const refunds = await expectWorkflowsAsModel('owned', { search: 'REFUNDS' });
     expect(refunds.data.map((w: { name: string }) => w.name)).toEqual(['Beta', 'Beta']);
-    expect((await expectWorkflowsAsOrm('owned', { search: '100%' })).meta.total_count).toBe(1);
-    expect((await expectWorkflowsAsOrm('owned', { search: '_' })).meta.total_count).toBe(1);
-    expect((await expectWorkflowsAsOrm('owned', { search: 'SALES' })).meta.total_count).toBe(2);
-    await expectWorkflowsAsOrm('accessible', { search: 'alpha', sort: 'name', limit: 1 });
+    expect((await expectWorkflowsAsModel('owned', { search: '100%' })).meta.total_count).toBe(1);
+    expect((await expectWorkflowsAsModel('owned', { search: '_' })).meta.total_count).toBe(1);
+    expect((await expectWorkflowsAsModel('owned', { search: 'SALES' })).meta.total_count).toBe(2);
+    await expectWorkflowsAsModel('accessible', { search: 'alpha', sort: 'name', limit: 1 });
   });
 
   it("never shows or counts another team's private rows, and shows its public ones only where asked", async () => {
-    const owned = await expectWorkflowsAsOrm('owned', { limit: 100 });
+    const owned = await expectWorkflowsAsModel('owned', { limit: 100 });
     expect(owned.data.every((w: { is_owner: boolean }) => w.is_owner)).toBe(true);
-    const accessible = await expectWorkflowsAsOrm('accessible', { limit: 100 });
+    const accessible = await expectWorkflowsAsModel('accessible', { limit: 100 });
     expect(accessible.meta.total_count).toBe(8);
     expect(accessible.data.filter((w: { is_owner: boolean }) => !w.is_owner)).toEqual([
       expect.objectContaining({ name: 'Beta', visibility: 'public', is_owner: false }),
     ]);
-    const publicOnly = await expectWorkflowsAsOrm('public', { limit: 100 });
+    const publicOnly = await expectWorkflowsAsModel('public', { limit: 100 });
     expect(publicOnly.meta.total_count).toBe(2);
-    const secret = await expectWorkflowsAsOrm('accessible', { search: 'secret' });
+    const secret = await expectWorkflowsAsModel('accessible', { search: 'secret' });
     expect(secret).toMatchObject({ data: [], meta: { total_count: 0 } });
     const theirsOwned = await get(theirs.key, '/workflows?scope=owned&limit=100');
     expect(theirsOwned.meta.total_count).toBe(3);
@@ -185,20 +180,21 @@ describe('list pages read with their totals', () => {
   });
 
   describe('agents', () => {
-    async function expectAgentsAsOrm(key: TeamKey, query: Record<string, string | number>) {
+    const AGENT_MODEL: ListModel<AgentEntity> = {
+      search: ['name', 'description', 'businessName'],
+      sort: { name: 'name', status: 'status', created_at: 'createdAt', updated_at: 'updatedAt' },
+      defaultSort: '-created_at',
+    };
+
+    async function expectAgentsAsModel(key: TeamKey, query: Record<string, string | number>) {
       const body = await get(key.key, `/agents?${queryString(query)}`);
-      const builder = t
-        .dataSource()
-        .manager.createQueryBuilder(AgentEntity, 'agent')
-        .where('agent.team_id = :teamId', { teamId: key.teamId });
-      if (query.status) {
-        builder.andWhere('agent.status = :status', { status: query.status });
-      }
-      const page = await paginate(builder, listQuery({ page: 1, limit: 20, ...query }), AGENT_LIST);
-      expect({ ids: body.data.map((a: { id: string }) => a.id), meta: body.meta }).toEqual({
-        ids: page.items.map((agent) => agent.id),
-        meta: page.meta,
-      });
+      const rows = (await t.dataSource().manager.find(AgentEntity)).filter(
+        (agent) => agent.teamId === key.teamId && (!query.status || agent.status === query.status),
+      );
+      const expected = expectedPage(rows, { page: 1, limit: 20, ...query }, AGENT_MODEL, engine());
+      expect({ ids: body.data.map((a: { id: string }) => a.id), meta: body.meta }).toEqual(
+        expected,
+      );
       return body;
     }
 
@@ -225,23 +221,23 @@ describe('list pages read with their totals', () => {
       await createAgent(t, { name: 'Ada', business_name: 'Shoe Shop' }, theirs.key);
     });
 
-    it('pages, sorts either way with ties, filters by status and searches, as the ORM does', async () => {
+    it('pages, sorts either way with ties, filters by status and searches, as the model does', async () => {
       for (const sort of ['name', '-name', 'status', '-status', 'created_at', '-updated_at']) {
-        await expectAgentsAsOrm(mine, { sort, limit: 100 });
-        await expectAgentsAsOrm(mine, { sort, limit: 2, page: 2 });
+        await expectAgentsAsModel(mine, { sort, limit: 100 });
+        await expectAgentsAsModel(mine, { sort, limit: 2, page: 2 });
       }
-      expect((await expectAgentsAsOrm(mine, { status: 'live' })).meta.total_count).toBe(2);
-      const shoes = await expectAgentsAsOrm(mine, { search: 'shoe', sort: 'name' });
+      expect((await expectAgentsAsModel(mine, { status: 'live' })).meta.total_count).toBe(2);
+      const shoes = await expectAgentsAsModel(mine, { search: 'shoe', sort: 'name' });
       expect(shoes.data.map((a: { name: string }) => a.name)).toEqual(['Bob', 'Cy']);
-      const pastEnd = await expectAgentsAsOrm(mine, { status: 'development', limit: 2, page: 3 });
+      const pastEnd = await expectAgentsAsModel(mine, { status: 'development', limit: 2, page: 3 });
       expect(pastEnd).toMatchObject({ data: [], meta: { total_count: 3, page_count: 2 } });
     });
 
     it("never shows or counts another team's agents", async () => {
-      expect((await expectAgentsAsOrm(mine, { limit: 100 })).meta.total_count).toBe(5);
-      const theirsOnly = await expectAgentsAsOrm(theirs, { search: 'shop', limit: 100 });
+      expect((await expectAgentsAsModel(mine, { limit: 100 })).meta.total_count).toBe(5);
+      const theirsOnly = await expectAgentsAsModel(theirs, { search: 'shop', limit: 100 });
       expect(theirsOnly.meta.total_count).toBe(1);
-      expect((await expectAgentsAsOrm(theirs, { search: 'corner' })).meta.total_count).toBe(0);
+      expect((await expectAgentsAsModel(theirs, { search: 'corner' })).meta.total_count).toBe(0);
     });
 
     it('answers each listed agent with the fields GET /agents/{id} has', async () => {

@@ -63,8 +63,8 @@ describe('retention', () => {
     expect(await t.app.get(RetentionSweeper).sweep()).toBe(true);
 
     const left = async (event: WebhookEventEntity) => ({
-      event: await db.manager.countBy(WebhookEventEntity, { id: event.id }),
-      deliveries: await db.manager.countBy(WebhookDeliveryEntity, { eventId: event.id }),
+      event: await db.count(WebhookEventEntity, { id: event.id }),
+      deliveries: await db.count(WebhookDeliveryEntity, { eventId: event.id }),
     });
     expect(await left(old)).toEqual({ event: 0, deliveries: 0 });
     expect(await left(oldFailed)).toEqual({ event: 0, deliveries: 0 });

@@ -1,13 +1,6 @@
 import type Sqlite from 'better-sqlite3';
 import type { PoolClient } from 'pg';
-import {
-  DataSource,
-  EntityManager,
-  EntityTarget,
-  ObjectLiteral,
-  QueryFailedError,
-  QueryRunner,
-} from 'typeorm';
+import { DataSource, EntityTarget, ObjectLiteral, QueryFailedError, QueryRunner } from 'typeorm';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
 
 import { SqlParam } from './params';
@@ -36,7 +29,8 @@ export class PreparedStatements {
 
   constructor(
     private readonly dataSource: DataSource,
-    private readonly currentManager: () => EntityManager,
+    /** The connection of the caller's open transaction, if it has one. */
+    private readonly transactionRunner: () => QueryRunner | undefined,
   ) {}
 
   async execute<R = Record<string, unknown>>(
@@ -117,7 +111,7 @@ export class PreparedStatements {
       name = `console_${this.postgresNames.size + 1}`;
       this.postgresNames.set(sql, name);
     }
-    const transaction = this.currentManager().queryRunner;
+    const transaction = this.transactionRunner();
     const inTransaction =
       transaction !== undefined && !transaction.isReleased && transaction.isTransactionActive;
     // Outside a transaction the statement borrows a pooled connection for itself.
