@@ -7,7 +7,8 @@ import tseslint from 'typescript-eslint';
 // Module boundaries. A module is a folder of src/modules holding a `*.module.ts`. Inside its
 // folder a module imports its own files by relative path; any other module is imported as
 // `@/modules/...`, only from its public surface (the `*.module`, `*.service` and `*.decorator`
-// files at its root, and its `dto/`: its `entities/` are its own), and only from a lower floor.
+// files at its root, its `<module>.public` file of what else it offers others, and its `dto/`:
+// its `entities/` are its own), and only from a lower floor.
 // Platform code (config, database, common) never imports a module.
 const MODULES = join(import.meta.dirname, 'src/modules');
 const moduleDirs = [
@@ -22,10 +23,13 @@ const MAX_DEPTH = 6;
 const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const alternatives = (paths) => `(?:${paths.map(escape).join('|')})`;
 
+/** A module's `<name>.public` file, named after its folder: `integrations/integrations.public`. */
+const publicFiles = moduleDirs.map((dir) => `${dir}/${dir.split('/').pop()}.public`);
+
 const notPublic = {
-  regex: `^@/modules/(?!${alternatives(moduleDirs)}/(?:[\\w-]+\\.(?:module|service|decorator)|dto/[\\w.-]+|entities/[\\w.-]+)$)`,
+  regex: `^@/modules/(?!${alternatives(moduleDirs)}/(?:[\\w-]+\\.(?:module|service|decorator)|dto/[\\w.-]+|entities/[\\w.-]+)$|${alternatives(publicFiles)}$)`,
   message:
-    "Another module's internals: import its root *.module, *.service or *.decorator, or its dto/.",
+    "Another module's internals: import its root *.module, *.service, *.decorator or <module>.public, or its dto/.",
 };
 
 /** Another module's records may be named as types; their tables are that module's to query. */

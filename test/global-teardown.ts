@@ -1,14 +1,20 @@
 import { rmSync } from 'node:fs';
+import {
+  dropTemplates,
+  TEMPLATE_DIR_VARIABLE,
+  TEMPLATE_PREFIX_VARIABLE,
+} from './factories/template-location';
 import { CAPTURE_DIR_VARIABLE } from './support/log-capture';
 import { scanCapture } from './support/log-capture-scan';
 
 const MAX_REPORTED = 20;
 
 /**
- * Fails the run when a recorded secret shows up in a captured log line, span export or error
+ * Removes the run's template databases. Fails the run when a recorded secret shows up in a captured log line, span export or error
  * body, or an error body shows a stack trace. The capture is kept when something is found.
  */
-export default function globalTeardown(): void {
+export default async function globalTeardown(): Promise<void> {
+  await dropTemplates(process.env[TEMPLATE_DIR_VARIABLE]!, process.env[TEMPLATE_PREFIX_VARIABLE]!);
   const dir = process.env[CAPTURE_DIR_VARIABLE]!;
   const result = scanCapture(dir);
   process.stdout.write(

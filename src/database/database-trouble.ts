@@ -1,8 +1,8 @@
 import { Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import type { Pool } from 'pg';
 import { RateLimitedWarning } from './rate-limited-warning';
 import { isDatabaseUnavailable } from './errors';
+import { postgresPool } from './postgres-pool';
 
 const trouble = new RateLimitedWarning(new Logger('Database'));
 
@@ -21,10 +21,10 @@ export function reportDatabaseTrouble(error: unknown): void {
  * new connection made after trouble says the database is back.
  */
 export function watchDatabaseConnections(dataSource: DataSource): void {
-  if (dataSource.options.type !== 'postgres') {
+  const pool = postgresPool(dataSource);
+  if (!pool) {
     return;
   }
-  const pool = (dataSource.driver as unknown as { master: Pool }).master;
   pool.on('error', (error) => reportDatabaseTrouble(error));
   pool.on('connect', () => trouble.recovered('The database is reachable again'));
 }

@@ -217,16 +217,10 @@ export class Database {
    * SQLite the writer mutex already does this, so nothing is sent.
    */
   async lockRow(table: string, id: string): Promise<void> {
-    if (this.kind !== 'postgres') {
-      return;
+    if (this.dialect.engine === 'postgres') {
+      const sql = `SELECT id FROM "${table}" WHERE id = $1${this.dialect.lock('update')}`;
+      await this.execute(sql, [id]);
     }
-    await this.manager
-      .createQueryBuilder()
-      .select('locked.id')
-      .from(table, 'locked')
-      .where('locked.id = :id', { id })
-      .setLock('pessimistic_write')
-      .getRawOne();
   }
 
   /**

@@ -118,18 +118,18 @@ describe('idempotency', () => {
     const busy = await send().expect(409);
     expect(busy.body.code).toBe('conflict');
 
-    const stale = new Date(Date.now() - IDEMPOTENCY_LEASE_MS - 1000);
+    const stale = new Date(Date.now() - 1000);
     await t
       .dataSource()
       .getRepository(IdempotencyRecordEntity)
-      .update({ teamId: caller.teamId, key: 'held' }, { lockedAt: stale });
+      .update({ teamId: caller.teamId, key: 'held' }, { leaseUntil: stale });
     const taken = await send().expect(201);
     expect(taken.headers['idempotent-replayed']).toBeUndefined();
 
     // Were the first holder still running, it could neither store its response (so its work
     // rolls back) nor free the key.
-    await expect(store.complete(claim.id, 201, '{}')).rejects.toBeInstanceOf(ClaimLostError);
-    await store.release(claim.id);
+    await expect(store.complete(claim, 201, '{}')).rejects.toBeInstanceOf(ClaimLostError);
+    await store.release(claim);
     const replay = await send().expect(201);
     expect(replay.headers['idempotent-replayed']).toBe('true');
     expect(replay.text).toBe(taken.text);
@@ -183,7 +183,7 @@ describe('idempotency', () => {
     const outage = jest
       .spyOn(t.app.get(Database), 'transaction')
       .mockRejectedValueOnce(new Error('connect ECONNREFUSED 127.0.0.1:5432'));
-    await store.release(claim.id);
+    await store.release(claim);
     outage.mockRestore();
     const send = () => postWithKey(`${API}/workflows`, 'later', body, caller.key);
     const { value: status } = await pollUntil(
@@ -208,13 +208,13 @@ describe('idempotency', () => {
       throw new Error(`expected a claim, got ${claim.kind}`);
     }
     const records = t.dataSource().getRepository(IdempotencyRecordEntity);
-    const almostStale = new Date(Date.now() - IDEMPOTENCY_LEASE_MS + 2000);
-    await records.update({ id: claim.id }, { lockedAt: almostStale });
-    const stopRenewing = store.keepAlive(claim.id);
+    const almostStale = new Date(Date.now() + 2000);
+    await records.update({ id: claim.id }, { leaseUntil: almostStale });
+    const stopRenewing = store.keepAlive(claim);
     try {
       await sleep(IDEMPOTENCY_LEASE_MS / 2);
       const record = await records.findOneByOrFail({ id: claim.id });
-      expect(record.lockedAt.getTime()).toBeGreaterThan(almostStale.getTime());
+      expect(record.leaseUntil!.getTime()).toBeGreaterThan(almostStale.getTime());
       await postWithKey(`${API}/workflows`, 'long', body, caller.key).expect(409);
     } finally {
       stopRenewing();

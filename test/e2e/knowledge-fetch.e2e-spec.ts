@@ -1,6 +1,7 @@
 import { createServer, Server } from 'node:http';
 import { KnowledgeBaseEntity } from '@/modules/knowledge/entities/knowledge-base.entity';
 import { KnowledgeFetchRepository } from '@/modules/knowledge/fetch/knowledge-fetch.repository';
+import { KnowledgeFetchService } from '@/modules/knowledge/fetch/knowledge-fetch.service';
 import { AddressInfo } from 'node:net';
 import { createAgent } from '../factories/agents';
 import { allMessages, repliesSettled, sendAs } from '../factories/conversations';
@@ -248,6 +249,7 @@ describe('knowledge that answers', () => {
 
   it('fetches a page under one lease at a time, and again once a lease runs out', async () => {
     const queue = t.app.get(KnowledgeFetchRepository);
+    const fetches = t.app.get(KnowledgeFetchService);
     const items = t.dataSource().getRepository(KnowledgeBaseEntity);
     const kb = await fetched(`${site}/notes.md`);
     expect(await queue.claim(kb.id, 60_000)).toBeNull(); // fetched, not due
@@ -257,8 +259,8 @@ describe('knowledge that answers', () => {
     expect(held?.token).toEqual(expect.any(String));
     expect(await queue.claim(kb.id, 60_000)).toBeNull();
     const item = await items.findOneByOrFail({ id: kb.id });
-    expect(await queue.settleFetch(item, 'not-the-token', { text: 'stale' })).toBeNull();
-    expect(await queue.settleFetch(item, held!.token, { text: 'Fresh text.' })).toMatchObject({
+    expect(await fetches.settleFetch(item, 'not-the-token', { text: 'stale' })).toBeNull();
+    expect(await fetches.settleFetch(item, held!.token, { text: 'Fresh text.' })).toMatchObject({
       status: 'ready',
       content: 'Fresh text.',
     });
@@ -272,7 +274,7 @@ describe('knowledge that answers', () => {
       (await t.api().get(`${base}/${kb.id}`)).body.data.fetched_at,
     );
     expect(retried).toMatchObject({ status: 'ready', content: state.notes });
-    expect(await queue.settleFetch(item, dead!.token, { text: 'too late' })).toBeNull();
+    expect(await fetches.settleFetch(item, dead!.token, { text: 'too late' })).toBeNull();
 
     // One whose fetches keep being cut short is given up, with a reason.
     await items.update({ id: kb.id }, { status: 'pending', fetchAttempts: 3 });

@@ -12,8 +12,8 @@ import { runCli } from '../support/keys';
 const NUMBERS = `${API}/phone-numbers`;
 const REQUESTS = `${API}/phone-numbers/request`;
 
-/** The CLI from the sources, as `npm run cli` runs it. */
-const cli = (args: string[], env: Record<string, string>) => runCli(args, env, 'src/cli.ts');
+/** The built CLI (dist/cli.js, built by the global setup), as `npm run cli:prod` runs it. */
+const cli = (args: string[], env: Record<string, string>) => runCli(args, env);
 
 describe('phone numbers', () => {
   let t: TestApp;
@@ -151,7 +151,7 @@ describe('phone numbers', () => {
   });
 
   describe('operators, with the admin CLI', () => {
-    /** Each CLI run starts a process from the sources: seconds on a busy machine. */
+    /** Each CLI run starts a process: seconds on a busy machine. */
     const CLI_TIMEOUT_MS = 90_000;
     let env: Record<string, string>;
     let mine: Record<string, any>;

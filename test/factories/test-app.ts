@@ -20,6 +20,7 @@ import {
   recordSecret,
   recordSecretSettings,
 } from '../support/log-capture';
+import { copyMigratedTemplate } from './template-database';
 import { createTestDatabase, TestDatabase } from './test-database';
 
 export { API };
@@ -73,11 +74,14 @@ function authenticated(url: string, key: string): AuthenticatedRequests {
   };
 }
 
-/** The application as shipped (same module, same setup), on a fresh database, over real HTTP. */
+/**
+ * The application as shipped (same module, same setup), on a fresh database (a copy of the
+ * worker's migrated template), over real HTTP.
+ */
 export async function startTestApp(overrides: Record<string, string> = {}): Promise<TestApp> {
   const database: TestDatabase = overrides.DATABASE_URL
     ? { url: overrides.DATABASE_URL, drop: async () => undefined }
-    : await createTestDatabase();
+    : ((await copyMigratedTemplate()) ?? (await createTestDatabase()));
   const env: Record<string, string> = {
     DATABASE_URL: database.url,
     CONSOLE_BOOTSTRAP_KEY: randomApiKey(),

@@ -8,19 +8,10 @@ import { sleep } from './wait';
 export const ROOT = join(__dirname, '..', '..');
 
 /**
- * What runs: the built files, as production runs them (the suites that build first: cluster,
- * reliability, fuzzer, bench), or the TypeScript sources through ts-node, as `npm run cli` does.
+ * What runs: the built files, as production runs them (built by `npm run build`, or by the global
+ * setup of a jest run when older than the sources).
  */
-export type Entry =
-  'dist/main.js' | 'dist/cli.js' | 'src/main.ts' | 'src/cli.ts' | 'src/database/migrations-cli.ts';
-
-/** Resolved here, so that a process started in another working directory finds them too. */
-const TS_NODE = [
-  '-r',
-  require.resolve('ts-node/register/transpile-only'),
-  '-r',
-  require.resolve('tsconfig-paths/register'),
-];
+export type Entry = 'dist/main.js' | 'dist/cli.js' | 'dist/database/migrations-cli.js';
 const RUN_TIMEOUT_MS = 30_000;
 const LOGGED_ERROR = /"level":(50|60)/;
 const MAX_LOGGED_ERRORS = 20;
@@ -42,7 +33,7 @@ export interface AppProcess extends ManagedProcess {
 export interface AppOptions {
   /** Names the process in error messages and its captured output. */
   name?: string;
-  entry?: Extract<Entry, 'dist/main.js' | 'src/main.ts'>;
+  entry?: Extract<Entry, 'dist/main.js'>;
   /** Options of `node` itself, e.g. --expose-gc. */
   nodeArgs?: string[];
   /** The working directory (where `.env` is read from); the repository by default. */
@@ -65,19 +56,17 @@ function launch(
   nodeArgs: string[] = [],
   cwd = ROOT,
 ): ManagedProcess {
-  const source = extname(entry) === '.ts';
   if (capturing()) {
     recordSecretSettings(env);
   }
   const child = spawn(
     process.execPath,
-    [...nodeArgs, ...(source ? TS_NODE : []), join(ROOT, entry), ...args],
+    [...nodeArgs, join(ROOT, entry), ...args],
     {
       cwd,
       env: {
         PATH: process.env.PATH,
         HOME: process.env.HOME,
-        ...(source ? { TS_NODE_PROJECT: join(ROOT, 'tsconfig.json') } : {}),
         ...env,
       },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -106,7 +95,7 @@ export async function runToEnd(
 
 /**
  * Starts the application as its own process on a free port of 127.0.0.1 and waits until /readyz
- * answers 200. The built one (dist/main.js) unless told otherwise.
+ * answers 200.
  */
 export async function startApp(
   env: Record<string, string>,

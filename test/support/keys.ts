@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Entry, RunResult, runToEnd } from './app-process';
 
-type CliEntry = Extract<Entry, 'dist/cli.js' | 'src/cli.ts'>;
+type CliEntry = Extract<Entry, 'dist/cli.js'>;
 
 export interface CreatedKey {
   id: string;

@@ -10,7 +10,7 @@ const STOP_TIMEOUT_MS = 15_000;
 const quote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
 
 /**
- * Starts the server from its sources with a terminal as stdout (util-linux `script` gives it a
+ * Starts the built server with a terminal as stdout (util-linux `script` gives it a
  * pseudo-terminal), waits until `${url}/readyz` answers 200, stops it with SIGTERM and resolves
  * with everything it wrote to the terminal.
  */
@@ -18,22 +18,12 @@ export async function runInTerminal(
   env: Record<string, string>,
   url: string,
 ): Promise<{ output: string }> {
-  const command = [
-    process.execPath,
-    '-r',
-    require.resolve('ts-node/register/transpile-only'),
-    '-r',
-    require.resolve('tsconfig-paths/register'),
-    join(ROOT, 'src/main.ts'),
-  ]
-    .map(quote)
-    .join(' ');
+  const command = [process.execPath, join(ROOT, 'dist/main.js')].map(quote).join(' ');
   const child = spawn('script', ['-q', '-f', '-e', '-c', command, '/dev/null'], {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH,
       HOME: process.env.HOME,
-      TS_NODE_PROJECT: join(ROOT, 'tsconfig.json'),
       ...env,
     },
     // A process group of its own, so that the server inside the terminal is stopped with it.

@@ -3,6 +3,7 @@ import { IdempotencyRecordEntity } from './idempotency-record.entity';
 
 const NOW = new Date('2030-01-01T12:00:00Z');
 const ago = (ms: number) => new Date(NOW.getTime() - ms);
+const later = (ms: number) => new Date(NOW.getTime() + ms);
 
 function record(changes: Partial<IdempotencyRecordEntity> = {}): IdempotencyRecordEntity {
   return {
@@ -13,7 +14,8 @@ function record(changes: Partial<IdempotencyRecordEntity> = {}): IdempotencyReco
     state: 'in_progress',
     responseStatus: null,
     responseBody: null,
-    lockedAt: ago(1_000),
+    leaseUntil: later(IDEMPOTENCY_LEASE_MS - 1_000),
+    leaseToken: 'token',
     expiresAt: new Date(NOW.getTime() + 60_000),
     createdAt: ago(1_000),
     ...changes,
@@ -26,23 +28,24 @@ describe('decideClaim', () => {
   });
 
   it('answers in_flight while the holder renews its lease', () => {
-    const held = record({ lockedAt: ago(IDEMPOTENCY_LEASE_MS - 1) });
+    const held = record({ leaseUntil: NOW });
 
     expect(decideClaim(held, 'same', NOW)).toEqual({ kind: 'in_flight' });
   });
 
   it('takes over a claim whose lease ran out', () => {
-    const abandoned = record({ lockedAt: ago(IDEMPOTENCY_LEASE_MS) });
+    const abandoned = record({ leaseUntil: ago(1) });
 
     expect(decideClaim(abandoned, 'same', NOW)).toEqual({ kind: 'take_over', record: abandoned });
   });
 
-  it('replays a completed response, however old its lock', () => {
+  it('replays a completed response, whatever became of its lease', () => {
     const done = record({
       state: 'done',
       responseStatus: 201,
       responseBody: '{"id":1}',
-      lockedAt: ago(IDEMPOTENCY_LEASE_MS * 10),
+      leaseUntil: null,
+      leaseToken: null,
     });
 
     expect(decideClaim(done, 'same', NOW)).toEqual({

@@ -5,7 +5,7 @@ export const IDEMPOTENCY_LEASE_MS = 10_000;
 
 type KeyRecord = Pick<
   IdempotencyRecordEntity,
-  'fingerprint' | 'state' | 'responseStatus' | 'responseBody' | 'lockedAt' | 'expiresAt'
+  'fingerprint' | 'state' | 'responseStatus' | 'responseBody' | 'leaseUntil' | 'expiresAt'
 >;
 
 /** What a request with `fingerprint` does with its key, given the key's record at `now`. */
@@ -34,7 +34,8 @@ export function decideClaim<R extends KeyRecord>(
   if (record.state === 'done') {
     return { kind: 'replay', status: record.responseStatus!, body: record.responseBody! };
   }
-  if (now.getTime() - record.lockedAt.getTime() < IDEMPOTENCY_LEASE_MS) {
+  // Held until the lease has passed, as the job base reads a lease (`JobTable`).
+  if (record.leaseUntil && record.leaseUntil.getTime() >= now.getTime()) {
     return { kind: 'in_flight' };
   }
   return { kind: 'take_over', record };

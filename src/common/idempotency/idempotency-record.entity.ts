@@ -26,8 +26,13 @@ export class IdempotencyRecordEntity extends TeamRecordEntity {
   @Column({ name: 'response_body', type: 'text', nullable: true })
   responseBody: string | null;
 
-  @TimeColumn('locked_at')
-  lockedAt: Date;
+  /** Until when the running request holds the key (null once done); it renews this lease. */
+  @TimeColumn('lease_until', { nullable: true })
+  leaseUntil: Date | null;
+
+  /** Proves the current holder's claim: a takeover changes it, fencing off the previous holder. */
+  @Column({ name: 'lease_token', type: 'varchar', length: 36, nullable: true })
+  leaseToken: string | null;
 
   @TimeColumn('expires_at')
   expiresAt: Date;

@@ -9,7 +9,7 @@ import { toErrorResponse } from '../http/error-response';
 import { requestIdOf } from '../http/request-id';
 import { requestFingerprint } from './fingerprint';
 import { IDEMPOTENCY_MODE, IdempotencyMode } from './idempotency-mode.decorator';
-import { ClaimLostError, IdempotencyStore } from './idempotency.store';
+import { ClaimLostError, HeldKey, IdempotencyStore } from './idempotency.store';
 import { WritePhase } from './write-phase';
 
 const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
@@ -62,14 +62,14 @@ export class IdempotencyInterceptor implements NestInterceptor {
           case 'in_flight':
             throw Errors.conflict('A request with this Idempotency-Key is still in progress');
           case 'claimed':
-            return this.runClaimed(claim.id, mode, context, next);
+            return this.runClaimed(claim, mode, context, next);
         }
       }),
     );
   }
 
   private runClaimed(
-    id: string,
+    held: HeldKey,
     mode: 'atomic' | 'calls_out',
     context: ExecutionContext,
     next: CallHandler,
@@ -79,16 +79,16 @@ export class IdempotencyInterceptor implements NestInterceptor {
     return defer(() => {
       // An atomic run on SQLite holds the one writer lock until it commits, so no duplicate can
       // take its claim over meanwhile, and a renewal would only queue behind it.
-      const holdsWriter = mode === 'atomic' && this.db.kind === 'sqlite';
-      const stopRenewing = holdsWriter ? () => undefined : this.store.keepAlive(id);
+      const holdsWriter = mode === 'atomic' && this.db.dialect.embedded;
+      const stopRenewing = holdsWriter ? () => undefined : this.store.keepAlive(held);
       const run =
         mode === 'calls_out'
-          ? this.runCallingOut(id, context, res, next)
-          : this.runAtomically(id, res, next);
+          ? this.runCallingOut(held, context, res, next)
+          : this.runAtomically(held, res, next);
       return from(run).pipe(finalize(stopRenewing));
     }).pipe(
       catchError((error: unknown) =>
-        from(this.settleFailure(id, error, req)).pipe(
+        from(this.settleFailure(held, error, req)).pipe(
           mergeMap(() => {
             throw error;
           }),
@@ -97,10 +97,10 @@ export class IdempotencyInterceptor implements NestInterceptor {
     );
   }
 
-  private runAtomically(id: string, res: Response, next: CallHandler): Promise<unknown> {
+  private runAtomically(held: HeldKey, res: Response, next: CallHandler): Promise<unknown> {
     return this.db.transaction(async () => {
       const body: unknown = await lastValueFrom(next.handle(), { defaultValue: null });
-      await this.store.complete(id, res.statusCode, JSON.stringify(body));
+      await this.store.complete(held, res.statusCode, JSON.stringify(body));
       return body;
     });
   }
@@ -110,7 +110,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
    * writes. The response of a handler that wrote nothing is stored once it returns.
    */
   private async runCallingOut(
-    id: string,
+    held: HeldKey,
     context: ExecutionContext,
     res: Response,
     next: CallHandler,
@@ -123,12 +123,12 @@ export class IdempotencyInterceptor implements NestInterceptor {
           throw new Error('A handler that calls out has one write phase');
         }
         recorded = true;
-        await this.store.complete(id, res.statusCode, JSON.stringify(envelope(response)));
+        await this.store.complete(held, res.statusCode, JSON.stringify(envelope(response)));
       },
       () => lastValueFrom<unknown, null>(next.handle(), { defaultValue: null }),
     );
     if (!recorded) {
-      await this.store.complete(id, res.statusCode, JSON.stringify(body));
+      await this.store.complete(held, res.statusCode, JSON.stringify(body));
     }
     return body;
   }
@@ -138,17 +138,17 @@ export class IdempotencyInterceptor implements NestInterceptor {
    * does a refusal that could not be stored. Both are no-ops if a retry took the key over
    * meanwhile: the key is the retry's now.
    */
-  private async settleFailure(id: string, error: unknown, req: Request): Promise<void> {
+  private async settleFailure(held: HeldKey, error: unknown, req: Request): Promise<void> {
     const { status, body } = toErrorResponse(error, requestIdOf(req));
     if (error instanceof ValidationFailedError || status >= 500) {
-      await this.store.release(id);
+      await this.store.release(held);
       return;
     }
     try {
-      await this.store.complete(id, status, JSON.stringify(body));
+      await this.store.complete(held, status, JSON.stringify(body));
     } catch (storeError) {
       if (!(storeError instanceof ClaimLostError)) {
-        await this.store.release(id);
+        await this.store.release(held);
       }
     }
   }

@@ -1,35 +1,35 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import type { Pool } from 'pg';
+import { postgresPool } from '@/database/postgres-pool';
 import { MetricsService } from './metrics.service';
 
 /** PostgreSQL's connection pool, as pg reports it; SQLite has no pool (one connection). */
 @Injectable()
 export class DatabasePoolMetrics {
   constructor(dataSource: DataSource, metrics: MetricsService) {
-    if (dataSource.options.type !== 'postgres') {
+    const pool = postgresPool(dataSource);
+    if (!pool) {
       return;
     }
-    const pool = () => (dataSource.driver as unknown as { master: Pool }).master;
     metrics.gauge(
       'console_db_pool_connections',
       'Open PostgreSQL connections',
-      () => pool().totalCount,
+      () => pool.totalCount,
     );
     metrics.gauge(
       'console_db_pool_busy',
       'PostgreSQL connections running a query or transaction',
-      () => pool().totalCount - pool().idleCount,
+      () => pool.totalCount - pool.idleCount,
     );
     metrics.gauge(
       'console_db_pool_waiting',
       'Queries waiting for a free PostgreSQL connection',
-      () => pool().waitingCount,
+      () => pool.waitingCount,
     );
     metrics.gauge(
       'console_db_pool_max',
       'Largest number of PostgreSQL connections (DATABASE_POOL_SIZE)',
-      () => pool().options.max,
+      () => pool.options.max,
     );
   }
 }

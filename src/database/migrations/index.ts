@@ -11,6 +11,7 @@ import { KnowledgeTerms1732953600000 } from './1732953600000-knowledge-terms';
 import { KnowledgeFaqKey1733040000000 } from './1733040000000-knowledge-faq-key';
 import { ActionRunLeases1733043600000 } from './1733043600000-action-run-leases';
 import { JobLeases1733126400000 } from './1733126400000-job-leases';
+import { IdempotencyLeaseToken1733130000000 } from './1733130000000-idempotency-lease-token';
 import { ReplyJobLeases1733137200000 } from './1733137200000-reply-job-leases';
 
 /** Every migration, oldest first; `secretBox` opens and seals the stored secrets some rewrite. */
@@ -28,6 +29,7 @@ export function migrations(secretBox: SecretBox): Array<new () => unknown> {
     KnowledgeFaqKey1733040000000,
     ActionRunLeases1733043600000,
     JobLeases1733126400000,
+    IdempotencyLeaseToken1733130000000,
     ReplyJobLeases1733137200000,
   ];
 }

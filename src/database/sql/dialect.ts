@@ -7,6 +7,11 @@ export type Engine = 'sqlite' | 'postgres';
  */
 export interface Dialect {
   readonly engine: Engine;
+  /**
+   * Whether the database lives in this process alone (SQLite): at start no other process can hold
+   * a lease, and a transaction holds the one writer lock until it commits.
+   */
+  readonly embedded: boolean;
   /** Whether `text` holds `needle` (both expressions) as a substring. */
   contains(text: string, needle: string): string;
   /** What ends a SELECT that locks its rows for the rest of the transaction (SQLite: nothing). */
@@ -19,6 +24,7 @@ export interface Dialect {
 
 const sqlite: Dialect = {
   engine: 'sqlite',
+  embedded: true,
   contains: (text, needle) => `instr(${text}, ${needle}) > 0`,
   // SQLite has one writer at a time: the writer's turn (Database) is the lock.
   lock: () => '',
@@ -29,6 +35,7 @@ const sqlite: Dialect = {
 
 const postgres: Dialect = {
   engine: 'postgres',
+  embedded: false,
   contains: (text, needle) => `strpos(${text}, ${needle}) > 0`,
   lock: (mode) => ` FOR ${mode === 'update' ? 'UPDATE' : 'KEY SHARE'}`,
   insertOrIgnore: { head: 'INSERT INTO', tail: ' ON CONFLICT DO NOTHING' },

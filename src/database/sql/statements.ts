@@ -1,9 +1,14 @@
 import type Sqlite from 'better-sqlite3';
-import type { Pool, PoolClient } from 'pg';
-import { DataSource, EntityManager, EntityTarget, ObjectLiteral, QueryFailedError } from 'typeorm';
-import { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
-import { PostgresQueryRunner } from 'typeorm/driver/postgres/PostgresQueryRunner';
-import { DateUtils } from 'typeorm/util/DateUtils';
+import type { PoolClient } from 'pg';
+import {
+  DataSource,
+  EntityManager,
+  EntityTarget,
+  ObjectLiteral,
+  QueryFailedError,
+  QueryRunner,
+} from 'typeorm';
+import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
 
 import { SqlParam } from './params';
 
@@ -27,6 +32,7 @@ export class PreparedStatements {
   private readonly sqliteStatements = new Map<string, Sqlite.Statement>();
   private readonly postgresNames = new Map<string, string>();
   private readonly mappers = new Map<EntityTarget<ObjectLiteral>, RowMapper<unknown>>();
+  private sqlite: Sqlite.Database | null = null;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -39,13 +45,16 @@ export class PreparedStatements {
   ): Promise<StatementResult<R>> {
     return this.dataSource.options.type === 'postgres'
       ? this.onPostgres<R>(sql, params)
-      : this.onSqlite<R>(this.sqliteConnection(), sql, params);
+      : this.onSqlite<R>(await this.sqliteConnection(), sql, params);
   }
 
-  /** The one connection TypeORM opens to a SQLite file, transactions included. */
-  private sqliteConnection(): Sqlite.Database {
-    return (this.dataSource.driver as unknown as { databaseConnection: Sqlite.Database })
-      .databaseConnection;
+  /**
+   * The one connection TypeORM opens to a SQLite file, transactions included: every query runner
+   * of the SQLite drivers hands out that same connection.
+   */
+  private async sqliteConnection(): Promise<Sqlite.Database> {
+    this.sqlite ??= (await this.dataSource.createQueryRunner().connect()) as Sqlite.Database;
+    return this.sqlite;
   }
 
   /** A function turning rows of `entity`'s table (all its columns, by column name) into entities. */
@@ -108,23 +117,29 @@ export class PreparedStatements {
       name = `console_${this.postgresNames.size + 1}`;
       this.postgresNames.set(sql, name);
     }
-    const queryRunner = this.currentManager().queryRunner;
-    const client: Pool | PoolClient =
-      queryRunner && !queryRunner.isReleased && queryRunner.isTransactionActive
-        ? ((await (queryRunner as PostgresQueryRunner).connect()) as PoolClient)
-        : (this.dataSource.driver as unknown as { master: Pool }).master;
+    const transaction = this.currentManager().queryRunner;
+    const inTransaction =
+      transaction !== undefined && !transaction.isReleased && transaction.isTransactionActive;
+    // Outside a transaction the statement borrows a pooled connection for itself.
+    const runner: QueryRunner = inTransaction ? transaction : this.dataSource.createQueryRunner();
     try {
+      const client = (await runner.connect()) as PoolClient;
       const result = await client.query({ name, text: sql, values: params.map(postgresValue) });
       return { rows: result.rows as R[], changes: result.rowCount ?? 0 };
     } catch (error) {
       throw new QueryFailedError(sql, params as unknown[], error as Error);
+    } finally {
+      if (!inTransaction) {
+        await runner.release();
+      }
     }
   }
 }
 
 function sqliteValue(value: SqlParam): unknown {
   if (value instanceof Date) {
-    return DateUtils.mixedDateToUtcDatetimeString(value);
+    // The ORM's SQLite datetime text: UTC, `YYYY-MM-DD HH:MM:SS.SSS`.
+    return value.toISOString().replace('T', ' ').replace('Z', '');
   }
   if (typeof value === 'boolean') {
     return value ? 1 : 0;

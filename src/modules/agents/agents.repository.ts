@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import { Changes } from '@/database/sql/entity-statements';
 import { ListPages, ListTable } from '@/database/sql/list-pages';
 import { Page } from '@/common/pagination/page';
 import { Database } from '@/database/database.service';
@@ -45,27 +45,23 @@ export class AgentsRepository {
   }
 
   countForTeam(teamId: string): Promise<number> {
-    return this.db.manager.countBy(AgentEntity, { teamId });
+    return this.db.count(AgentEntity, { teamId });
   }
 
   async insert(agent: AgentEntity): Promise<void> {
-    await this.db.write(() => this.db.manager.insert(AgentEntity, agent));
+    await this.db.insert(AgentEntity, [agent]);
   }
 
   async update(
     teamId: string,
     id: string,
-    changes: QueryDeepPartialEntity<AgentEntity>,
+    changes: Changes<AgentEntity>,
   ): Promise<boolean> {
-    const result = await this.db.write(() =>
-      this.db.manager.update(AgentEntity, { teamId, id }, changes),
-    );
-    return (result.affected ?? 0) > 0;
+    return (await this.db.update(AgentEntity, { teamId, id }, changes)) > 0;
   }
 
   /** Deletes the agent; its channels, knowledge, integrations and actions go with it (cascade). */
   async delete(teamId: string, id: string): Promise<boolean> {
-    const result = await this.db.write(() => this.db.manager.delete(AgentEntity, { teamId, id }));
-    return (result.affected ?? 0) > 0;
+    return (await this.db.delete(AgentEntity, { teamId, id })) > 0;
   }
 }

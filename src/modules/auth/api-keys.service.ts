@@ -1,5 +1,4 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { In, IsNull } from 'typeorm';
 import { newId } from '@/common/ids';
 import { CLUSTER_EVENTS, ClusterEvents } from '@/common/state/ports';
 import { Database } from '@/database/database.service';
@@ -21,6 +20,8 @@ export interface CreatedApiKey {
   /** The key itself: shown once, never stored. */
   key: string;
 }
+
+const COUNT_ALL = 'SELECT count(*) AS total FROM api_keys';
 
 const LAST_USED_RESOLUTION_MS = 60_000;
 export const KEY_REVOKED = 'key-revoked';
@@ -54,16 +55,16 @@ export class ApiKeysService {
       lastUsedAt: null,
       createdAt: new Date(),
     };
-    await this.db.write(() => this.db.manager.insert(ApiKeyEntity, record));
+    await this.db.insert(ApiKeyEntity, [record]);
     return { record, key };
   }
 
   listForTeam(teamId: string): Promise<ApiKeyEntity[]> {
-    return this.db.manager.find(ApiKeyEntity, { where: { teamId }, order: { createdAt: 'ASC' } });
+    return this.db.find(ApiKeyEntity, { teamId }, { orderBy: { createdAt: 'ASC' } });
   }
 
   findByHash(keyHash: string): Promise<ApiKeyEntity | null> {
-    return this.db.manager.findOneBy(ApiKeyEntity, { keyHash });
+    return this.db.findOne(ApiKeyEntity, { keyHash });
   }
 
   /** The key every authenticated request looks up, revoked and expired ones included. */
@@ -73,7 +74,7 @@ export class ApiKeysService {
 
   /** Whether the key exists, is not revoked and has not expired. */
   async isActive(id: string): Promise<boolean> {
-    const key = await this.db.manager.findOneBy(ApiKeyEntity, { id });
+    const key = await this.db.findOne(ApiKeyEntity, { id });
     return Boolean(
       key && !key.revokedAt && (!key.expiresAt || key.expiresAt.getTime() > Date.now()),
     );
@@ -83,9 +84,9 @@ export class ApiKeysService {
   async activeAmong(ids: string[]): Promise<Set<string>> {
     const active = new Set<string>();
     for (let i = 0; i < ids.length; i += ID_LIST_CHUNK) {
-      const keys = await this.db.manager.findBy(ApiKeyEntity, {
-        id: In(ids.slice(i, i + ID_LIST_CHUNK)),
-        revokedAt: IsNull(),
+      const keys = await this.db.find(ApiKeyEntity, {
+        id: ids.slice(i, i + ID_LIST_CHUNK),
+        revokedAt: null,
       });
       keys
         .filter((key) => !key.expiresAt || key.expiresAt.getTime() > Date.now())
@@ -94,8 +95,10 @@ export class ApiKeysService {
     return active;
   }
 
-  count(): Promise<number> {
-    return this.db.manager.count(ApiKeyEntity);
+  async count(): Promise<number> {
+    const { rows } = await this.db.execute<{ total: number | string }>(COUNT_ALL);
+    // PostgreSQL's count is a bigint, which its driver hands over as a string.
+    return Number(rows[0].total);
   }
 
   /**
@@ -103,10 +106,12 @@ export class ApiKeysService {
    * such active key exists.
    */
   async revoke(id: string): Promise<boolean> {
-    const result = await this.db.write(() =>
-      this.db.manager.update(ApiKeyEntity, { id, revokedAt: IsNull() }, { revokedAt: new Date() }),
+    const revoked = await this.db.update(
+      ApiKeyEntity,
+      { id, revokedAt: null },
+      { revokedAt: new Date() },
     );
-    if ((result.affected ?? 0) === 0) {
+    if (revoked === 0) {
       return false;
     }
     await this.events.emit(KEY_REVOKED, id).catch((error: unknown) => {
@@ -130,13 +135,13 @@ export class ApiKeysService {
   ): Promise<{ replaced: ApiKeyEntity; created: CreatedApiKey } | null> {
     return this.db.transaction(async () => {
       await this.db.lockRow('api_keys', id);
-      const old = await this.db.manager.findOneBy(ApiKeyEntity, { id, revokedAt: IsNull() });
+      const old = await this.db.findOne(ApiKeyEntity, { id, revokedAt: null });
       if (!old || (old.expiresAt && old.expiresAt.getTime() <= Date.now())) {
         return null;
       }
       if (!old.expiresAt || old.expiresAt > graceUntil) {
         old.expiresAt = graceUntil;
-        await this.db.manager.update(ApiKeyEntity, { id }, { expiresAt: graceUntil });
+        await this.db.update(ApiKeyEntity, { id }, { expiresAt: graceUntil });
       }
       const created = await this.create(old.teamId, old.scopes as Scope[], expiresAt);
       return { replaced: old, created };
@@ -157,13 +162,7 @@ export class ApiKeysService {
     if (existing.revokedAt) {
       return false;
     }
-    await this.db.write(() =>
-      this.db.manager.update(
-        ApiKeyEntity,
-        { id: existing.id },
-        { teamId, scopes, expiresAt: null },
-      ),
-    );
+    await this.db.update(ApiKeyEntity, { id: existing.id }, { teamId, scopes, expiresAt: null });
     return true;
   }
 
@@ -176,9 +175,7 @@ export class ApiKeysService {
     this.lastTouched.set(keyId, now);
     this.db
       .detached(() =>
-        this.db.write(() =>
-          this.db.manager.update(ApiKeyEntity, { id: keyId }, { lastUsedAt: new Date(now) }),
-        ),
+        this.db.update(ApiKeyEntity, { id: keyId }, { lastUsedAt: new Date(now) }),
       )
       .catch((error: unknown) =>
         this.logger.warn({ err: error, keyId }, 'Could not record key use'),

@@ -1,13 +1,14 @@
 import { Controller, Get, HttpException } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
-import { HealthCheckResult, HealthCheckService, TypeOrmHealthIndicator } from '@nestjs/terminus';
+import { HealthCheckResult, HealthCheckService } from '@nestjs/terminus';
 import { ApiErrorResponse, ApiHeadersTooLarge } from '@/common/http/api-docs.decorators';
 import { Errors } from '@/common/http/api-error';
 import { responseHeaders } from '@/common/http/response-headers.docs';
 import { SkipRateLimit } from '@/common/rate-limit/rate-limit.guard';
 import { Public } from '@/common/http/public.decorator';
 import { RawResponse } from '@/common/http/response-message.decorator';
+import { DatabaseHealthIndicator } from './database.health';
 import { RedisHealthIndicator } from './redis.health';
 
 const PING_TIMEOUT_MS = 1500;
@@ -42,7 +43,7 @@ const READINESS_SCHEMA: SchemaObject = {
 export class HealthController {
   constructor(
     private readonly health: HealthCheckService,
-    private readonly database: TypeOrmHealthIndicator,
+    private readonly database: DatabaseHealthIndicator,
     private readonly redis: RedisHealthIndicator,
   ) {}
 
@@ -72,7 +73,7 @@ export class HealthController {
   async getReadiness(): Promise<HealthCheckResult> {
     try {
       return await this.health.check([
-        () => this.database.pingCheck('database', { timeout: PING_TIMEOUT_MS }),
+        () => this.database.ping(PING_TIMEOUT_MS),
         ...(this.redis.configured ? [() => this.redis.ping(PING_TIMEOUT_MS)] : []),
       ]);
     } catch (error) {

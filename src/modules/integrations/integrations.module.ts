@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { SecretBox } from '@/config/secret-box';
 import { IdempotencyModule } from '@/common/idempotency/idempotency.module';
-import { OutboundHttp } from '@/common/outbound/outbound-http';
+import { OutboundModule } from '@/common/outbound/outbound.module';
 import { AgentsModule } from '@/modules/agents/agents.module';
 import { ActionWithdrawals } from './action-withdrawals.service';
 import { ActionExecutors } from './actions/action-executors';
@@ -28,6 +28,7 @@ import { PipedreamService } from './pipedream/pipedream.service';
 /** The agent's integrations of every family, and their actions (the tools the agent can call). */
 @Module({
   imports: [
+    OutboundModule,
     // The agent's profile lists the integrations, and every integration belongs to an agent.
     AgentsModule,
     IdempotencyModule,
@@ -42,7 +43,6 @@ import { PipedreamService } from './pipedream/pipedream.service';
   ],
   providers: [
     SecretBox,
-    OutboundHttp,
     IntegrationsRepository,
     IntegrationsService,
     BuiltInIntegrationsService,

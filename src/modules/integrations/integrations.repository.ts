@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { Database } from '@/database/database.service';
 import {
   IntegrationEntity,
@@ -20,10 +19,11 @@ export class IntegrationsRepository {
     agentId: string,
     family?: IntegrationFamily,
   ): Promise<IntegrationEntity[]> {
-    return this.db.manager.find(IntegrationEntity, {
-      where: { teamId, agentId, ...(family ? { family } : {}) },
-      order: { createdAt: 'ASC', id: 'ASC' },
-    });
+    return this.db.find(
+      IntegrationEntity,
+      { teamId, agentId, family },
+      { orderBy: { createdAt: 'ASC', id: 'ASC' } },
+    );
   }
 
   /** What the agent's profile shows of each integration, in the order `listForAgent` gives. */
@@ -37,48 +37,27 @@ export class IntegrationsRepository {
     id: string,
     family: IntegrationFamily | undefined,
   ): Promise<IntegrationEntity | null> {
-    return this.db.manager.findOneBy(IntegrationEntity, {
-      teamId,
-      agentId,
-      id,
-      ...(family ? { family } : {}),
-    });
+    return this.db.findOne(IntegrationEntity, { teamId, agentId, id, family });
   }
 
   findForAgent(teamId: string, agentId: string, id: string): Promise<IntegrationEntity | null> {
-    return this.db.manager.findOneBy(IntegrationEntity, { teamId, agentId, id });
+    return this.db.findOne(IntegrationEntity, { teamId, agentId, id });
   }
 
   findByType(teamId: string, agentId: string, type: string): Promise<IntegrationEntity | null> {
-    return this.db.manager.findOneBy(IntegrationEntity, {
-      teamId,
-      agentId,
-      family: 'bimpeai',
-      type,
-    });
+    return this.db.findOne(IntegrationEntity, { teamId, agentId, family: 'bimpeai', type });
   }
 
   countForAgent(teamId: string, agentId: string): Promise<number> {
-    return this.db.manager.countBy(IntegrationEntity, { teamId, agentId });
+    return this.db.count(IntegrationEntity, { teamId, agentId });
   }
 
   async insert(integration: IntegrationEntity): Promise<void> {
-    await this.db.write(() =>
-      this.db.manager.insert(
-        IntegrationEntity,
-        integration as QueryDeepPartialEntity<IntegrationEntity>,
-      ),
-    );
+    await this.db.insert(IntegrationEntity, [integration]);
   }
 
   async update(teamId: string, id: string, changes: Partial<IntegrationEntity>): Promise<void> {
-    await this.db.write(() =>
-      this.db.manager.update(
-        IntegrationEntity,
-        { teamId, id },
-        changes as QueryDeepPartialEntity<IntegrationEntity>,
-      ),
-    );
+    await this.db.update(IntegrationEntity, { teamId, id }, changes);
   }
 
   /** Deletes the integration and, by cascade, its actions. */
@@ -88,9 +67,6 @@ export class IntegrationsRepository {
     id: string,
     family: IntegrationFamily,
   ): Promise<boolean> {
-    const result = await this.db.write(() =>
-      this.db.manager.delete(IntegrationEntity, { teamId, agentId, id, family }),
-    );
-    return (result.affected ?? 0) > 0;
+    return (await this.db.delete(IntegrationEntity, { teamId, agentId, id, family })) > 0;
   }
 }

@@ -8,8 +8,8 @@ import { AgentsService } from '@/modules/agents/agents.service';
 import { ActionWithdrawals } from './action-withdrawals.service';
 import { ExecutableAction } from './actions/action-executor';
 import { ActionsRepository } from './actions/actions.repository';
+import { CatalogAction } from './connector-actions';
 import {
-  CatalogAction,
   ConfigField,
   CONNECTORS,
   CUSTOM_API_CONFIG_FIELDS,

@@ -15,10 +15,11 @@ export class KnowledgeBasesRepository {
   ) {}
 
   listForAgent(teamId: string, agentId: string): Promise<KnowledgeBaseEntity[]> {
-    return this.db.manager.find(KnowledgeBaseEntity, {
-      where: { teamId, agentId },
-      order: { createdAt: 'ASC', id: 'ASC' },
-    });
+    return this.db.find(
+      KnowledgeBaseEntity,
+      { teamId, agentId },
+      { orderBy: { createdAt: 'ASC', id: 'ASC' } },
+    );
   }
 
   /** What the agent's profile shows of each item, in the order `listForAgent` gives. */
@@ -27,20 +28,29 @@ export class KnowledgeBasesRepository {
   }
 
   findOwned(teamId: string, agentId: string, id: string): Promise<KnowledgeBaseEntity | null> {
-    return this.db.manager.findOneBy(KnowledgeBaseEntity, { teamId, agentId, id });
+    return this.db.findOne(KnowledgeBaseEntity, { teamId, agentId, id });
   }
 
   countForAgent(teamId: string, agentId: string): Promise<number> {
-    return this.db.manager.countBy(KnowledgeBaseEntity, { teamId, agentId });
+    return this.db.count(KnowledgeBaseEntity, { teamId, agentId });
   }
 
   /**
-   * Writes the item and, when its text is new (`reindex`), its passages, in one transaction: a
-   * text item's from its content, a URL item's none until its page is fetched.
+   * Writes a new item and its passages in one transaction: a text item's from its content, a URL
+   * item's none until its page is fetched.
    */
-  save(kb: KnowledgeBaseEntity, reindex: boolean): Promise<void> {
+  insert(kb: KnowledgeBaseEntity): Promise<void> {
     return this.db.transaction(async () => {
-      await this.db.manager.save(KnowledgeBaseEntity, kb);
+      await this.db.insert(KnowledgeBaseEntity, [kb]);
+      await this.passages.replaceForItem(kb, kb.type === 'text' ? kb.content : null);
+    });
+  }
+
+  /** Writes the item whole and, when its text is new (`reindex`), its passages, in one transaction. */
+  update(kb: KnowledgeBaseEntity, reindex: boolean): Promise<void> {
+    return this.db.transaction(async () => {
+      const { id, ...changes } = kb;
+      await this.db.update(KnowledgeBaseEntity, { id }, changes);
       if (reindex) {
         await this.passages.replaceForItem(kb, kb.type === 'text' ? kb.content : null);
       }
@@ -48,9 +58,6 @@ export class KnowledgeBasesRepository {
   }
 
   async delete(teamId: string, agentId: string, id: string): Promise<boolean> {
-    const result = await this.db.write(() =>
-      this.db.manager.delete(KnowledgeBaseEntity, { teamId, agentId, id }),
-    );
-    return (result.affected ?? 0) > 0;
+    return (await this.db.delete(KnowledgeBaseEntity, { teamId, agentId, id })) > 0;
   }
 }

@@ -85,7 +85,7 @@ export class KnowledgeBasesService {
         );
       }
       await this.quota.assertRoom(teamId, null, kb.content);
-      await this.knowledgeBases.save(kb, true);
+      await this.knowledgeBases.insert(kb);
       this.scheduleFetch(kb);
     });
     return kb;
@@ -150,7 +150,7 @@ export class KnowledgeBasesService {
       ...(urlChanged ? { ...AWAITING_NOTHING, status: 'pending' as const } : {}),
       updatedAt: new Date(),
     };
-    await this.knowledgeBases.save(updated, urlChanged || input.content !== undefined);
+    await this.knowledgeBases.update(updated, urlChanged || input.content !== undefined);
     this.scheduleFetch(updated);
     return updated;
   }
@@ -163,7 +163,7 @@ export class KnowledgeBasesService {
         throw Errors.conflict('Only a url knowledge base can be refreshed');
       }
       const updated: KnowledgeBaseEntity = { ...kb, ...AWAITING_NOTHING, status: 'pending' };
-      await this.knowledgeBases.save(updated, false);
+      await this.knowledgeBases.update(updated, false);
       this.scheduleFetch(updated);
       return updated;
     });

@@ -1,12 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { WorkflowFaq } from '@/modules/workflows/entities/workflow.entity';
 import { RankedPassage, rankPassages } from './search/passage-ranking';
-import {
-  faqDigest,
-  KeyFrequencies,
-  PassageOwners,
-  PassagesRepository,
-} from './index/passages.repository';
+import { KeyFrequencies, PassageOwners } from './index/passage-index';
+import { faqDigest, PassagesRepository } from './index/passages.repository';
 import { keyOf, SearchKey, searchKeys } from './search/search-terms';
 import { corrections, maxEdits } from './search/typo-correction';
 

@@ -1,13 +1,15 @@
 import { Module } from '@nestjs/common';
 import { AgentsModule } from '@/modules/agents/agents.module';
-import { OutboundHttp } from '@/common/outbound/outbound-http';
+import { OutboundModule } from '@/common/outbound/outbound.module';
 import { WebhooksModule } from '@/modules/webhooks/webhooks.module';
 import { KnowledgeFetchRepository } from './fetch/knowledge-fetch.repository';
+import { KnowledgeFetchService } from './fetch/knowledge-fetch.service';
 import { KnowledgeIndexService } from './knowledge-index.service';
 import { KnowledgeFetchWorker } from './fetch/knowledge-fetch.worker';
 import { KnowledgeQuota } from './knowledge-quota';
 import { PageFetcher } from './fetch/page-fetcher';
 import { PageReader } from './fetch/page-reader';
+import { passageIndexProvider } from './index/passage-index.provider';
 import { PassagesRepository } from './index/passages.repository';
 import { KnowledgeBasesController } from './knowledge-bases.controller';
 import { KnowledgeBasesRepository } from './knowledge-bases.repository';
@@ -17,6 +19,7 @@ import { KnowledgeFetchMetrics } from './fetch/knowledge-fetch.metrics';
 /** The agent's knowledge bases, the fetching of URL ones, and the passages replies draw on. */
 @Module({
   imports: [
+    OutboundModule,
     // The agent's profile lists the knowledge bases, and every one belongs to an agent.
     AgentsModule,
     WebhooksModule,
@@ -26,14 +29,15 @@ import { KnowledgeFetchMetrics } from './fetch/knowledge-fetch.metrics';
     KnowledgeFetchMetrics,
     KnowledgeBasesRepository,
     KnowledgeBasesService,
+    passageIndexProvider,
     PassagesRepository,
     KnowledgeIndexService,
     KnowledgeFetchRepository,
+    KnowledgeFetchService,
     KnowledgeQuota,
     KnowledgeFetchWorker,
     PageFetcher,
     PageReader,
-    OutboundHttp,
   ],
   exports: [KnowledgeBasesService, KnowledgeIndexService],
 })

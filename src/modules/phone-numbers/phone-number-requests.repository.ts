@@ -1,51 +1,51 @@
 import { Injectable } from '@nestjs/common';
-import { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
-import { paginate } from '@/common/pagination/paginate';
 import { Page } from '@/common/pagination/page';
 import { Database } from '@/database/database.service';
+import { Changes } from '@/database/sql/entity-statements';
+import { ListPages, ListTable } from '@/database/sql/list-pages';
 import { PhoneNumberRequestListQueryDto } from './dto/phone-number-request-list-query.dto';
 import { PhoneNumberRequestEntity } from './entities/phone-number-request.entity';
 
-const SORT_COLUMNS = {
-  created_at: 'request.created_at',
-  updated_at: 'request.updated_at',
+export const PHONE_NUMBER_REQUEST_LIST: ListTable = {
+  from: 'phone_number_requests request',
+  columns: 'request.*',
+  searchColumns: ['request.business_name', 'request.intended_use'],
+  sortColumns: {
+    created_at: 'request.created_at',
+    updated_at: 'request.updated_at',
+  },
+  defaultSort: '-created_at',
+  tieBreaker: 'request.id',
 };
 
 @Injectable()
 export class PhoneNumberRequestsRepository {
-  constructor(private readonly db: Database) {}
+  private readonly lists: ListPages<PhoneNumberRequestEntity>;
 
-  list(
+  constructor(private readonly db: Database) {
+    this.lists = new ListPages(db, PhoneNumberRequestEntity, PHONE_NUMBER_REQUEST_LIST);
+  }
+
+  async list(
     teamId: string,
     query: PhoneNumberRequestListQueryDto,
   ): Promise<Page<PhoneNumberRequestEntity>> {
-    const builder = this.db.manager
-      .createQueryBuilder(PhoneNumberRequestEntity, 'request')
-      .where('request.team_id = :teamId', { teamId });
-    if (query.status) {
-      builder.andWhere('request.status = :status', { status: query.status });
-    }
-    return paginate(builder, query, {
-      searchColumns: ['request.business_name', 'request.intended_use'],
-      sortColumns: SORT_COLUMNS,
-      defaultSort: '-created_at',
-      tieBreaker: 'request.id',
-    });
+    const page = await this.lists.page(
+      query.status
+        ? { where: 'request.team_id = $1 AND request.status = $2', params: [teamId, query.status] }
+        : { where: 'request.team_id = $1', params: [teamId] },
+      query,
+    );
+    return Page.from(page, query);
   }
 
   async insert(request: PhoneNumberRequestEntity): Promise<void> {
-    await this.db.write(() => this.db.manager.insert(PhoneNumberRequestEntity, request));
+    await this.db.insert(PhoneNumberRequestEntity, [request]);
   }
 
   /** For operators: any team's request, locked for the rest of the transaction. */
   findForDecision(id: string): Promise<PhoneNumberRequestEntity | null> {
-    return this.db
-      .forUpdate(
-        this.db.manager
-          .createQueryBuilder(PhoneNumberRequestEntity, 'request')
-          .where('request.id = :id', { id }),
-      )
-      .getOne();
+    return this.db.findOne(PhoneNumberRequestEntity, { id }, { lock: 'update' });
   }
 
   async countPending(teamId: string): Promise<number> {
@@ -80,10 +80,8 @@ export class PhoneNumberRequestsRepository {
   async update(
     teamId: string,
     id: string,
-    changes: QueryDeepPartialEntity<PhoneNumberRequestEntity>,
+    changes: Changes<PhoneNumberRequestEntity>,
   ): Promise<void> {
-    await this.db.write(() =>
-      this.db.manager.update(PhoneNumberRequestEntity, { teamId, id }, changes),
-    );
+    await this.db.update(PhoneNumberRequestEntity, { teamId, id }, changes);
   }
 }

@@ -1,51 +1,54 @@
 import { Injectable } from '@nestjs/common';
-import { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
-import { paginate } from '@/common/pagination/paginate';
 import { Page } from '@/common/pagination/page';
 import { Database } from '@/database/database.service';
+import { Changes } from '@/database/sql/entity-statements';
+import { ListPages, ListTable } from '@/database/sql/list-pages';
 import { PhoneNumberListQueryDto } from './dto/phone-number-list-query.dto';
 import { PhoneNumberEntity } from './entities/phone-number.entity';
 
-const SORT_COLUMNS = {
-  created_at: 'number.created_at',
-  e164: 'number.e164',
-  // Unlabelled numbers sort as the empty label on both databases (their NULL orders differ).
-  label: "COALESCE(number.label, '')",
+export const PHONE_NUMBER_LIST: ListTable = {
+  from: 'phone_numbers phone_number',
+  columns: 'phone_number.*',
+  searchColumns: ['phone_number.e164', 'phone_number.label'],
+  sortColumns: {
+    created_at: 'phone_number.created_at',
+    e164: 'phone_number.e164',
+    // Unlabelled numbers sort as the empty label on both databases (their NULL orders differ).
+    label: "COALESCE(phone_number.label, '')",
+  },
+  defaultSort: '-created_at',
+  tieBreaker: 'phone_number.id',
 };
 
 @Injectable()
 export class PhoneNumbersRepository {
-  constructor(private readonly db: Database) {}
+  private readonly lists: ListPages<PhoneNumberEntity>;
+
+  constructor(private readonly db: Database) {
+    this.lists = new ListPages(db, PhoneNumberEntity, PHONE_NUMBER_LIST);
+  }
 
   findOwned(teamId: string, id: string): Promise<PhoneNumberEntity | null> {
-    return this.db.manager.findOneBy(PhoneNumberEntity, { teamId, id });
+    return this.db.findOne(PhoneNumberEntity, { teamId, id });
   }
 
-  existsWithE164(e164: string): Promise<boolean> {
-    return this.db.manager.existsBy(PhoneNumberEntity, { e164 });
+  async existsWithE164(e164: string): Promise<boolean> {
+    return (await this.db.findOne(PhoneNumberEntity, { e164 })) !== null;
   }
 
-  list(teamId: string, query: PhoneNumberListQueryDto): Promise<Page<PhoneNumberEntity>> {
-    const builder = this.db.manager
-      .createQueryBuilder(PhoneNumberEntity, 'number')
-      .where('number.team_id = :teamId', { teamId });
-    return paginate(builder, query, {
-      searchColumns: ['number.e164', 'number.label'],
-      sortColumns: SORT_COLUMNS,
-      defaultSort: '-created_at',
-      tieBreaker: 'number.id',
-    });
+  async list(teamId: string, query: PhoneNumberListQueryDto): Promise<Page<PhoneNumberEntity>> {
+    const page = await this.lists.page(
+      { where: 'phone_number.team_id = $1', params: [teamId] },
+      query,
+    );
+    return Page.from(page, query);
   }
 
   async insert(number: PhoneNumberEntity): Promise<void> {
-    await this.db.write(() => this.db.manager.insert(PhoneNumberEntity, number));
+    await this.db.insert(PhoneNumberEntity, [number]);
   }
 
-  async update(
-    teamId: string,
-    id: string,
-    changes: QueryDeepPartialEntity<PhoneNumberEntity>,
-  ): Promise<void> {
-    await this.db.write(() => this.db.manager.update(PhoneNumberEntity, { teamId, id }, changes));
+  async update(teamId: string, id: string, changes: Changes<PhoneNumberEntity>): Promise<void> {
+    await this.db.update(PhoneNumberEntity, { teamId, id }, changes);
   }
 }

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { IdempotencyModule } from '@/common/idempotency/idempotency.module';
-import { OutboundHttp } from '@/common/outbound/outbound-http';
+import { OutboundModule } from '@/common/outbound/outbound.module';
 import { AgentsModule } from '@/modules/agents/agents.module';
 import { ConversationsModule } from '@/modules/conversations/conversations.module';
 import { IntegrationsModule } from '@/modules/integrations/integrations.module';
@@ -29,6 +29,7 @@ import { WorkflowTriggersCache } from './rules/workflow-triggers.cache';
  */
 @Module({
   imports: [
+    OutboundModule,
     AgentsModule,
     WorkflowsModule,
     KnowledgeModule,
@@ -43,7 +44,6 @@ import { WorkflowTriggersCache } from './rules/workflow-triggers.cache';
     ReplyQueueMetrics,
     KnowledgeSearch,
     WorkflowTriggersCache,
-    OutboundHttp,
     ModelClient,
     ModelReplier,
     { provide: REPLY_ENGINE, useClass: ReplyPipeline },

@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { ActionRunner } from './action-runs/action-runner.service';
 import { ActionRunEntity } from './action-runs/entities/action-run.entity';
-import { ExecutableAction } from '@/modules/integrations/action-execution.service';
+import { ExecutableAction } from '@/modules/integrations/integrations.public';
 import type { WorkflowFlow, WorkflowRule } from '@/modules/workflows/entities/workflow.entity';
 import { isActiveFlow } from '@/modules/workflows/workflows.service';
 import type { FlowState } from '@/modules/conversations/entities/conversation.entity';

@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
-import { paginate } from '@/common/pagination/paginate';
 import { Page } from '@/common/pagination/page';
 import { Database } from '@/database/database.service';
 import { JobTable } from '@/database/jobs/job-table';
+import { ListPages, ListTable } from '@/database/sql/list-pages';
 import { DeliveryListQueryDto } from './dto/delivery-list-query.dto';
 import { WebhookDeliveryEntity } from './entities/webhook-delivery.entity';
 
@@ -12,13 +11,29 @@ export type DeliveryOutcome = Pick<
   'status' | 'lastStatusCode' | 'lastError' | 'nextAttemptAt'
 >;
 
+export const WEBHOOK_DELIVERY_LIST: ListTable = {
+  from: 'webhook_deliveries delivery',
+  columns: 'delivery.*',
+  searchColumns: ['delivery.event_type'],
+  sortColumns: { created_at: 'delivery.created_at', updated_at: 'delivery.updated_at' },
+  defaultSort: '-created_at',
+  tieBreaker: 'delivery.id',
+};
+
+const BACKLOG =
+  'SELECT count(*) AS pending, ' +
+  'COALESCE(SUM(CASE WHEN next_attempt_at <= $1 THEN 1 ELSE 0 END), 0) AS due ' +
+  "FROM webhook_deliveries WHERE status = 'pending'";
+
 /** The outbox: events, and their deliveries that the worker leases. */
 @Injectable()
 export class WebhookDeliveriesRepository {
   /** A delivery is a job: due while pending and its next attempt has come. */
   readonly jobs: JobTable<WebhookDeliveryEntity>;
+  private readonly lists: ListPages<WebhookDeliveryEntity>;
 
   constructor(private readonly db: Database) {
+    this.lists = new ListPages(db, WebhookDeliveryEntity, WEBHOOK_DELIVERY_LIST);
     this.jobs = new JobTable(db, WebhookDeliveryEntity, {
       table: 'webhook_deliveries',
       due: (params, now) => `status = 'pending' AND next_attempt_at <= ${params.add(now)}`,
@@ -33,29 +48,22 @@ export class WebhookDeliveriesRepository {
   }
 
   findOwned(teamId: string, endpointId: string, id: string): Promise<WebhookDeliveryEntity | null> {
-    return this.db.manager.findOneBy(WebhookDeliveryEntity, { teamId, endpointId, id });
+    return this.db.findOne(WebhookDeliveryEntity, { teamId, endpointId, id });
   }
 
-  list(
+  async list(
     teamId: string,
     endpointId: string,
     query: DeliveryListQueryDto,
   ): Promise<Page<WebhookDeliveryEntity>> {
-    const builder = this.db.manager
-      .createQueryBuilder(WebhookDeliveryEntity, 'delivery')
-      .where('delivery.team_id = :teamId AND delivery.endpoint_id = :endpointId', {
-        teamId,
-        endpointId,
-      });
-    if (query.status) {
-      builder.andWhere('delivery.status = :status', { status: query.status });
-    }
-    return paginate(builder, query, {
-      searchColumns: ['delivery.event_type'],
-      sortColumns: { created_at: 'delivery.created_at', updated_at: 'delivery.updated_at' },
-      defaultSort: '-created_at',
-      tieBreaker: 'delivery.id',
-    });
+    const owned = 'delivery.team_id = $1 AND delivery.endpoint_id = $2';
+    const page = await this.lists.page(
+      query.status
+        ? { where: `${owned} AND delivery.status = $3`, params: [teamId, endpointId, query.status] }
+        : { where: owned, params: [teamId, endpointId] },
+      query,
+    );
+    return Page.from(page, query);
   }
 
   /**
@@ -64,38 +72,37 @@ export class WebhookDeliveriesRepository {
    */
   async requeue(teamId: string, id: string, retryUntil: Date): Promise<void> {
     const now = new Date();
-    const changes: QueryDeepPartialEntity<WebhookDeliveryEntity> = {
-      status: 'pending',
-      nextAttemptAt: now,
-      retryUntil,
-      leaseUntil: null,
-      leaseToken: null,
-      updatedAt: now,
-    };
-    await this.db.write(() =>
-      this.db.manager.update(WebhookDeliveryEntity, { teamId, id }, changes),
+    await this.db.update(
+      WebhookDeliveryEntity,
+      { teamId, id },
+      {
+        status: 'pending',
+        nextAttemptAt: now,
+        retryUntil,
+        leaseUntil: null,
+        leaseToken: null,
+        updatedAt: now,
+      },
     );
   }
 
   /** Pending deliveries of every team (webhooks and mails), and how many of them are due now. */
   async backlog(): Promise<{ pending: number; due: number }> {
-    const pending = () =>
-      this.db.manager
-        .createQueryBuilder(WebhookDeliveryEntity, 'delivery')
-        .where("delivery.status = 'pending'");
-    const [all, due] = await Promise.all([
-      pending().getCount(),
-      pending().andWhere('delivery.next_attempt_at <= :now', { now: new Date() }).getCount(),
-    ]);
-    return { pending: all, due };
+    const { rows } = await this.db.execute<{ pending: number | string; due: number | string }>(
+      BACKLOG,
+      [new Date()],
+    );
+    // PostgreSQL's count and sum are bigints, which its driver hands over as strings.
+    return { pending: Number(rows[0].pending), due: Number(rows[0].due) };
   }
 
   /** When the last hand-off mail about the conversation was queued. */
   async lastMailAt(teamId: string, conversationId: string): Promise<Date | null> {
-    const last = await this.db.manager.findOne(WebhookDeliveryEntity, {
-      where: { teamId, conversationId, kind: 'email' },
-      order: { createdAt: 'DESC' },
-    });
+    const last = await this.db.findOne(
+      WebhookDeliveryEntity,
+      { teamId, conversationId, kind: 'email' },
+      { orderBy: { createdAt: 'DESC' } },
+    );
     return last?.createdAt ?? null;
   }
 

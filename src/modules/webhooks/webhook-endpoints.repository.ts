@@ -1,37 +1,52 @@
 import { Injectable } from '@nestjs/common';
-import { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
-import { paginate } from '@/common/pagination/paginate';
 import { Page } from '@/common/pagination/page';
 import { Database } from '@/database/database.service';
+import { Changes } from '@/database/sql/entity-statements';
+import { ListPages, ListTable } from '@/database/sql/list-pages';
+import { SqlParams } from '@/database/sql/params';
 import { WebhookListQueryDto } from './dto/webhook-list-query.dto';
 import { WebhookEndpointEntity } from './entities/webhook-endpoint.entity';
 
+export const WEBHOOK_ENDPOINT_LIST: ListTable = {
+  from: 'webhook_endpoints endpoint',
+  columns: 'endpoint.*',
+  searchColumns: ['endpoint.url', 'endpoint.description'],
+  sortColumns: {
+    created_at: 'endpoint.created_at',
+    updated_at: 'endpoint.updated_at',
+    url: 'endpoint.url',
+  },
+  defaultSort: '-created_at',
+  tieBreaker: 'endpoint.id',
+};
+
+const MARK_HEALTHY =
+  'UPDATE webhook_endpoints SET failing_since = NULL ' +
+  'WHERE team_id = $1 AND id = $2 AND failing_since IS NOT NULL';
+
+const MARK_FAILING_SINCE =
+  'UPDATE webhook_endpoints SET failing_since = $3 ' +
+  'WHERE team_id = $1 AND id = $2 AND failing_since IS NULL';
+
 @Injectable()
 export class WebhookEndpointsRepository {
-  constructor(private readonly db: Database) {}
+  private readonly lists: ListPages<WebhookEndpointEntity>;
+
+  constructor(private readonly db: Database) {
+    this.lists = new ListPages(db, WebhookEndpointEntity, WEBHOOK_ENDPOINT_LIST);
+  }
 
   async insert(endpoint: WebhookEndpointEntity): Promise<void> {
-    await this.db.write(() => this.db.manager.insert(WebhookEndpointEntity, endpoint));
+    await this.db.insert(WebhookEndpointEntity, [endpoint]);
   }
 
   findOwned(teamId: string, id: string): Promise<WebhookEndpointEntity | null> {
-    return this.db.manager.findOneBy(WebhookEndpointEntity, { teamId, id });
+    return this.db.findOne(WebhookEndpointEntity, { teamId, id });
   }
 
-  list(teamId: string, query: WebhookListQueryDto): Promise<Page<WebhookEndpointEntity>> {
-    const builder = this.db.manager
-      .createQueryBuilder(WebhookEndpointEntity, 'endpoint')
-      .where('endpoint.team_id = :teamId', { teamId });
-    return paginate(builder, query, {
-      searchColumns: ['endpoint.url', 'endpoint.description'],
-      sortColumns: {
-        created_at: 'endpoint.created_at',
-        updated_at: 'endpoint.updated_at',
-        url: 'endpoint.url',
-      },
-      defaultSort: '-created_at',
-      tieBreaker: 'endpoint.id',
-    });
+  async list(teamId: string, query: WebhookListQueryDto): Promise<Page<WebhookEndpointEntity>> {
+    const page = await this.lists.page({ where: 'endpoint.team_id = $1', params: [teamId] }, query);
+    return Page.from(page, query);
   }
 
   /**
@@ -42,11 +57,10 @@ export class WebhookEndpointsRepository {
    * make the fan-out wait for an endpoint's update (rotate-secret, PATCH, its failure marks).
    */
   async subscribedTo(teamId: string, type: string, createdBy: Date): Promise<string[]> {
-    const postgres = this.db.kind === 'postgres';
     const { rows } = await this.db.execute<{ id: string }>(
       `SELECT id FROM webhook_endpoints
-       WHERE team_id = $1 AND is_enabled = $2 AND ${this.subscribes()} AND created_at <= $4
-       ${postgres ? 'FOR KEY SHARE' : ''}`,
+       WHERE team_id = $1 AND is_enabled = $2 AND ${this.subscribes()} AND created_at <= $4` +
+        this.db.dialect.lock('key share'),
       [teamId, true, JSON.stringify(type), createdBy],
     );
     return rows.map((row) => row.id);
@@ -63,47 +77,30 @@ export class WebhookEndpointsRepository {
   }
 
   /** The team's endpoints, enabled or not (the quota counts them all). */
-  async countOwned(teamId: string): Promise<number> {
-    const { rows } = await this.db.execute<{ n: number | string }>(
-      'SELECT COUNT(*) AS n FROM webhook_endpoints WHERE team_id = $1',
-      [teamId],
-    );
-    return Number(rows[0].n);
+  countOwned(teamId: string): Promise<number> {
+    return this.db.count(WebhookEndpointEntity, { teamId });
   }
 
   /** `events` (a JSON list) holds the event type given as JSON in `$3`. */
   private subscribes(): string {
-    return `${this.db.kind === 'postgres' ? 'strpos' : 'instr'}(events, $3) > 0`;
+    return this.db.dialect.contains('events', '$3');
   }
 
   async update(
     teamId: string,
     id: string,
-    changes: QueryDeepPartialEntity<WebhookEndpointEntity>,
+    changes: Changes<WebhookEndpointEntity>,
   ): Promise<boolean> {
-    const result = await this.db.write(() =>
-      this.db.manager.update(WebhookEndpointEntity, { teamId, id }, changes),
-    );
-    return (result.affected ?? 0) > 0;
+    return (await this.db.update(WebhookEndpointEntity, { teamId, id }, changes)) > 0;
   }
 
   async delete(teamId: string, id: string): Promise<boolean> {
-    const result = await this.db.write(() =>
-      this.db.manager.delete(WebhookEndpointEntity, { teamId, id }),
-    );
-    return (result.affected ?? 0) > 0;
+    return (await this.db.delete(WebhookEndpointEntity, { teamId, id })) > 0;
   }
 
   /** A 2xx came back: the endpoint is healthy again. */
   async markHealthy(teamId: string, id: string): Promise<void> {
-    await this.db.write(() =>
-      this.db.manager
-        .createQueryBuilder()
-        .update(WebhookEndpointEntity)
-        .set({ failingSince: null })
-        .where('team_id = :teamId AND id = :id AND failing_since IS NOT NULL', { teamId, id })
-        .execute(),
-    );
+    await this.db.write(() => this.db.execute(MARK_HEALTHY, [teamId, id]));
   }
 
   /**
@@ -122,32 +119,18 @@ export class WebhookEndpointsRepository {
     reason: string,
   ): Promise<boolean> {
     const now = new Date();
-    await this.db.write(() =>
-      this.db.manager
-        .createQueryBuilder()
-        .update(WebhookEndpointEntity)
-        .set({ failingSince: deliveryCreatedAt })
-        .where('team_id = :teamId AND id = :id AND failing_since IS NULL', { teamId, id })
-        .execute(),
-    );
-    const disabled = await this.db.write(() =>
-      this.db.manager
-        .createQueryBuilder()
-        .update(WebhookEndpointEntity)
-        .set({ isEnabled: false, disabledReason: reason, updatedAt: now })
-        .where('team_id = :teamId AND id = :id AND is_enabled = :enabled', {
-          teamId,
-          id,
-          enabled: true,
-        })
-        .andWhere(
-          exhausted
-            ? '(failing_since <= :cutoff OR failing_since <= :deliveryCreatedAt)'
-            : 'failing_since <= :cutoff',
-          { cutoff: new Date(now.getTime() - failingForMs), deliveryCreatedAt },
-        )
-        .execute(),
-    );
-    return (disabled.affected ?? 0) > 0;
+    await this.db.write(() => this.db.execute(MARK_FAILING_SINCE, [teamId, id, deliveryCreatedAt]));
+    const params = new SqlParams();
+    const failingLongEnough = `failing_since <= ${params.add(new Date(now.getTime() - failingForMs))}`;
+    const sql =
+      `UPDATE webhook_endpoints SET is_enabled = ${params.add(false)}, ` +
+      `disabled_reason = ${params.add(reason)}, updated_at = ${params.add(now)} ` +
+      `WHERE team_id = ${params.add(teamId)} AND id = ${params.add(id)} ` +
+      `AND is_enabled = ${params.add(true)} AND ` +
+      (exhausted
+        ? `(${failingLongEnough} OR failing_since <= ${params.add(deliveryCreatedAt)})`
+        : failingLongEnough);
+    const { changes } = await this.db.write(() => this.db.execute(sql, params.values));
+    return changes > 0;
   }
 }

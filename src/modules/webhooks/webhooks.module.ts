@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { SecretBox } from '@/config/secret-box';
 import { IdempotencyModule } from '@/common/idempotency/idempotency.module';
-import { OutboundHttp } from '@/common/outbound/outbound-http';
+import { OutboundModule } from '@/common/outbound/outbound.module';
 import { DeliveryWorker } from './delivery/delivery-worker.service';
 import { FanoutWorker } from './delivery/fanout-worker.service';
 import { WebhookSender } from './delivery/webhook-sender';
@@ -21,7 +21,7 @@ import { WebhookQueueMetrics } from './delivery/webhook-queue.metrics';
  * without an import cycle.
  */
 @Module({
-  imports: [IdempotencyModule],
+  imports: [IdempotencyModule, OutboundModule],
   controllers: [WebhooksController],
   providers: [
     WebhookQueueMetrics,
@@ -35,7 +35,6 @@ import { WebhookQueueMetrics } from './delivery/webhook-queue.metrics';
     FanoutWorker,
     WebhookSender,
     HandoffMail,
-    OutboundHttp,
     SecretBox,
   ],
   exports: [WebhookEvents],

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { ListFilter, ListPages, ListTable } from '@/database/sql/list-pages';
 import { Page } from '@/common/pagination/page';
 import { Database } from '@/database/database.service';
@@ -61,27 +60,15 @@ export class WorkflowsRepository {
   }
 
   async insert(workflow: WorkflowEntity): Promise<void> {
-    await this.db.write(() =>
-      this.db.manager.insert(WorkflowEntity, workflow as QueryDeepPartialEntity<WorkflowEntity>),
-    );
+    await this.db.insert(WorkflowEntity, [workflow]);
   }
 
   /** Applies `changes` to a workflow the team owns; false when it owns no such workflow. */
   async update(teamId: string, id: string, changes: Partial<WorkflowEntity>): Promise<boolean> {
-    const result = await this.db.write(() =>
-      this.db.manager.update(
-        WorkflowEntity,
-        { id, teamId },
-        changes as QueryDeepPartialEntity<WorkflowEntity>,
-      ),
-    );
-    return (result.affected ?? 0) > 0;
+    return (await this.db.update(WorkflowEntity, { id, teamId }, changes)) > 0;
   }
 
   async delete(teamId: string, id: string): Promise<boolean> {
-    const result = await this.db.write(() =>
-      this.db.manager.delete(WorkflowEntity, { id, teamId }),
-    );
-    return (result.affected ?? 0) > 0;
+    return (await this.db.delete(WorkflowEntity, { id, teamId })) > 0;
   }
 }

@@ -46,7 +46,7 @@ export class ChannelsRepository {
       createdAt: now,
       updatedAt: now,
     }));
-    await this.db.write(() => this.db.manager.insert(AgentChannelEntity, channels));
+    await this.db.insert(AgentChannelEntity, channels);
   }
 
   /** The stored channels, with telephony connected while a number routes calls to the agent. */

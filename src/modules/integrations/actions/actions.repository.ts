@@ -1,58 +1,39 @@
 import { Injectable } from '@nestjs/common';
-import { In } from 'typeorm';
-import { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { Database } from '@/database/database.service';
 import { ActionEntity } from '../entities/action.entity';
+
+const IN_ORDER = { createdAt: 'ASC', id: 'ASC' } as const;
 
 @Injectable()
 export class ActionsRepository {
   constructor(private readonly db: Database) {}
 
   listForAgent(teamId: string, agentId: string): Promise<ActionEntity[]> {
-    return this.db.manager.find(ActionEntity, {
-      where: { teamId, agentId },
-      order: { createdAt: 'ASC', id: 'ASC' },
-    });
+    return this.db.find(ActionEntity, { teamId, agentId }, { orderBy: IN_ORDER });
   }
 
   findForAgent(teamId: string, agentId: string, id: string): Promise<ActionEntity | null> {
-    return this.db.manager.findOneBy(ActionEntity, { teamId, agentId, id });
+    return this.db.findOne(ActionEntity, { teamId, agentId, id });
   }
 
   listForIntegration(teamId: string, integrationId: string): Promise<ActionEntity[]> {
-    return this.db.manager.find(ActionEntity, {
-      where: { teamId, integrationId },
-      order: { createdAt: 'ASC', id: 'ASC' },
-    });
+    return this.db.find(ActionEntity, { teamId, integrationId }, { orderBy: IN_ORDER });
   }
 
   countForIntegration(teamId: string, integrationId: string): Promise<number> {
-    return this.db.manager.countBy(ActionEntity, { teamId, integrationId });
+    return this.db.count(ActionEntity, { teamId, integrationId });
   }
 
   async insert(actions: ActionEntity[]): Promise<void> {
-    if (actions.length > 0) {
-      await this.db.write(() =>
-        this.db.manager.insert(ActionEntity, actions as QueryDeepPartialEntity<ActionEntity>[]),
-      );
-    }
+    await this.db.insert(ActionEntity, actions);
   }
 
   async update(teamId: string, id: string, changes: Partial<ActionEntity>): Promise<void> {
-    await this.db.write(() =>
-      this.db.manager.update(
-        ActionEntity,
-        { teamId, id },
-        changes as QueryDeepPartialEntity<ActionEntity>,
-      ),
-    );
+    await this.db.update(ActionEntity, { teamId, id }, changes);
   }
 
   async delete(teamId: string, integrationId: string, id: string): Promise<boolean> {
-    const result = await this.db.write(() =>
-      this.db.manager.delete(ActionEntity, { teamId, integrationId, id }),
-    );
-    return (result.affected ?? 0) > 0;
+    return (await this.db.delete(ActionEntity, { teamId, integrationId, id })) > 0;
   }
 
   /** Enables or disables those of `ids` that are the agent's; returns how many those were. */
@@ -65,13 +46,10 @@ export class ActionsRepository {
     if (ids.length === 0) {
       return 0;
     }
-    const result = await this.db.write(() =>
-      this.db.manager.update(
-        ActionEntity,
-        { teamId, agentId, id: In(ids) },
-        { isEnabled: enabled, updatedAt: new Date() },
-      ),
+    return this.db.update(
+      ActionEntity,
+      { teamId, agentId, id: ids },
+      { isEnabled: enabled, updatedAt: new Date() },
     );
-    return result.affected ?? 0;
   }
 }

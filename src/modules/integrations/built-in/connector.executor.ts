@@ -7,7 +7,8 @@ import {
   ActionParameters,
   ExecutableAction,
 } from '../actions/action-executor';
-import { CatalogAction, Connector, CONNECTORS } from '../connector-catalog';
+import { CatalogAction } from '../connector-actions';
+import { Connector, CONNECTORS } from '../connector-catalog';
 import { ProviderClient } from './providers/provider-client';
 import { ActionRun } from './providers/provider';
 import { PROVIDERS } from './providers/providers';

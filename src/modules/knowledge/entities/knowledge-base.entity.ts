@@ -58,7 +58,7 @@ export type KnowledgeBaseSummary = Pick<
  * A retrievable slice of knowledge: of an item (`kb` text, fetched `url`) owned by an agent, or a
  * FAQ entry owned by a workflow (`title` the question, `content` the answer). The full-text index
  * (SQLite FTS5 table `knowledge_fts`, PostgreSQL column `search`) is kept beside it by the
- * migration and the passages repository. The table differs between the two (SQLite's rowid `seq`
+ * migration and the passage index adapters (`index/`). The table differs between the two (SQLite's rowid `seq`
  * for FTS5, PostgreSQL's `search`), so no entity can describe it: TypeORM's schema diff (and
  * `migration:generate`) leaves it alone.
  */

@@ -2,14 +2,16 @@ import { Injectable } from '@nestjs/common';
 import { AppConfig } from '@/config/app-config';
 import { Database } from '@/database/database.service';
 import { Claim, JobTable } from '@/database/jobs/job-table';
-import { WebhookEvents } from '@/modules/webhooks/webhook-events.service';
-import { toKnowledgeBaseResponse } from '../dto/knowledge-base-response.dto';
-import { KnowledgeBaseEntity } from '../entities/knowledge-base.entity';
-import { KnowledgeQuota } from '../knowledge-quota';
-import { PageText } from './page-fetcher';
-import { PassagesRepository } from '../index/passages.repository';
+import { KnowledgeBaseEntity, KnowledgeBaseStatus } from '../entities/knowledge-base.entity';
 
 const HOUR_MS = 3_600_000;
+
+/** What a fetch leaves on its item: its status, the error if it failed, the new text if any. */
+export interface FetchOutcome {
+  status: KnowledgeBaseStatus;
+  error: string | null;
+  content?: string;
+}
 
 /**
  * The fetch queue of URL items, kept in their own rows: an item is due when it waits for a fetch
@@ -23,9 +25,6 @@ export class KnowledgeFetchRepository {
 
   constructor(
     private readonly db: Database,
-    private readonly passages: PassagesRepository,
-    private readonly webhooks: WebhookEvents,
-    private readonly quota: KnowledgeQuota,
     config: AppConfig,
   ) {
     const refreshMs = config.knowledge.refreshHours * HOUR_MS;
@@ -56,54 +55,27 @@ export class KnowledgeFetchRepository {
   }
 
   find(teamId: string, id: string): Promise<KnowledgeBaseEntity | null> {
-    return this.db.manager.findOneBy(KnowledgeBaseEntity, { teamId, id });
+    return this.db.findOne(KnowledgeBaseEntity, { teamId, id });
   }
 
   /**
-   * The one place a URL item turns `ready` (its text and passages replaced) or `failed` (its
-   * error set; the last good text keeps answering), in one transaction, and only while
-   * `token` still holds the item. Returns the item as stored, or null when the result was stale.
-   * A text that would pass the team's knowledge cap fails the item instead.
+   * Writes the fetch's outcome on the item and frees it, only while `token` still holds it;
+   * whether it did. Joins the caller's transaction.
    */
-  async settleFetch(
-    item: KnowledgeBaseEntity,
-    token: string,
-    fetched: PageText,
-  ): Promise<KnowledgeBaseEntity | null> {
-    return this.db.transaction(async () => {
-      const refusal = await this.quota.refusal(item.teamId, item.id, fetched.text ?? null);
-      const outcome: PageText = refusal ? { error: refusal } : fetched;
-      const now = new Date();
-      const settled = await this.jobs.settle(item.id, token, {
-        status: outcome.error === undefined ? 'ready' : 'failed',
-        error: outcome.error ?? null,
-        fetched_at: now,
-        fetch_attempts: 0,
-        updated_at: now,
-        ...(outcome.text !== undefined ? { content: outcome.text } : {}),
-      });
-      if (!settled) {
-        return null;
-      }
-      if (outcome.text !== undefined) {
-        await this.passages.replaceForItem(item, outcome.text);
-      }
-      // Read back: a rename or description change made during the fetch is part of the record.
-      const stored = (await this.find(item.teamId, item.id))!;
-      await this.webhooks.emit(
-        item.teamId,
-        stored.status === 'ready' ? 'knowledge_base.ready' : 'knowledge_base.failed',
-        toKnowledgeBaseResponse(stored),
-      );
-      return stored;
+  settle(id: string, token: string, outcome: FetchOutcome, now: Date): Promise<boolean> {
+    return this.jobs.settle(id, token, {
+      status: outcome.status,
+      error: outcome.error,
+      fetched_at: now,
+      fetch_attempts: 0,
+      updated_at: now,
+      ...(outcome.content !== undefined ? { content: outcome.content } : {}),
     });
   }
 
   /** URL items of every team waiting for their first fetch, or for one asked again. */
   waiting(): Promise<number> {
-    return this.db.manager.count(KnowledgeBaseEntity, {
-      where: { type: 'url', status: 'pending' },
-    });
+    return this.db.count(KnowledgeBaseEntity, { type: 'url', status: 'pending' });
   }
 
   /** Frees every lease: at start in embedded mode, where no other process can hold one. */

@@ -5,6 +5,7 @@ import { Claim } from '@/database/jobs/job-table';
 import { JobWorker } from '@/database/jobs/job-worker';
 import { KnowledgeBaseEntity } from '../entities/knowledge-base.entity';
 import { KnowledgeFetchRepository } from './knowledge-fetch.repository';
+import { KnowledgeFetchService } from './knowledge-fetch.service';
 import { PageFetcher } from './page-fetcher';
 
 /** Fetches run side by side on one instance at most this many at a time, and of one team. */
@@ -29,6 +30,7 @@ export class KnowledgeFetchWorker extends JobWorker<QueuedJob, KnowledgeBaseEnti
   constructor(
     db: Database,
     private readonly queue: KnowledgeFetchRepository,
+    private readonly fetches: KnowledgeFetchService,
     private readonly pages: PageFetcher,
   ) {
     super(db, {
@@ -64,7 +66,7 @@ export class KnowledgeFetchWorker extends JobWorker<QueuedJob, KnowledgeBaseEnti
       item.fetchAttempts > MAX_ATTEMPTS
         ? { error: `fetching the page was interrupted ${MAX_ATTEMPTS} times` }
         : await this.pages.textOf(item.url);
-    const settled = await this.queue.settleFetch(item, token, outcome);
+    const settled = await this.fetches.settleFetch(item, token, outcome);
     if (settled) {
       this.logger.log(
         { knowledge_base_id: item.id, status: settled.status, error: settled.error },

@@ -1,4 +1,4 @@
-import { CandidatePassage, KeyFrequencies } from '../index/passages.repository';
+import { CandidatePassage, KeyFrequencies } from '../index/passage-index';
 import { matchWeight, SearchKey, words } from './search-terms';
 
 const K1 = 1.2;

@@ -6,7 +6,7 @@ import {
   ActionExecutors,
   ActionParameters,
   ExecutableAction,
-} from '@/modules/integrations/action-execution.service';
+} from '@/modules/integrations/integrations.public';
 import { IntegrationsService } from '@/modules/integrations/integrations.service';
 import { ActionRunsRepository } from './action-runs.repository';
 import { ActionRunEntity } from './entities/action-run.entity';

@@ -6,7 +6,7 @@ import type {
 import { AppConfig } from '@/config/app-config';
 import { ActionRunner } from '../action-runs/action-runner.service';
 import { ActionRunEntity } from '../action-runs/entities/action-run.entity';
-import { ExecutableAction } from '@/modules/integrations/action-execution.service';
+import { ExecutableAction } from '@/modules/integrations/integrations.public';
 import { customerLineFor, toolResultFor } from '../action-runs/action-lines';
 import { KnowledgeSearch } from '../knowledge-search';
 import { ReplyContext } from '../reply-engine';

@@ -9,6 +9,7 @@ import { isUniqueViolation } from '@/database/errors';
 import { migrate } from '@/database/migrate';
 import { TeamEntity } from '@/modules/auth/entities/team.entity';
 import { WorkflowEntity } from '@/modules/workflows/entities/workflow.entity';
+import { copyMigratedTemplate } from '../factories/template-database';
 import { createTestDatabase, TestDatabase } from '../factories/test-database';
 
 /**
@@ -23,7 +24,7 @@ describe('Database statements of our own', () => {
   const teamId = newId();
 
   beforeAll(async () => {
-    testDatabase = await createTestDatabase();
+    testDatabase = (await copyMigratedTemplate()) ?? (await createTestDatabase());
     dataSource = await new ConsoleDataSource({
       ...dataSourceOptions(testDatabase.url, randomBytes(32), 4),
       entities: [TeamEntity, WorkflowEntity],

@@ -1,4 +1,4 @@
-// What other modules use to run an agent's actions: the integrations module's public surface for it.
+// The integrations module's public surface beside its services: running an agent's actions.
 export { ActionExecutors } from './actions/action-executors';
 export type {
   ActionExecution,

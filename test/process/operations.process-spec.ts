@@ -15,7 +15,8 @@ import { startLlmStub, LlmStub } from '../support/llm-stub';
 import { openStream, SseConnection } from '../support/sse-client';
 import { pollUntil, sleep } from '../support/wait';
 
-const runServerExpectingFailure = (env: Record<string, string>) => runToEnd('src/main.ts', [], env);
+const runServerExpectingFailure = (env: Record<string, string>) =>
+  runToEnd('dist/main.js', [], env);
 
 const TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';
 const TRACEPARENT = `00-${TRACE_ID}-00f067aa0ba902b7-01`;
@@ -291,8 +292,6 @@ describe('operations: readable logs', () => {
 });
 
 describe('operations: the server process', () => {
-  // Each test starts the server from its sources, which takes a while on a busy machine.
-  jest.setTimeout(90_000);
   let directory: string;
   beforeEach(() => {
     directory = mkdtempSync(join(tmpdir(), 'console-operations-'));
@@ -320,7 +319,7 @@ describe('operations: the server process', () => {
         LOG_FORMAT: 'json',
         OTEL_BSP_SCHEDULE_DELAY: '100',
       },
-      { entry: 'src/main.ts', cwd: directory, readyTimeoutMs: 60_000 },
+      { cwd: directory },
     );
     let requestId: string | null = null;
     try {
@@ -369,7 +368,7 @@ describe('operations: the server process', () => {
         OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
         OTEL_BSP_SCHEDULE_DELAY: '100',
       },
-      { entry: 'src/main.ts', cwd: directory, readyTimeoutMs: 60_000 },
+      { cwd: directory },
     );
     let ticket = '';
     try {
@@ -441,13 +440,11 @@ describe('operations: the server process', () => {
 });
 
 describe('operations: migration commands', () => {
-  jest.setTimeout(120_000);
-
   it('run, revert and show the migrations of DATABASE_URL, naming it', async () => {
     const directory = mkdtempSync(join(tmpdir(), 'console-migrations-'));
     const file = join(directory, 'db.sqlite');
     const migrations = (command: string) =>
-      runToEnd('src/database/migrations-cli.ts', [command], { DATABASE_URL: `sqlite:${file}` });
+      runToEnd('dist/database/migrations-cli.js', [command], { DATABASE_URL: `sqlite:${file}` });
     try {
       const run = await migrations('run');
       expect(run).toMatchObject({ code: 0, stderr: `Database: sqlite ${file}\n` });

@@ -13,17 +13,12 @@ import { startLlmStub } from '../support/llm-stub';
 import { openStream } from '../support/sse-client';
 import { pollUntil, sleep } from '../support/wait';
 
-/**
- * The server from the sources, as the e2e suite runs without a build. It compiles as it loads,
- * which on a busy machine can take longer than a built server's start.
- */
-const startServer = (env: Record<string, string>) =>
-  startApp(env, { entry: 'src/main.ts', readyTimeoutMs: 60_000 });
-
-jest.setTimeout(150_000);
+/** The built server (dist/main.js, built by the global setup), as `npm start` runs it. */
+const startServer = (env: Record<string, string>) => startApp(env);
 
 /** Starts the server expecting it to refuse to start; resolves with what it printed. */
-const runServerExpectingFailure = (env: Record<string, string>) => runToEnd('src/main.ts', [], env);
+const runServerExpectingFailure = (env: Record<string, string>) =>
+  runToEnd('dist/main.js', [], env);
 
 interface LogLine {
   level: number;
