@@ -4,11 +4,13 @@ import { ConversationEntity } from '@/modules/conversations/entities/conversatio
 import { ActionRunsRepository } from '@/modules/replies/action-runs/action-runs.repository';
 import { ActionRunEntity } from '@/modules/replies/action-runs/entities/action-run.entity';
 import { RunStates } from '@/modules/replies/action-runs/run-states';
+import { RunSweeper } from '@/modules/replies/action-runs/run-sweeper.service';
 import { PendingReplyEntity } from '@/modules/replies/entities/pending-reply.entity';
 import { PendingRepliesRepository } from '@/modules/replies/pending-replies.repository';
 import { createAgent } from '../factories/agents';
 import { sendAs } from '../factories/conversations';
 import { startTestApp, TestApp } from '../factories/test-app';
+import { pollUntil } from '../support/wait';
 
 const HOUR_MS = 3_600_000;
 
@@ -90,10 +92,18 @@ describe("claims on replies and action runs: a late settle never overwrites the 
       leaseToken: null,
     };
     const callerToken = await states.start(run);
-    // The caller stalls past its lease: the sweep, an hour on, claims the run and interrupts it.
-    const sweep = await runs.jobs.claim(run.id, 15_000, new Date(Date.now() + HOUR_MS));
-    expect(sweep).not.toBeNull();
-    expect((await states.interrupt(run, sweep!.token))?.status).toBe('failed');
+    // The caller stalls past its lease: the RunSweeper's next sweep claims the run, interrupts it.
+    await t.app
+      .get(Database)
+      .update(ActionRunEntity, { id: run.id }, { leaseUntil: new Date(Date.now() - 1_000) });
+    await t.app.get(RunSweeper)['sweep'](new Date());
+    const { value: interrupted } = await pollUntil(
+      () => runs.findOwned(run.teamId, run.agentId, run.id),
+      (stored) => stored?.status === 'failed',
+      10_000,
+      20,
+    );
+    expect(interrupted).toMatchObject({ status: 'failed', error: 'interrupted' });
 
     expect(await states.renew(run.id, callerToken)).toBe(false);
     expect(

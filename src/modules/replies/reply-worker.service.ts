@@ -17,9 +17,12 @@ import { PendingRepliesRepository } from './pending-replies.repository';
 import { handoffReply, Reply, REPLY_ENGINE, ReplyEngine } from './reply-engine';
 
 const HISTORY_MESSAGES = 20;
-/** Replies produced at once in one process, and of one team. */
-const CONCURRENCY = 32;
-const PER_TEAM = 8;
+/**
+ * Replies produced at once in one process, and of one team. A reply mostly waits on the model,
+ * so many run side by side; a team's backlog still leaves most of the slots to the others.
+ */
+const CONCURRENCY = 64;
+const PER_TEAM = 16;
 const MAX_ATTEMPTS = 5;
 /** Beyond its model calls and action calls, a reply takes a few database round trips. */
 const REPLY_LEASE_MARGIN_MS = 5_000;
