@@ -151,10 +151,6 @@ export class Database {
     return (await this.entities(entity, sql, params))[0] ?? null;
   }
 
-  get kind(): 'sqlite' | 'postgres' {
-    return this.dataSource.options.type === 'postgres' ? 'postgres' : 'sqlite';
-  }
-
   /** Whether the caller runs inside a transaction (its own or one it joined). */
   get inTransaction(): boolean {
     return this.current.getStore() !== undefined;

@@ -54,7 +54,7 @@ export abstract class JobWorker<J extends QueuedJob, T>
   protected abstract releaseAll(): Promise<void>;
 
   async onApplicationBootstrap(): Promise<void> {
-    if (this.db.kind === 'sqlite') {
+    if (this.db.dialect.embedded) {
       await this.releaseAll();
     }
     this.sweeper = setInterval(() => void this.sweep(), this.options.sweepIntervalMs);
