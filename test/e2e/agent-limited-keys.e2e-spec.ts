@@ -115,7 +115,7 @@ describe('keys limited to agents', () => {
       `${t.url}${conversationsPath(sibling.id)}/${siblingConversation}/stream?ticket=${ticket}`,
     );
     expect(res.status).toBe(404);
-    expect((await res.json()).code).toBe('not_found');
+    expect(((await res.json()) as { code: string }).code).toBe('not_found');
   });
 
   it('lists only its agents, with the total counted likewise', async () => {
