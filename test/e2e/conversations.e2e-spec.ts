@@ -60,6 +60,8 @@ describe('conversations and messages', () => {
           created_at: expect.stringMatching(ISO_MS),
           attachments: [],
           action: null,
+          author: { type: 'customer', id: null, name: null },
+          private: false,
         },
       });
       const conversation = (

@@ -6,6 +6,7 @@ import { toConversationResponse } from './dto/conversation.dto';
 import { toMessageResponse } from './dto/message.dto';
 import { ConversationEntity } from './entities/conversation.entity';
 import { MessageEntity } from './entities/message.entity';
+import { isPrivate } from './messages/message-draft';
 import { MessagesRepository } from './messages/messages.repository';
 
 const QUOTE_LENGTH = 2_000;
@@ -35,8 +36,12 @@ export class ConversationEvents {
     });
   }
 
-  messageCreated(message: MessageEntity): Promise<void> {
-    return this.webhooks.emit(message.teamId, 'message.created', {
+  /** Private notes are staff's only: they are never announced. */
+  async messageCreated(message: MessageEntity): Promise<void> {
+    if (isPrivate(message)) {
+      return;
+    }
+    await this.webhooks.emit(message.teamId, 'message.created', {
       ...toMessageResponse(message),
       agent_id: message.agentId,
     });

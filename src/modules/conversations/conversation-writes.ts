@@ -10,7 +10,7 @@ import {
   ConversationsRepository,
 } from './conversations.repository';
 import { ConversationEntity } from './entities/conversation.entity';
-import { MessageAction, MessageRole } from './entities/message.entity';
+import { MessageDraft } from './messages/message-draft';
 
 /** `appended`, or the error of a conversation deleted meanwhile (see `isRecordGoneMeanwhile`). */
 export function appendedOrGone(appended: Appended | null): Appended {
@@ -38,20 +38,18 @@ export class ConversationWrites {
    */
   append(
     conversation: ConversationKey,
-    role: MessageRole,
-    text: string,
+    draft: MessageDraft,
     changes: ConversationChanges = {},
-    action: MessageAction | null = null,
   ): Promise<Appended | null> {
     return this.db.transaction(async () => {
       const handedOff =
         changes.needsAttention === true &&
         (await this.conversations.raiseAttention(conversation.teamId, conversation.id));
-      const bumped = await this.conversations.bump(conversation, role, text, changes);
+      const bumped = await this.conversations.bump(conversation, draft, changes);
       if (!bumped) {
         return null;
       }
-      const appended = await this.conversations.insertMessage(bumped, role, text, action);
+      const appended = await this.conversations.insertMessage(bumped, draft);
       await this.events.messageCreated(appended.message);
       if (handedOff) {
         await this.events.needsAttention(appended.conversation);
@@ -69,8 +67,7 @@ export class ConversationWrites {
     teamId: string,
     agentId: string,
     user: ChannelUser,
-    role: MessageRole,
-    text: string,
+    draft: MessageDraft,
     clearsAttention: boolean,
   ): Promise<Appended | null> {
     return this.db.transaction(async () => {
@@ -82,14 +79,13 @@ export class ConversationWrites {
         teamId,
         agentId,
         user,
-        role,
-        text,
+        draft,
         clearsAttention,
       );
       if (!bumped) {
         return null;
       }
-      const appended = await this.conversations.insertMessage(bumped, role, text, null);
+      const appended = await this.conversations.insertMessage(bumped, draft);
       await this.events.messageCreated(appended.message);
       return appended;
     });

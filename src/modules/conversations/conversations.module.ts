@@ -7,6 +7,7 @@ import { ConversationWrites } from './conversation-writes';
 import { ConversationsController } from './conversations.controller';
 import { ConversationsRepository } from './conversations.repository';
 import { ConversationsService } from './conversations.service';
+import { NotesController } from './notes.controller';
 import { MessagePublisher } from './messages/message-publisher';
 import { MessagesRepository } from './messages/messages.repository';
 import { ReplyRequests } from './reply-requests.service';
@@ -23,7 +24,7 @@ import { StreamService } from './stream/stream.service';
 @Module({
   imports: [AgentsModule, ApiKeysModule, WebhooksModule],
   // The stream controller first: its `…/messages/stream` must win over `…/messages/:messageId`.
-  controllers: [StreamController, ConversationsController],
+  controllers: [StreamController, ConversationsController, NotesController],
   providers: [
     ConversationEvents,
     ConversationsRepository,

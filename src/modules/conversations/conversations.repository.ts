@@ -8,7 +8,8 @@ import { SqlParam, SqlParams } from '@/database/sql/params';
 import type { AgentStatus } from '@/modules/agents/entities/agent.entity';
 import { ConversationListQueryDto } from './dto/conversation.dto';
 import { ConversationChannel, ConversationEntity } from './entities/conversation.entity';
-import { MessageAction, MessageEntity, MessageRole } from './entities/message.entity';
+import { MessageEntity } from './entities/message.entity';
+import { isPrivate, MessageDraft } from './messages/message-draft';
 
 const PREVIEW_LENGTH = 160;
 
@@ -133,12 +134,11 @@ export class ConversationsRepository {
    */
   bump(
     conversation: ConversationKey,
-    role: MessageRole,
-    text: string,
+    draft: MessageDraft,
     changes: ConversationChanges,
   ): Promise<Bumped | null> {
     const { teamId, agentId, id } = conversation;
-    return this.bumpWhere('id = $3', [teamId, agentId, id], role, text, changeColumns(changes));
+    return this.bumpWhere('id = $3', [teamId, agentId, id], draft, changeColumns(changes));
   }
 
   /** `bump` for the channel user's conversation, naming the user as they last called themselves. */
@@ -146,15 +146,13 @@ export class ConversationsRepository {
     teamId: string,
     agentId: string,
     user: ChannelUser,
-    role: MessageRole,
-    text: string,
+    draft: MessageDraft,
     clearsAttention: boolean,
   ): Promise<Bumped | null> {
     return this.bumpWhere(
       'channel_type = $3 AND channel_user_id = $4 AND is_test_channel = $5',
       [teamId, agentId, user.channelType, user.channelUserId, user.isTestChannel],
-      role,
-      text,
+      draft,
       {
         ...(clearsAttention ? { needs_attention: false } : {}),
         ...(user.username ? { channel_user_username: user.username } : {}),
@@ -203,9 +201,7 @@ export class ConversationsRepository {
   /** Stores the message `bump` counted, at the position it gave it. */
   async insertMessage(
     { conversation, agentStatus }: Bumped,
-    role: MessageRole,
-    text: string,
-    action: MessageAction | null,
+    draft: MessageDraft,
   ): Promise<Appended> {
     const message: MessageEntity = {
       id: newId(),
@@ -213,11 +209,14 @@ export class ConversationsRepository {
       agentId: conversation.agentId,
       conversationId: conversation.id,
       seq: conversation.lastSeq,
-      role,
-      message: text,
-      messageType: action ? 'action' : 'text',
+      role: draft.role,
+      message: draft.text,
+      messageType: draft.messageType,
       attachments: [],
-      action,
+      action: draft.action,
+      authorType: draft.author.type,
+      authorId: draft.author.id,
+      authorName: draft.author.name,
       createdAt: conversation.lastMessageAt!,
     };
     await this.db.insert(MessageEntity, [message]);
@@ -244,20 +243,21 @@ export class ConversationsRepository {
   /**
    * Counts a new message on the conversation `where` picks among the agent's ($1 team, $2 agent),
    * applying `columns`; the conversation as updated, and its agent's status, in one statement.
+   * A private note leaves the preview alone: the preview shows the exchange with the customer.
    */
   private async bumpWhere(
     where: string,
     whereParams: SqlParam[],
-    role: MessageRole,
-    text: string,
+    { role, text, messageType }: MessageDraft,
     columns: Record<string, SqlParam>,
   ): Promise<Bumped | null> {
     const params: SqlParam[] = [...whereParams];
     const now = `$${params.push(new Date())}`;
+    const preview = text.replace(/\s+/g, ' ').trim().slice(0, PREVIEW_LENGTH);
     const sets = [
       'last_seq = last_seq + 1',
       `last_message_at = CASE WHEN last_message_at > ${now} THEN last_message_at ELSE ${now} END`,
-      `last_message_preview = $${params.push(text.replace(/\s+/g, ' ').trim().slice(0, PREVIEW_LENGTH))}`,
+      ...(isPrivate({ messageType }) ? [] : [`last_message_preview = $${params.push(preview)}`]),
       `updated_at = ${now}`,
       ...(role === 'user' ? [`last_seen = ${now}`] : []),
       ...Object.entries(columns).map(([column, value]) => `${column} = $${params.push(value)}`),

@@ -15,6 +15,14 @@ import { ConversationListQueryDto } from './dto/conversation.dto';
 import { ChannelMessageCreateDto, MessageCreateDto, MessageListQueryDto } from './dto/message.dto';
 import { ConversationEntity } from './entities/conversation.entity';
 import { MessageAction, MessageEntity } from './entities/message.entity';
+import { NoteCreateDto } from './dto/message-author.dto';
+import {
+  actionLine,
+  aiReply,
+  customerMessage,
+  operatorMessage,
+  privateNote,
+} from './messages/message-draft';
 import { MessagePublisher } from './messages/message-publisher';
 import { MessagesRepository } from './messages/messages.repository';
 import { ReplyRequests } from './reply-requests.service';
@@ -131,7 +139,7 @@ export class ConversationsService {
     return this.messages.findOwned(teamId, conversationId, id);
   }
 
-  /** The conversation's last `count` messages, oldest first. */
+  /** The conversation's last `count` messages the customer saw (no private notes), oldest first. */
   recentMessages(teamId: string, conversationId: string, count: number): Promise<MessageEntity[]> {
     return this.messages.recent(teamId, conversationId, count);
   }
@@ -147,14 +155,8 @@ export class ConversationsService {
     changes: ConversationChanges = {},
     action?: MessageAction,
   ): Promise<MessageEntity> {
-    const appended = await this.writes.append(
-      conversation,
-      'assistant',
-      text,
-      changes,
-      action,
-    );
-    return appendedOrGone(appended).message;
+    const draft = action ? actionLine(text, action) : aiReply(text);
+    return appendedOrGone(await this.writes.append(conversation, draft, changes)).message;
   }
 
   /** Tells the conversation's streams of a message that has committed. */
@@ -179,17 +181,33 @@ export class ConversationsService {
       return null;
     }
     const { message } = appendedOrGone(
-      await this.writes.append(
-        conversation,
-        'assistant',
-        text,
-        { needsAttention: false },
-        action,
-      ),
+      await this.writes.append(conversation, actionLine(text, action), { needsAttention: false }),
     );
     this.publisher.publish(message);
     await this.replyRequests.requested(message);
     return message;
+  }
+
+  /**
+   * A private note on the conversation: listed and streamed to staff, but announced to no webhook
+   * and never answered.
+   */
+  async addNote(
+    teamId: string,
+    agentId: string,
+    id: string,
+    input: NoteCreateDto,
+  ): Promise<MessageEntity> {
+    await this.get(teamId, agentId, id);
+    return this.db.transaction(async () => {
+      const appended = await this.writes.append(
+        { teamId, agentId, id },
+        privateNote(input.text, input.author),
+      );
+      const { message } = appendedOrGone(appended);
+      this.publisher.publish(message);
+      return message;
+    });
   }
 
   private async post(
@@ -199,6 +217,13 @@ export class ConversationsService {
     target: { conversationId: string } | { channelUser: ChannelUser },
   ): Promise<MessageEntity> {
     const role = input.role ?? 'user';
+    if (role === 'user' && input.author) {
+      throw Errors.validation(['author: is only allowed on an assistant message']);
+    }
+    const draft =
+      role === 'user'
+        ? customerMessage(input.message)
+        : operatorMessage(input.message, input.author);
     // A person answering in the conversation has taken care of whatever needed attention.
     const clearsAttention = role === 'assistant';
     return this.db.transaction(async () => {
@@ -207,8 +232,7 @@ export class ConversationsService {
           ? isId(target.conversationId)
             ? await this.writes.append(
                 { teamId, agentId, id: target.conversationId },
-                role,
-                input.message,
+                draft,
                 clearsAttention ? { needsAttention: false } : {},
               )
             : null
@@ -216,8 +240,7 @@ export class ConversationsService {
               teamId,
               agentId,
               target.channelUser,
-              role,
-              input.message,
+              draft,
               clearsAttention,
             );
       if (!appended) {

@@ -14,6 +14,8 @@ import {
   MessageRole,
   MessageType,
 } from '../entities/message.entity';
+import { isPrivate } from '../messages/message-draft';
+import { MessageAuthorDto, OperatorDto, OptionalOperator } from './message-author.dto';
 
 export class MessageCreateDto {
   @RequiredString(LIMITS.message)
@@ -27,6 +29,9 @@ export class MessageCreateDto {
   @OptionalNotNull()
   @IsIn(MESSAGE_ROLES)
   role?: MessageRole;
+
+  @OptionalOperator('The operator sending an assistant message; not allowed on a user message')
+  author?: OperatorDto;
 }
 
 /** Appends to `conversation_id`, or to the conversation of the channel user, created if new. */
@@ -69,7 +74,8 @@ export class MessageResponseDto {
   @ApiProperty() conversation_id: string;
   @ApiProperty({ enum: MESSAGE_ROLES }) role: MessageRole;
   @ApiProperty() message: string;
-  @ApiProperty({ enum: MESSAGE_TYPES }) message_type: MessageType;
+  @ApiProperty({ enum: MESSAGE_TYPES, description: "'note': a private note" })
+  message_type: MessageType;
   @ApiProperty({ example: '2026-11-22T10:15:30.123Z' }) created_at: string;
   @ApiProperty({ type: 'array', items: { type: 'object', additionalProperties: true } })
   attachments: unknown[];
@@ -79,6 +85,9 @@ export class MessageResponseDto {
     description: "The action run an 'action' message reports; null on other messages",
   })
   action: MessageActionDto | null;
+  @ApiProperty({ type: MessageAuthorDto }) author: MessageAuthorDto;
+  @ApiProperty({ description: 'True only for private notes, which the customer never sees' })
+  private: boolean;
 }
 
 /** What a stream frame carries (docs/api.md §5). */
@@ -93,6 +102,8 @@ export function toStreamMessageEvent(message: MessageEntity): StreamMessageEvent
     message_type: message.messageType,
     created_at: message.createdAt.toISOString(),
     action: message.action ?? null,
+    author: { type: message.authorType, id: message.authorId, name: message.authorName },
+    private: isPrivate(message),
   };
 }
 

@@ -5,8 +5,20 @@ import { ConversationEntity } from './conversation.entity';
 
 export const MESSAGE_ROLES = ['user', 'assistant'] as const;
 export type MessageRole = (typeof MESSAGE_ROLES)[number];
-export const MESSAGE_TYPES = ['text', 'action'] as const;
+/** `note`: a private note between staff, never shown to the customer nor to the model. */
+export const MESSAGE_TYPES = ['text', 'action', 'note'] as const;
 export type MessageType = (typeof MESSAGE_TYPES)[number];
+/** The types the customer sees: everything but notes. */
+export const CUSTOMER_MESSAGE_TYPES: MessageType[] = ['text', 'action'];
+export const AUTHOR_TYPES = ['customer', 'ai', 'operator', 'system'] as const;
+export type AuthorType = (typeof AUTHOR_TYPES)[number];
+
+/** Who wrote a message: an operator is named by the caller, the others have no id or name. */
+export interface MessageAuthor {
+  type: AuthorType;
+  id: string | null;
+  name: string | null;
+}
 
 /** The action run an `action` message reports, as it stood when the message was written. */
 export interface MessageAction {
@@ -50,4 +62,13 @@ export class MessageEntity extends ConversationRecordEntity {
 
   @Column({ type: 'simple-json', nullable: true })
   action: MessageAction | null;
+
+  @Column({ name: 'author_type', type: 'varchar', length: 16 })
+  authorType: AuthorType;
+
+  @Column({ name: 'author_id', type: 'varchar', length: 255, nullable: true })
+  authorId: string | null;
+
+  @Column({ name: 'author_name', type: 'varchar', length: 255, nullable: true })
+  authorName: string | null;
 }

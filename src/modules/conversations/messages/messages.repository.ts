@@ -4,7 +4,7 @@ import { Database } from '@/database/database.service';
 import { ListPages, ListTable } from '@/database/sql/list-pages';
 import { SqlParams } from '@/database/sql/params';
 import { MessageListQueryDto } from '../dto/message.dto';
-import { MessageEntity } from '../entities/message.entity';
+import { CUSTOMER_MESSAGE_TYPES, MessageEntity } from '../entities/message.entity';
 
 const MESSAGE_LIST: ListTable = {
   from: 'messages message',
@@ -84,10 +84,11 @@ export class MessagesRepository {
     );
   }
 
+  /** The last `count` messages the customer saw (no private notes), oldest first. */
   async recent(teamId: string, conversationId: string, count: number): Promise<MessageEntity[]> {
     const newestFirst = await this.db.find(
       MessageEntity,
-      { teamId, conversationId },
+      { teamId, conversationId, messageType: CUSTOMER_MESSAGE_TYPES },
       { orderBy: { seq: 'DESC' }, limit: count },
     );
     return newestFirst.reverse();

@@ -21,6 +21,9 @@ function stored(seq: number): MessageEntity {
     messageType: 'text',
     action: null,
     attachments: [],
+    authorType: 'ai',
+    authorId: null,
+    authorName: null,
     createdAt: new Date(0),
   };
 }

@@ -101,11 +101,14 @@ export function instructionsFor(
   return sections.join('\n\n');
 }
 
-/** The conversation so far as chat messages, newest last, within the bound. */
+/**
+ * The conversation so far as chat messages, newest last, within the bound. Private notes are
+ * staff's, never the model's.
+ */
 export function historyFor(history: MessageEntity[]): ChatCompletionMessageParam[] {
   const kept: ChatCompletionMessageParam[] = [];
   let chars = 0;
-  for (const entry of [...history].reverse()) {
+  for (const entry of history.filter((each) => each.messageType !== 'note').reverse()) {
     const text = entry.message.slice(0, MESSAGE_CHARS);
     chars += text.length;
     if (chars > HISTORY_CHARS && kept.length > 0) {
