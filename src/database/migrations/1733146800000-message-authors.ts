@@ -3,14 +3,18 @@ import { varcharColumn } from './columns';
 
 /** How long the reply worker may take to answer; an answer later than this came from a person. */
 const REPLY_WINDOW_S = 120;
+/** The service's hand-off line (`handoffReply`), whatever the team's name. */
+const HANDOFF_LINE =
+  'Thanks for your message. Someone from the % team will get back to you shortly.';
 
 /**
  * Messages name their author: the customer, the AI, an operator (with the id and name the caller
  * gives) or the service itself. Nothing stored marks the messages the reply worker wrote, so old
- * rows are sorted by how the worker writes: `user` rows are the customer's; action lines are the
- * service's; an assistant text that directly follows (by position) a customer message or an
- * action line, within REPLY_WINDOW_S of it, is the AI's reply (the worker answers each customer
- * message, after its action lines, within seconds); every other assistant text is an operator's.
+ * rows are sorted by how the worker writes: `user` rows are the customer's; action lines and the
+ * fixed hand-off line (HANDOFF_LINE) are the service's; an assistant text that directly follows
+ * (by position) a customer message or an action line, within REPLY_WINDOW_S of it, is the AI's
+ * reply (the worker answers each customer message, after its action lines, within seconds);
+ * every other assistant text is an operator's.
  */
 export class MessageAuthors1733146800000 implements MigrationInterface {
   name = 'MessageAuthors1733146800000';
@@ -28,7 +32,7 @@ export class MessageAuthors1733146800000 implements MigrationInterface {
     await queryRunner.query(
       `UPDATE messages SET author_type = CASE
          WHEN role = 'user' THEN 'customer'
-         WHEN message_type = 'action' THEN 'system'
+         WHEN message_type = 'action' OR message LIKE '${HANDOFF_LINE}' THEN 'system'
          WHEN (SELECT CASE WHEN (previous.role = 'user' OR previous.message_type = 'action')
                  AND ${withinWindow} THEN 1 ELSE 0 END
                FROM messages previous

@@ -18,8 +18,8 @@ import { MessageAction, MessageEntity } from './entities/message.entity';
 import { NoteCreateDto } from './dto/message-author.dto';
 import {
   actionLine,
-  aiReply,
   customerMessage,
+  MessageDraft,
   operatorMessage,
   privateNote,
 } from './messages/message-draft';
@@ -151,11 +151,9 @@ export class ConversationsService {
    */
   async appendAssistant(
     conversation: ConversationKey,
-    text: string,
+    draft: MessageDraft,
     changes: ConversationChanges = {},
-    action?: MessageAction,
   ): Promise<MessageEntity> {
-    const draft = action ? actionLine(text, action) : aiReply(text);
     return appendedOrGone(await this.writes.append(conversation, draft, changes)).message;
   }
 

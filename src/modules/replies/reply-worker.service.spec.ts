@@ -8,6 +8,7 @@ import type { AgentEntity } from '@/modules/agents/entities/agent.entity';
 import { WorkflowsService } from '@/modules/workflows/workflows.service';
 import { ConversationsService } from '@/modules/conversations/conversations.service';
 import type { ConversationEntity } from '@/modules/conversations/entities/conversation.entity';
+import type { MessageDraft } from '@/modules/conversations/conversations.public';
 import type { MessageEntity } from '@/modules/conversations/entities/message.entity';
 import { PendingReplyEntity } from './entities/pending-reply.entity';
 import { ReplyRequests } from '@/modules/conversations/reply-requests.service';
@@ -86,7 +87,7 @@ class FakeConversations {
   recentMessages = async () => [message];
   publish = (stored: MessageEntity) => this.published.push(stored);
 
-  async appendAssistant(_conversation: unknown, text: string, changes: object) {
+  async appendAssistant(_conversation: unknown, { text }: MessageDraft, changes: object) {
     this.replies.push({ text, changes });
     return { ...message, message: text };
   }

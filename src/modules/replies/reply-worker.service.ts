@@ -10,6 +10,7 @@ import { AgentsService } from '@/modules/agents/agents.service';
 import { WorkflowsService } from '@/modules/workflows/workflows.service';
 import { ConversationsService } from '@/modules/conversations/conversations.service';
 import type { MessageEntity } from '@/modules/conversations/entities/message.entity';
+import { actionLine, aiReply, serviceNotice } from '@/modules/conversations/conversations.public';
 import { ReplyRequests } from '@/modules/conversations/reply-requests.service';
 import { PendingReplyEntity } from './entities/pending-reply.entity';
 import { messageActionOf, runLine } from './action-runs/action-lines';
@@ -142,14 +143,14 @@ export class ReplyWorker extends JobWorker<ReplyJob, PendingReplyEntity> {
         written.push(
           await this.conversations.appendAssistant(
             conversation,
-            runLine(run),
-            {},
-            messageActionOf(run),
+            actionLine(runLine(run), messageActionOf(run)),
           ),
         );
       }
+      // The fixed hand-off line is the service's; every other answer is the AI's.
+      const draft = reply.source === 'handoff' ? serviceNotice(reply.text) : aiReply(reply.text);
       written.push(
-        await this.conversations.appendAssistant(conversation, reply.text, {
+        await this.conversations.appendAssistant(conversation, draft, {
           ...(reply.needsAttention ? { needsAttention: true } : {}),
           ...(reply.flowState !== undefined ? { flowState: reply.flowState } : {}),
           ...(reply.context !== undefined ? { context: reply.context } : {}),

@@ -41,6 +41,12 @@ export function aiReply(text: string): MessageDraft {
   return { role: 'assistant', text, author, messageType: 'text', action: null };
 }
 
+/** The service's own words, not the model's (the fixed hand-off line). */
+export function serviceNotice(text: string): MessageDraft {
+  const author: MessageAuthor = { type: 'system', id: null, name: null };
+  return { role: 'assistant', text, author, messageType: 'text', action: null };
+}
+
 /** The service's own line about an action run. */
 export function actionLine(text: string, action: MessageAction): MessageDraft {
   const author: MessageAuthor = { type: 'system', id: null, name: null };
