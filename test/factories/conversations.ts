@@ -7,8 +7,10 @@ export interface PostedMessage {
   conversation_id: string;
   role: string;
   message: string;
-  message_type: 'text' | 'action';
+  message_type: 'text' | 'action' | 'note';
   action: { run_id: string; action_name: string; status: string } | null;
+  author: { type: string; id: string | null; name: string | null };
+  private: boolean;
   created_at: string;
 }
 

@@ -15,6 +15,8 @@ export interface SseMessageData {
   message_type: string;
   created_at: string;
   action: { run_id: string; action_name: string; status: string } | null;
+  author: { type: string; id: string | null; name: string | null };
+  private: boolean;
 }
 
 /** Parses an event stream exactly as the SSE specification reads it. */
