@@ -1,3 +1,11 @@
+import { randomBytes } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import { SecretBox } from '@/config/secret-box';
+import { newId } from '@/common/ids';
+import { dataSourceOptions } from '@/database/data-source-options';
+import { migrate } from '@/database/migrate';
+import { migrations } from '@/database/migrations';
+import { MessageAuthors1733146800000 } from '@/database/migrations/1733146800000-message-authors';
 import { createAgent } from '../factories/agents';
 import {
   allMessages,
@@ -9,6 +17,7 @@ import {
 } from '../factories/conversations';
 import { createKnowledgeBase } from '../factories/knowledge-bases';
 import { startTestApp, TestApp } from '../factories/test-app';
+import { createTestDatabase, TestDatabase } from '../factories/test-database';
 import { createWebhook, deliveriesOf } from '../factories/webhooks';
 import { createWorkflow } from '../factories/workflows';
 import { LlmStub, startLlmStub } from '../support/llm-stub';
@@ -21,6 +30,8 @@ const CUSTOMER = { type: 'customer', id: null, name: null };
 const AI = { type: 'ai', id: null, name: null };
 const ANONYMOUS_OPERATOR = { type: 'operator', id: null, name: null };
 const KEMI = { type: 'operator', id: 'op-17', name: 'Kemi Adeyemi' };
+const LEGACY_HANDOFF =
+  'Thanks for your message. Someone from the Legacy team will get back to you shortly.';
 
 describe('message authors and private notes', () => {
   let t: TestApp;
@@ -301,3 +312,143 @@ describe('message authors and private notes', () => {
     });
   });
 });
+
+const LEGACY = Object.fromEntries(
+  ['team', 'workflow', 'agent', 'conversation'].map((name) => [name, newId()]),
+);
+
+/**
+ * The previous release's messages, as its reply worker and its operators wrote them, with the
+ * author the migration gives each.
+ */
+const LEGACY_MESSAGES: Array<
+  [role: string, type: string, second: number, text: string, author: string]
+> = [
+  ['user', 'text', 0, 'Do you deliver to Lagos?', 'customer'],
+  ['assistant', 'text', 2, 'Yes, in one day.', 'ai'],
+  ['user', 'text', 10, 'I want a refund', 'customer'],
+  ['assistant', 'action', 11, 'lookup_order: succeeded', 'system'],
+  ['assistant', 'text', 12, 'Your refund is on its way.', 'ai'],
+  ['user', 'text', 20, 'Can I talk to someone?', 'customer'],
+  ['assistant', 'text', 21, LEGACY_HANDOFF, 'system'],
+  // After a reply: a person's.
+  ['assistant', 'text', 60, 'Kemi here, how can I help?', 'operator'],
+  ['user', 'text', 100, 'Thanks, all good', 'customer'],
+  // Long after the customer's message: a person's.
+  ['assistant', 'text', 400, 'Glad to hear it!', 'operator'],
+];
+
+/** A database migrated up to the release before authors, holding one conversation. */
+async function legacyConversation(url: string, secretKey: Buffer): Promise<void> {
+  const all = migrations(new SecretBox(secretKey));
+  const dataSource = await new DataSource({
+    ...dataSourceOptions(url, secretKey, 2),
+    migrations: all.slice(0, all.indexOf(MessageAuthors1733146800000)),
+  }).initialize();
+  const insert = async (table: string, row: Record<string, unknown>) => {
+    const columns = Object.keys(row);
+    const [sql, parameters] = dataSource.driver.escapeQueryWithParameters(
+      `INSERT INTO "${table}" (${columns.map((c) => `"${c}"`).join(', ')}) ` +
+        `VALUES (${columns.map((c) => `:${c}`).join(', ')})`,
+      row,
+      {},
+    );
+    await dataSource.query(sql, parameters);
+  };
+  const at = (second: number) => new Date(Date.UTC(2026, 10, 20, 10, 0, second));
+  try {
+    await migrate(dataSource);
+    await insert('teams', { id: LEGACY.team, name: 'legacy-authors', created_at: at(0) });
+    await insert('workflows', {
+      id: LEGACY.workflow,
+      team_id: LEGACY.team,
+      name: 'Legacy',
+      visibility: 'private',
+      ...Object.fromEntries(
+        ['rules', 'flows', 'tags', 'integrations', 'channels', 'actions', 'setup_steps', 'faq'].map(
+          (column) => [column, '[]'],
+        ),
+      ),
+      created_at: at(0),
+      updated_at: at(0),
+    });
+    await insert('agents', {
+      id: LEGACY.agent,
+      team_id: LEGACY.team,
+      workflow_id: LEGACY.workflow,
+      name: 'Legacy',
+      description: 'From the previous release',
+      test_channel_code: 'LEGACY27',
+      status: 'development',
+      created_at: at(0),
+      updated_at: at(0),
+    });
+    await insert('conversations', {
+      id: LEGACY.conversation,
+      team_id: LEGACY.team,
+      agent_id: LEGACY.agent,
+      channel_type: 'webchat',
+      channel_user_id: 'legacy-customer',
+      last_seq: LEGACY_MESSAGES.length,
+      last_message_at: at(400),
+      created_at: at(0),
+      updated_at: at(400),
+    });
+    for (const [index, [role, type, second, text]] of LEGACY_MESSAGES.entries()) {
+      await insert('messages', {
+        id: newId(),
+        team_id: LEGACY.team,
+        agent_id: LEGACY.agent,
+        conversation_id: LEGACY.conversation,
+        seq: index + 1,
+        role,
+        message: text,
+        message_type: type,
+        attachments: '[]',
+        action:
+          type === 'action'
+            ? JSON.stringify({ run_id: newId(), action_name: 'lookup_order', status: 'succeeded' })
+            : null,
+        created_at: at(second),
+      });
+    }
+  } finally {
+    await dataSource.destroy();
+  }
+}
+
+const targets: Array<[string, string]> = [['SQLite', '']];
+if (process.env.TEST_POSTGRES_URL) {
+  targets.push(['PostgreSQL', process.env.TEST_POSTGRES_URL]);
+}
+
+describe.each(targets)(
+  "authors of the previous release's messages, on %s",
+  (_name, postgresUrl) => {
+    let database: TestDatabase;
+    let t: TestApp;
+    let key: string;
+
+    beforeAll(async () => {
+      database = await createTestDatabase(postgresUrl);
+      const secretKey = randomBytes(32);
+      await legacyConversation(database.url, secretKey);
+      t = await startTestApp({
+        DATABASE_URL: database.url,
+        CONSOLE_SECRET_KEY: secretKey.toString('hex'),
+      });
+      key = (await t.createKey('legacy-authors', ['*'])).key;
+    });
+    afterAll(async () => {
+      await t?.close();
+      await database?.drop();
+    });
+
+    it('names customers, the AI, the service and operators by how each message was written', async () => {
+      const messages = await allMessages(t, LEGACY.agent, LEGACY.conversation, key);
+      expect(messages.map((m) => [m.message, m.author, m.private])).toEqual(
+        LEGACY_MESSAGES.map(([, , , text, type]) => [text, { type, id: null, name: null }, false]),
+      );
+    });
+  },
+);
