@@ -274,6 +274,8 @@ describe('the message stream', () => {
         message_type: 'text',
         created_at: sent.created_at,
         action: null,
+        author: { type: 'operator', id: null, name: null },
+        private: false,
       });
       await stream.waitFor((frames) => frames.filter((f) => f.event === 'heartbeat').length >= 3);
       const heartbeats = stream.frames.filter((f) => f.event === 'heartbeat');

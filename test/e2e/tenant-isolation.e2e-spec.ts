@@ -38,6 +38,10 @@ const BODIES: Record<string, unknown> = {
     channel_type: 'webchat',
     channel_user_id: 'u',
   },
+  [`POST ${API}/agents/{agentId}/conversations/{conversationId}/notes`]: {
+    text: 'Taken over',
+    author: { id: 'intruder', name: 'Intruder' },
+  },
 };
 
 /**
