@@ -151,6 +151,31 @@ describe('the strict query rule', () => {
     });
   });
 
+  it('is documented: every API operation may answer 400, each list shows its parameters', async () => {
+    const doc = (await t.http().get(`${API}/openapi.json`).expect(200)).body;
+    const operations = Object.entries<Record<string, any>>(doc.paths).flatMap(([path, item]) =>
+      Object.entries<any>(item).map(([method, operation]) => ({ path, method, operation })),
+    );
+    const api = operations.filter(({ path }) => path.startsWith(API));
+    expect(api.length).toBeGreaterThan(40);
+    const without400 = api.filter(({ operation }) => !operation.responses['400']);
+    expect(without400.map(({ method, path }) => `${method} ${path}`)).toEqual([]);
+    const queryOf = (path: string) =>
+      operations
+        .find((o) => o.method === 'get' && o.path === `${API}${path}`)!
+        .operation.parameters.filter((p: { in: string }) => p.in === 'query')
+        .map((p: { name: string }) => p.name)
+        .sort();
+    const callQuery = ['is_test_call', 'limit', 'page', 'search', 'sort', 'status'];
+    expect(queryOf('/calls')).toEqual(callQuery);
+    expect(queryOf('/agents/{agentId}/calls')).toEqual(callQuery);
+    expect(queryOf('/workflows')).toEqual(['limit', 'page', 'scope', 'search', 'sort']);
+    expect(queryOf('/agents/{agentId}/conversations/{conversationId}/stream')).toEqual([
+      'after',
+      'ticket',
+    ]);
+  });
+
   it('leaves the routes outside the API prefix alone', async () => {
     await t.http().get('/healthz?probe=1').expect(200);
     await t.http().get('/readyz?probe=1').expect(200);
