@@ -58,6 +58,17 @@ describe('the strict query rule', () => {
         .send({ name: 'Refused' })
         .expect(400);
       refusedNaming(res.body, ['dry_run']);
+      // Refused before the handler: not stored under its Idempotency-Key, so a retry is refused again.
+      for (let attempt = 0; attempt < 2; attempt++) {
+        const keyed = await t
+          .api()
+          .post(`${API}/workflows?dry_run=true`)
+          .set('Idempotency-Key', 'strict-query-retry')
+          .send({ name: 'Refused' })
+          .expect(400);
+        expect(keyed.headers['idempotent-replayed']).toBeUndefined();
+        refusedNaming(keyed.body, ['dry_run']);
+      }
       const list = await t.api().get(`${API}/workflows?search=Refused`).expect(200);
       expect(list.body.data).toEqual([]);
     });
