@@ -24,6 +24,7 @@ import { RepliesModule } from '@/modules/replies/replies.module';
 import { AgentsModule } from './modules/agents/agents.module';
 import { IntegrationsModule } from '@/modules/integrations/integrations.module';
 import { KnowledgeModule } from '@/modules/knowledge/knowledge.module';
+import { AgentLimitGuard } from './modules/auth/agent-limit.guard';
 import { ApiKeyGuard } from './modules/auth/api-key.guard';
 import { AuthModule } from './modules/auth/auth.module';
 import { ScopeGuard } from './modules/auth/scope.guard';
@@ -35,8 +36,9 @@ import { WebhooksModule } from './modules/webhooks/webhooks.module';
 import { WorkflowsModule } from './modules/workflows/workflows.module';
 
 /**
- * The request path (docs/architecture.md): guards in the order rate limit → API key → scope → body,
- * then idempotency (outer) and envelope (inner) interceptors, the validation pipe, and one filter.
+ * The request path (docs/architecture.md): guards in the order rate limit → API key → scope →
+ * agent limit → body, then idempotency (outer) and envelope (inner) interceptors, the validation
+ * pipe, and one filter.
  */
 @Module({})
 export class AppModule {
@@ -74,6 +76,7 @@ export class AppModule {
         { provide: APP_GUARD, useClass: RateLimitGuard },
         { provide: APP_GUARD, useExisting: ApiKeyGuard },
         { provide: APP_GUARD, useExisting: ScopeGuard },
+        { provide: APP_GUARD, useExisting: AgentLimitGuard },
         { provide: APP_GUARD, useClass: RequestBodyGuard },
         { provide: APP_INTERCEPTOR, useClass: UnknownQueryInterceptor },
         { provide: APP_INTERCEPTOR, useExisting: IdempotencyInterceptor },

@@ -4,7 +4,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { Mutex } from 'async-mutex';
 import { DataSource, EntityTarget, ObjectLiteral, QueryRunner } from 'typeorm';
 import { isDeadlock } from './errors';
-import { Dialect, dialectOf } from './sql/dialect';
+import { Dialect, dialectOf, RowLock } from './sql/dialect';
 import { Changes, EntityStatements, FindOptions, Statement, Where } from './sql/entity-statements';
 import { SqlParam } from './sql/params';
 import { RowInserts } from './sql/row-inserts';
@@ -199,12 +199,12 @@ export class Database {
   }
 
   /**
-   * Serialises writers on one row for the rest of the transaction (PostgreSQL `FOR UPDATE`). On
-   * SQLite the writer mutex already does this, so nothing is sent.
+   * Serialises writers on one row for the rest of the transaction (PostgreSQL `FOR UPDATE`, or
+   * the lock `mode` names). On SQLite the writer mutex already does this, so nothing is sent.
    */
-  async lockRow(table: string, id: string): Promise<void> {
+  async lockRow(table: string, id: string, mode: RowLock = 'update'): Promise<void> {
     if (this.dialect.engine === 'postgres') {
-      const sql = `SELECT id FROM "${table}" WHERE id = $1${this.dialect.lock('update')}`;
+      const sql = `SELECT id FROM "${table}" WHERE id = $1${this.dialect.lock(mode)}`;
       await this.execute(sql, [id]);
     }
   }

@@ -1,7 +1,10 @@
+import { ApiKeysService } from '@/modules/auth/api-keys.service';
+import { TeamsService } from '@/modules/auth/teams.service';
 import { repliesSettled } from '../factories/conversations';
 import { API, startTestApp, TeamKey, TestApp } from '../factories/test-app';
 import { seedTeam, TeamRecords } from '../factories/team-records';
 import { bearer } from '../support/bearer';
+import { recordSecret } from '../support/log-capture';
 import {
   minimalSample,
   OpenApiDocument,
@@ -103,12 +106,25 @@ describe('tenant isolation, swept over the OpenAPI document', () => {
   let intruder: TeamKey;
   let victim: TeamRecords;
   let own: TeamRecords;
+  /** More records of the victim's team, and a key of that team limited to their agent. */
+  let sibling: TeamRecords;
+  let limited: string;
 
   beforeAll(async () => {
     t = await startTestApp();
     intruder = await t.createKey('intruder', ['*']);
     victim = await seedTeam(t, t.key);
     own = await seedTeam(t, intruder.key);
+    sibling = await seedTeam(t, t.key);
+    const team = await t.app.get(TeamsService).findByName('default');
+    const created = await t.app
+      .get(ApiKeysService)
+      .createForAgents(team!.id, ['*'], [sibling.agents]);
+    if ('notAgents' in created) {
+      throw new Error('the sibling agent was not found in its team');
+    }
+    limited = created.key;
+    recordSecret('api key', limited);
     await repliesSettled(t);
     doc = (await t.http().get(`${API}/openapi.json`).expect(200)).body;
   });
@@ -125,8 +141,12 @@ describe('tenant isolation, swept over the OpenAPI document', () => {
     return minimalSample(doc, operation.bodySchema);
   }
 
-  /** The query an operation needs: a stream is opened with a ticket the intruder got for its own conversation. */
-  async function queryFor(operation: Operation): Promise<string> {
+  /** The query an operation needs: a stream is opened with a ticket `key` got for its own conversation. */
+  async function queryFor(
+    operation: Operation,
+    key = intruder.key,
+    records = own,
+  ): Promise<string> {
     const unknown = operation.requiredQuery.filter((name) => name !== 'ticket');
     if (unknown.length) {
       throw new Error(`${operation.path}: no value for required query ${unknown.join(', ')}`);
@@ -137,8 +157,8 @@ describe('tenant isolation, swept over the OpenAPI document', () => {
     const ticket = await call(
       t,
       'POST',
-      `${API}/agents/${own.agents}/conversations/${own.conversations}/stream-ticket`,
-      bearer(intruder.key),
+      `${API}/agents/${records.agents}/conversations/${records.conversations}/stream-ticket`,
+      bearer(key),
     );
     return `?ticket=${ticket.body.data.ticket}`;
   }
@@ -200,6 +220,81 @@ describe('tenant isolation, swept over the OpenAPI document', () => {
     expect(leaks).toEqual([]);
     expect(sent).toBeGreaterThan(operations.length);
     expect(await ownerView()).toEqual(before);
+  });
+
+  /**
+   * What a key limited to the sibling agent gets (docs/api.md §2): routes of another agent are 404
+   * as for an agent that does not exist, workflows stay readable, its list of agents answers, and
+   * everything else is team-wide: 403.
+   */
+  function limitedKeyGets(operation: Operation): number {
+    if (operation.isPublic || operation.path.startsWith(`${API}/agents/{agentId}`)) {
+      return 404;
+    }
+    const reads = operation.method === 'GET';
+    if (
+      reads &&
+      (operation.path.startsWith(`${API}/workflows`) || operation.path === `${API}/agents`)
+    ) {
+      return 200;
+    }
+    return 403;
+  }
+
+  function answersAsExpected(res: Answer, status: number): boolean {
+    if (status === 404) {
+      return isContractNotFound(res);
+    }
+    if (status === 403) {
+      return (
+        res.status === 403 &&
+        res.body?.code === 'forbidden' &&
+        /^This key is limited to some agents/.test(res.body.message)
+      );
+    }
+    return res.status === status;
+  }
+
+  it("keeps a key limited to one agent out of its team's other agents (404) and team-wide routes (403), and changes nothing", async () => {
+    // Call endpoints have no records to fill in (agent-limited-keys.e2e-spec.ts covers them);
+    // the probes outside the API prefix take no key.
+    const operations = operationsOf(doc).filter(
+      (operation) => operation.path.startsWith(API) && !answersEveryone(operation),
+    );
+    const before = await ownerView();
+
+    const leaks: string[] = [];
+    const expected = new Map<number, number>();
+    for (const operation of operations) {
+      // The victim's ids; then the sibling's parents with the victim's record last (its own
+      // agent, another agent's conversation of the same team).
+      const paths = new Set([
+        fillPath(operation.path, victim, victim),
+        fillPath(operation.path, sibling, victim),
+      ]);
+      for (const path of paths) {
+        const status = limitedKeyGets(operation);
+        const res = await call(
+          t,
+          operation.method,
+          path + (await queryFor(operation, limited, sibling)),
+          operation.isPublic ? {} : bearer(limited),
+          bodyFor(operation),
+        );
+        expected.set(status, (expected.get(status) ?? 0) + 1);
+        if (!answersAsExpected(res, status)) {
+          leaks.push(`${operation.method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
+        }
+      }
+    }
+    expect(leaks).toEqual([]);
+    expect(expected.get(404)).toBeGreaterThan(40);
+    expect(expected.get(403)).toBeGreaterThan(10);
+    expect(await ownerView()).toEqual(before);
+
+    const agents = await t.api(limited).get(`${API}/agents?limit=100`).expect(200);
+    expect(agents.body.data.map((agent: { id: string }) => agent.id)).toEqual([sibling.agents]);
+    expect(agents.body.meta.total_count).toBe(1);
   });
 
   it('breaks loudly on a route whose ids it cannot fill, rather than skipping it', () => {

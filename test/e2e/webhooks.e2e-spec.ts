@@ -28,7 +28,8 @@ describe('webhooks', () => {
   let agentId: string;
 
   beforeAll(async () => {
-    t = await startTestApp({ WEBHOOK_FIRST_RETRY_S: '1' });
+    // A receiver that never answers holds a delivery for OUTBOUND_TIMEOUT_MS (10 s by default).
+    t = await startTestApp({ WEBHOOK_FIRST_RETRY_S: '1', OUTBOUND_TIMEOUT_MS: '4000' });
     const workflow = await createWorkflow(t, ESCALATING_WORKFLOW);
     agentId = (await createAgent(t, { workflow_id: workflow.id })).id;
   });
@@ -290,7 +291,7 @@ describe('webhooks', () => {
       durations.push(Date.now() - started);
     }
     await receiver.waitFor((all) => all.length >= 10);
-    // A request that waited for its delivery would take the whole 10 s timeout.
+    // A request that waited for its delivery would take the whole 4 s timeout.
     expect(Math.max(...durations)).toBeLessThan(3_000);
     await t.api().delete(`${WEBHOOKS}/${id}`).expect(200);
   });

@@ -43,6 +43,7 @@ describe('admin CLI', () => {
       key: expect.stringMatching(/^sk_[A-Za-z0-9_-]{32,}$/),
       team_id: expect.any(String),
       scopes: ['workflows:read'],
+      agent_ids: null,
       expires_at: null,
     });
     await t.api(created.key).get(`${API}/workflows`).expect(200);
@@ -59,6 +60,7 @@ describe('admin CLI', () => {
       expect.objectContaining({
         id: created.id,
         scopes: ['workflows:read'],
+        agent_ids: null,
         revoked_at: null,
         expires_at: null,
       }),
@@ -166,7 +168,7 @@ describe('admin CLI', () => {
     const listed = (await cli(['keys', 'list', '--team', 'rotation'], env)).stdout
       .trimEnd()
       .split('\n');
-    expect(listed[0]).toMatch(/^ID +PREFIX +SCOPES +STATE +LAST USED$/);
+    expect(listed[0]).toMatch(/^ID +PREFIX +SCOPES +AGENTS +STATE +LAST USED$/);
     const stateColumn = listed[0].indexOf('STATE');
     const oldLine = listed.find((line) => line.startsWith(old.id))!;
     expect(oldLine.slice(stateColumn)).toMatch(/^expired \d{4}-/);
@@ -191,6 +193,98 @@ describe('admin CLI', () => {
     expect(created.code).toBe(0);
     expect(JSON.parse(created.stdout)).toMatchObject({ scopes });
   });
+
+  it('creates a key limited to some agents with --agents, refuses agents of another team, lists the limit', async () => {
+    const team = await t.createKey('limited', ['*']);
+    const agent = async (key: string) => {
+      const workflow = await t.api(key).post(`${API}/workflows`).send({ name: 'W' }).expect(201);
+      const res = await t
+        .api(key)
+        .post(`${API}/agents`)
+        .send({ workflow_id: workflow.body.data.id, name: 'A', description: 'D' })
+        .expect(201);
+      return res.body.data.id as string;
+    };
+    const [first, second, other] = [
+      await agent(team.key),
+      await agent(team.key),
+      await agent(t.key),
+    ];
+
+    const created = await cli(
+      [
+        'keys',
+        'create',
+        '--team',
+        'limited',
+        '--scopes',
+        '*',
+        '--agents',
+        ` ${first.toUpperCase()},${second}`,
+        '--json',
+      ],
+      env,
+    );
+    expect(created.code).toBe(0);
+    const key = JSON.parse(created.stdout) as { id: string; key: string; agent_ids: string[] };
+    expect(key.agent_ids).toEqual([first, second]);
+    await t.api(key.key).get(`${API}/agents/${second}`).expect(200);
+    const listed = await t.api(key.key).get(`${API}/agents`).expect(200);
+    expect(listed.body.meta.total_count).toBe(2);
+    const team403 = await t.api(key.key).post(`${API}/workflows`).send({ name: 'x' }).expect(403);
+    expect(team403.body.message).toMatch(/limited to some agents/);
+
+    const readable = await cli(
+      ['keys', 'create', '--team', 'limited', '--scopes', 'agents:read', '--agents', first],
+      env,
+    );
+    expect(readable.code).toBe(0);
+    expect(readable.stdout).toContain(`It reaches only the agents ${first}.`);
+
+    const table = (await cli(['keys', 'list', '--team', 'limited'], env)).stdout.split('\n');
+    const agentsColumn = table[0].indexOf('AGENTS');
+    expect(table.find((line) => line.startsWith(key.id))!.slice(agentsColumn)).toMatch(
+      new RegExp(`^${first},${second} `),
+    );
+    expect(table.find((line) => line.startsWith(team.keyId))!.slice(agentsColumn)).toMatch(/^all /);
+    const json = JSON.parse(
+      (await cli(['keys', 'list', '--team', 'limited', '--json'], env)).stdout,
+    );
+    expect(json.find((row: { id: string }) => row.id === key.id).agent_ids).toEqual([
+      first,
+      second,
+    ]);
+
+    const before = json.length;
+    const foreign = await cli(
+      ['keys', 'create', '--team', 'limited', '--scopes', '*', '--agents', `${first},${other}`],
+      env,
+    );
+    expect(foreign.code).toBe(1);
+    expect(foreign.stderr).toContain(
+      `not an agent of team "limited": ${other}; no key was created`,
+    );
+    const malformed = await cli(
+      ['keys', 'create', '--team', 'limited', '--scopes', '*', '--agents', 'nope'],
+      env,
+    );
+    expect(malformed.code).toBe(1);
+    expect(malformed.stderr).toMatch(/not an id: nope/);
+    const empty = await cli(
+      ['keys', 'create', '--team', 'limited', '--scopes', '*', '--agents', ','],
+      env,
+    );
+    expect(empty.code).toBe(1);
+    expect(empty.stderr).toMatch(/\(none given\)/);
+    const after = JSON.parse(
+      (await cli(['keys', 'list', '--team', 'limited', '--json'], env)).stdout,
+    );
+    expect(after).toHaveLength(before);
+
+    const rotated = await cli(['keys', 'rotate', key.id, '--grace', '1h', '--json'], env);
+    expect(rotated.code).toBe(0);
+    expect(JSON.parse(rotated.stdout).agent_ids).toEqual([first, second]);
+  }, 120_000);
 
   it('refuses unknown scopes, unknown teams and bad dates with a message', async () => {
     const badScope = await cli(['keys', 'create', '--team', 'acme', '--scopes', 'root'], env);

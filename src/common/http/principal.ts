@@ -3,4 +3,6 @@ export interface Principal {
   keyId: string;
   teamId: string;
   scopes: readonly string[];
+  /** The only agents the key reaches; null: every agent of the team. */
+  agentIds: readonly string[] | null;
 }

@@ -13,6 +13,7 @@ import { ActionRunLeases1733043600000 } from './1733043600000-action-run-leases'
 import { JobLeases1733126400000 } from './1733126400000-job-leases';
 import { IdempotencyLeaseToken1733130000000 } from './1733130000000-idempotency-lease-token';
 import { ReplyJobLeases1733137200000 } from './1733137200000-reply-job-leases';
+import { ApiKeyAgents1733141100000 } from './1733141100000-api-key-agents';
 
 /** Every migration, oldest first; `secretBox` opens and seals the stored secrets some rewrite. */
 export function migrations(secretBox: SecretBox): Array<new () => unknown> {
@@ -31,5 +32,6 @@ export function migrations(secretBox: SecretBox): Array<new () => unknown> {
     JobLeases1733126400000,
     IdempotencyLeaseToken1733130000000,
     ReplyJobLeases1733137200000,
+    ApiKeyAgents1733141100000,
   ];
 }

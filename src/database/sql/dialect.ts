@@ -2,6 +2,12 @@
 export type Engine = 'sqlite' | 'postgres';
 
 /**
+ * How a SELECT locks its rows (PostgreSQL's row locks). `no key update` serialises writers of a
+ * row without blocking the key-share locks that inserting rows referencing it take.
+ */
+export type RowLock = 'update' | 'no key update' | 'key share';
+
+/**
  * Everything SQL the two engines write differently, in one place: statements elsewhere are
  * plain SQL both engines read alike, with `$1…$n` placeholders (bound by name on SQLite).
  */
@@ -15,7 +21,7 @@ export interface Dialect {
   /** Whether `text` holds `needle` (both expressions) as a substring. */
   contains(text: string, needle: string): string;
   /** What ends a SELECT that locks its rows for the rest of the transaction (SQLite: nothing). */
-  lock(mode: 'update' | 'key share'): string;
+  lock(mode: RowLock): string;
   /** The two ends of an INSERT that skips rows a unique key already holds. */
   insertOrIgnore: { head: string; tail: string };
   /** A condition: some element of the JSON array of strings in `column` meets `condition(value)`. */
@@ -37,7 +43,7 @@ const postgres: Dialect = {
   engine: 'postgres',
   embedded: false,
   contains: (text, needle) => `strpos(${text}, ${needle}) > 0`,
-  lock: (mode) => ` FOR ${mode === 'update' ? 'UPDATE' : 'KEY SHARE'}`,
+  lock: (mode) => ` FOR ${mode.toUpperCase()}`,
   insertOrIgnore: { head: 'INSERT INTO', tail: ' ON CONFLICT DO NOTHING' },
   anyJsonElement: (column, condition) =>
     `EXISTS (SELECT 1 FROM json_array_elements_text(${column}::json) AS element ` +

@@ -1,5 +1,5 @@
 import { DataSource, EntityTarget, ObjectLiteral } from 'typeorm';
-import { Dialect } from './dialect';
+import { Dialect, RowLock } from './dialect';
 import { SqlParam, SqlParams } from './params';
 
 /** Equality per property: a value, null (IS NULL), or a list of values (IN). */
@@ -12,7 +12,7 @@ export interface FindOptions<T> {
   orderBy?: { [K in keyof T]?: 'ASC' | 'DESC' };
   limit?: number;
   /** Locks the rows for the rest of the transaction (PostgreSQL; SQLite's writer turn already does). */
-  lock?: 'update' | 'key share';
+  lock?: RowLock;
 }
 
 interface Shape {

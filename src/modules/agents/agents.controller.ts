@@ -1,7 +1,9 @@
 import { Body, Controller, Delete, Get, Patch, Post, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { Page } from '@/common/pagination/page';
-import { TeamId } from '@/modules/auth/current-principal.decorator';
+import { Principal } from '@/common/http/principal';
+import { OpenToAgentLimitedKeys } from '@/modules/auth/agent-limit.decorator';
+import { CurrentPrincipal, TeamId } from '@/modules/auth/current-principal.decorator';
 import { Endpoint } from '@/modules/auth/endpoint.decorator';
 import { FlowDto } from '@/modules/workflows/dto/workflow-parts.dto';
 import { WorkflowResponseDto } from '@/modules/workflows/dto/workflow-response.dto';
@@ -41,11 +43,12 @@ export class AgentsController {
     shape: 'paginated',
     errors: [400],
   })
+  @OpenToAgentLimitedKeys()
   async listAgents(
-    @TeamId() teamId: string,
+    @CurrentPrincipal() caller: Principal,
     @Query() query: AgentListQueryDto,
   ): Promise<Page<AgentResponseDto>> {
-    return (await this.agents.list(teamId, query)).map(toAgentResponse);
+    return (await this.agents.list(caller.teamId, query, caller.agentIds)).map(toAgentResponse);
   }
 
   @Post()

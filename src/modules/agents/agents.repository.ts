@@ -3,6 +3,7 @@ import { Changes } from '@/database/sql/entity-statements';
 import { ListPages, ListTable } from '@/database/sql/list-pages';
 import { Page } from '@/common/pagination/page';
 import { Database } from '@/database/database.service';
+import { SqlParams } from '@/database/sql/params';
 import { AgentListQueryDto } from './dto/agent-list-query.dto';
 import { AgentEntity } from './entities/agent.entity';
 
@@ -34,11 +35,22 @@ export class AgentsRepository {
     return this.db.entity(AgentEntity, OWNED_BY_ID, [teamId, id]);
   }
 
-  async list(teamId: string, query: AgentListQueryDto): Promise<Page<AgentEntity>> {
+  /** The team's agents; only those of `agentIds` when given. */
+  async list(
+    teamId: string,
+    query: AgentListQueryDto,
+    agentIds: readonly string[] | null = null,
+  ): Promise<Page<AgentEntity>> {
+    const params = new SqlParams();
+    const conditions = [`agent.team_id = ${params.add(teamId)}`];
+    if (query.status) {
+      conditions.push(`agent.status = ${params.add(query.status)}`);
+    }
+    if (agentIds) {
+      conditions.push(agentIds.length > 0 ? `agent.id IN (${params.list(agentIds)})` : '1 = 0');
+    }
     const page = await this.lists.page(
-      query.status
-        ? { where: 'agent.team_id = $1 AND agent.status = $2', params: [teamId, query.status] }
-        : { where: 'agent.team_id = $1', params: [teamId] },
+      { where: conditions.join(' AND '), params: params.values },
       query,
     );
     return Page.from(page, query);

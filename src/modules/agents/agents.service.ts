@@ -81,8 +81,13 @@ export class AgentsService {
     return agent;
   }
 
-  list(teamId: string, query: AgentListQueryDto): Promise<Page<AgentEntity>> {
-    return this.agents.list(teamId, query);
+  /** The team's agents, or only `agentIds` of them (a key limited to some agents). */
+  list(
+    teamId: string,
+    query: AgentListQueryDto,
+    agentIds: readonly string[] | null = null,
+  ): Promise<Page<AgentEntity>> {
+    return this.agents.list(teamId, query, agentIds);
   }
 
   async create(teamId: string, input: AgentCreateDto): Promise<CreatedAgent> {

@@ -77,7 +77,14 @@ export class ApiKeyAuthenticator implements PrincipalResolver {
       return { refusal: Errors.apiKeyExpired };
     }
     this.apiKeys.touch(record.id);
-    return { principal: { keyId: record.id, teamId: record.teamId, scopes: record.scopes } };
+    return {
+      principal: {
+        keyId: record.id,
+        teamId: record.teamId,
+        scopes: record.scopes,
+        agentIds: record.agentIds ?? null,
+      },
+    };
   }
 
   private async lookup(keyHash: string): Promise<ApiKeyCredential | null> {

@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { newId } from '@/common/ids';
 import { CLUSTER_EVENTS, ClusterEvents } from '@/common/state/ports';
 import { Database } from '@/database/database.service';
+import { SqlParams } from '@/database/sql/params';
 import { displayPrefix, generateApiKey, hashApiKey } from './api-key-secret';
 import { ApiKeyEntity } from './entities/api-key.entity';
 import { Scope } from './scopes';
@@ -9,11 +10,11 @@ import { Scope } from './scopes';
 /** What authenticating a request needs of a key. */
 export type ApiKeyCredential = Pick<
   ApiKeyEntity,
-  'id' | 'teamId' | 'scopes' | 'expiresAt' | 'revokedAt'
+  'id' | 'teamId' | 'scopes' | 'agentIds' | 'expiresAt' | 'revokedAt'
 >;
 
 const CREDENTIAL_BY_HASH =
-  'SELECT id, team_id, scopes, expires_at, revoked_at FROM api_keys WHERE key_hash = $1';
+  'SELECT id, team_id, scopes, agent_ids, expires_at, revoked_at FROM api_keys WHERE key_hash = $1';
 
 export interface CreatedApiKey {
   record: ApiKeyEntity;
@@ -43,6 +44,7 @@ export class ApiKeysService {
     scopes: Scope[],
     expiresAt: Date | null = null,
     key = generateApiKey(),
+    agentIds: string[] | null = null,
   ): Promise<CreatedApiKey> {
     const record: ApiKeyEntity = {
       id: newId(),
@@ -50,6 +52,7 @@ export class ApiKeysService {
       keyHash: hashApiKey(key),
       keyPrefix: displayPrefix(key),
       scopes,
+      agentIds,
       expiresAt,
       revokedAt: null,
       lastUsedAt: null,
@@ -57,6 +60,40 @@ export class ApiKeysService {
     };
     await this.db.insert(ApiKeyEntity, [record]);
     return { record, key };
+  }
+
+  /**
+   * A key that reaches only `agentIds` of its team; instead, the ids of the list that are no agent
+   * of the team, when there are some.
+   */
+  async createForAgents(
+    teamId: string,
+    scopes: Scope[],
+    agentIds: string[],
+    expiresAt: Date | null = null,
+  ): Promise<CreatedApiKey | { notAgents: string[] }> {
+    const owned = await this.agentsOfTeam(teamId, agentIds);
+    const notAgents = agentIds.filter((id) => !owned.has(id));
+    if (agentIds.length === 0 || notAgents.length > 0) {
+      return { notAgents };
+    }
+    return this.create(teamId, scopes, expiresAt, undefined, agentIds);
+  }
+
+  /** Read by table name: keys sit below the agents module, which they must not import. */
+  private async agentsOfTeam(teamId: string, ids: string[]): Promise<Set<string>> {
+    const owned = new Set<string>();
+    for (let i = 0; i < ids.length; i += ID_LIST_CHUNK) {
+      const params = new SqlParams();
+      const team = params.add(teamId);
+      const list = params.list(ids.slice(i, i + ID_LIST_CHUNK));
+      const { rows } = await this.db.execute<{ id: string }>(
+        `SELECT id FROM agents WHERE team_id = ${team} AND id IN (${list})`,
+        params.values,
+      );
+      rows.forEach((row) => owned.add(row.id));
+    }
+    return owned;
   }
 
   listForTeam(teamId: string): Promise<ApiKeyEntity[]> {
@@ -143,7 +180,13 @@ export class ApiKeysService {
         old.expiresAt = graceUntil;
         await this.db.update(ApiKeyEntity, { id }, { expiresAt: graceUntil });
       }
-      const created = await this.create(old.teamId, old.scopes as Scope[], expiresAt);
+      const created = await this.create(
+        old.teamId,
+        old.scopes as Scope[],
+        expiresAt,
+        undefined,
+        old.agentIds,
+      );
       return { replaced: old, created };
     });
   }
@@ -162,7 +205,16 @@ export class ApiKeysService {
     if (existing.revokedAt) {
       return false;
     }
-    await this.db.update(ApiKeyEntity, { id: existing.id }, { teamId, scopes, expiresAt: null });
+    await this.db.update(
+      ApiKeyEntity,
+      { id: existing.id },
+      {
+        teamId,
+        scopes,
+        agentIds: null,
+        expiresAt: null,
+      },
+    );
     return true;
   }
 

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { PRINCIPAL_RESOLVER } from '@/common/rate-limit/principal-resolver';
+import { AgentLimitGuard } from './agent-limit.guard';
 import { ApiKeyAuthenticator } from './api-key-authenticator';
 import { ApiKeyGuard } from './api-key.guard';
 import { ApiKeysModule } from './api-keys.module';
@@ -13,8 +14,16 @@ import { ScopeGuard } from './scope.guard';
     { provide: PRINCIPAL_RESOLVER, useExisting: ApiKeyAuthenticator },
     ApiKeyGuard,
     ScopeGuard,
+    AgentLimitGuard,
     BootstrapKeyService,
   ],
-  exports: [ApiKeysModule, ApiKeyAuthenticator, PRINCIPAL_RESOLVER, ApiKeyGuard, ScopeGuard],
+  exports: [
+    ApiKeysModule,
+    ApiKeyAuthenticator,
+    PRINCIPAL_RESOLVER,
+    ApiKeyGuard,
+    ScopeGuard,
+    AgentLimitGuard,
+  ],
 })
 export class AuthModule {}

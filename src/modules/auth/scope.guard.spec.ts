@@ -21,7 +21,7 @@ function contextFor(handler: keyof Routes, scopes: string[]): ExecutionContext {
     getHandler: () => Routes.prototype[handler],
     getClass: () => Routes,
     switchToHttp: () => ({
-      getRequest: () => ({ principal: { keyId: 'k', teamId: 't', scopes } }),
+      getRequest: () => ({ principal: { keyId: 'k', teamId: 't', scopes, agentIds: null } }),
     }),
   } as unknown as ExecutionContext;
 }

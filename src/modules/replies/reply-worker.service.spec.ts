@@ -2,6 +2,7 @@ import { Logger } from '@nestjs/common';
 import { Errors } from '@/common/http/api-error';
 import { AppConfig } from '@/config/app-config';
 import { Database } from '@/database/database.service';
+import { dialectOf } from '@/database/sql/dialect';
 import { AgentsService } from '@/modules/agents/agents.service';
 import type { AgentEntity } from '@/modules/agents/entities/agent.entity';
 import { WorkflowsService } from '@/modules/workflows/workflows.service';
@@ -144,16 +145,15 @@ describe('ReplyWorker', () => {
   function newWorker(): ReplyWorker {
     return new ReplyWorker(
       {
-        kind: 'postgres',
+        dialect: dialectOf('postgres'),
         transaction: (work: () => unknown) => work(),
         afterCommit: (callback: () => void) => callback(),
       } as unknown as Database,
       pending as unknown as PendingRepliesRepository,
       conversations as unknown as ConversationsService,
       {
-        requireOwned: async (_teamId: string, id: string) => {
-          return agents.get(id) ?? Promise.reject(Errors.notFound('Agent not found'));
-        },
+        requireOwned: async (_teamId: string, id: string) =>
+          agents.get(id) ?? Promise.reject(Errors.notFound('Agent not found')),
       } as unknown as AgentsService,
       { findForAgent: async () => null } as unknown as WorkflowsService,
       { listen: () => undefined } as unknown as ReplyRequests,

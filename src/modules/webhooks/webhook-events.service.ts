@@ -98,6 +98,8 @@ export class WebhookEvents {
     if (!this.mail.configured) {
       return;
     }
+    // Hand-offs of one team take turns from here to the insert, so the hourly cap counts them all.
+    await this.db.lockRow('teams', teamId, 'no key update');
     const last = await this.deliveries.lastMailAt(teamId, conversationId);
     if (last && Date.now() - last.getTime() < this.mailCooldownMs) {
       return;

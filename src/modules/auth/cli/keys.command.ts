@@ -1,5 +1,5 @@
 import { Command, InvalidArgumentError } from 'commander';
-import { isId } from '@/common/ids';
+import { canonicalId, isId } from '@/common/ids';
 import { CliServices } from '@/common/cli/cli-services';
 import { cliOutput, parseDuration } from '@/common/cli/cli-output';
 import { ApiKeysService } from '../api-keys.service';
@@ -10,6 +10,7 @@ import { TeamsService } from '../teams.service';
 interface KeysCreateOptions {
   team: string;
   scopes: Scope[];
+  agents?: string[];
   expiresAt?: Date;
   json?: boolean;
 }
@@ -51,6 +52,24 @@ function parseScopes(value: string): Scope[] {
   return scopes as Scope[];
 }
 
+function parseAgents(value: string): string[] {
+  const ids = [
+    ...new Set(
+      value
+        .split(',')
+        .map((id) => id.trim())
+        .filter(Boolean),
+    ),
+  ];
+  const malformed = ids.filter((id) => !isId(id));
+  if (ids.length === 0 || malformed.length > 0) {
+    throw new InvalidArgumentError(
+      `expected agent ids separated by commas; not an id: ${malformed.join(', ') || '(none given)'}`,
+    );
+  }
+  return ids.map((id) => canonicalId(id));
+}
+
 function parseGrace(value: string): number {
   const ms = parseDuration(value);
   if (ms === null) {
@@ -65,6 +84,7 @@ function describeKey(key: ApiKeyEntity) {
     team_id: key.teamId,
     prefix: key.keyPrefix,
     scopes: key.scopes,
+    agent_ids: key.agentIds,
     created_at: key.createdAt.toISOString(),
     expires_at: key.expiresAt?.toISOString() ?? null,
     revoked_at: key.revokedAt?.toISOString() ?? null,
@@ -94,17 +114,28 @@ class KeysActions {
     if (!team) {
       return;
     }
-    const { record, key } = await this.apiKeys.create(
-      team.id,
-      options.scopes,
-      options.expiresAt ?? null,
-    );
+    const created = options.agents
+      ? await this.apiKeys.createForAgents(
+          team.id,
+          options.scopes,
+          options.agents,
+          options.expiresAt ?? null,
+        )
+      : await this.apiKeys.create(team.id, options.scopes, options.expiresAt ?? null);
+    if ('notAgents' in created) {
+      cliOutput.fail(
+        `not an agent of team "${team.name}": ${created.notAgents.join(', ')}; no key was created`,
+      );
+      return;
+    }
+    const { record, key } = created;
     if (options.json) {
       cliOutput.json({
         id: record.id,
         key,
         team_id: team.id,
         scopes: record.scopes,
+        agent_ids: record.agentIds,
         expires_at: record.expiresAt?.toISOString() ?? null,
       });
       return;
@@ -112,6 +143,9 @@ class KeysActions {
     cliOutput.print(
       `Created API key ${record.id} for team "${team.name}" with scopes ${record.scopes.join(',')}`,
     );
+    if (record.agentIds) {
+      cliOutput.print(`It reaches only the agents ${record.agentIds.join(', ')}.`);
+    }
     if (record.expiresAt) {
       cliOutput.print(`It expires at ${record.expiresAt.toISOString()}.`);
     }
@@ -133,11 +167,12 @@ class KeysActions {
       return;
     }
     cliOutput.table(
-      ['ID', 'PREFIX', 'SCOPES', 'STATE', 'LAST USED'],
+      ['ID', 'PREFIX', 'SCOPES', 'AGENTS', 'STATE', 'LAST USED'],
       keys.map((key) => [
         key.id,
         `${key.prefix}…`,
         key.scopes.join(','),
+        key.agent_ids?.join(',') ?? 'all',
         keyState(key),
         key.last_used_at ?? 'never',
       ]),
@@ -169,6 +204,7 @@ class KeysActions {
         key: created.key,
         team_id: created.record.teamId,
         scopes: created.record.scopes,
+        agent_ids: created.record.agentIds,
         expires_at: created.record.expiresAt?.toISOString() ?? null,
         replaced: { id: replaced.id, expires_at: oldExpiry },
       });
@@ -204,8 +240,13 @@ export function keysCommand(services: CliServices): Command {
     .description('Create an API key; the key is printed once')
     .requiredOption('--team <name>', 'Team that owns the key')
     .requiredOption('--scopes <list>', `Comma-separated scopes: ${SCOPES.join(', ')}`, parseScopes)
+    .option(
+      '--agents <ids>',
+      "Comma-separated ids of the team's agents: the key reaches only these (default: all)",
+      parseAgents,
+    )
     .option('--expires-at <iso>', 'Expiry as an ISO-8601 date-time', parseExpiresAt)
-    .option('--json', 'Print {id, key, team_id, scopes, expires_at} as JSON')
+    .option('--json', 'Print {id, key, team_id, scopes, agent_ids, expires_at} as JSON')
     .action(async (options: KeysCreateOptions) => (await actions()).create(options));
   keys
     .command('list')
@@ -216,7 +257,7 @@ export function keysCommand(services: CliServices): Command {
   keys
     .command('rotate')
     .description(
-      'Replace a key with a new one of the same team and scopes; the old one works for --grace more',
+      'Replace a key with a new one of the same team, scopes and agents; the old one works for --grace more',
     )
     .argument('<id>')
     .requiredOption(
@@ -227,7 +268,7 @@ export function keysCommand(services: CliServices): Command {
     .option('--expires-at <iso>', 'Expiry of the new key (ISO-8601)', parseExpiresAt)
     .option(
       '--json',
-      'Print {id, key, team_id, scopes, expires_at, replaced: {id, expires_at}} as JSON',
+      'Print {id, key, team_id, scopes, agent_ids, expires_at, replaced: {id, expires_at}} as JSON',
     )
     .action(async (id: string, options: KeysRotateOptions) =>
       (await actions()).rotate(id, options),

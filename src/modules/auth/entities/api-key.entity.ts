@@ -19,6 +19,10 @@ export class ApiKeyEntity extends TeamRecordEntity {
   @Column({ type: 'simple-json' })
   scopes: string[];
 
+  /** The only agents the key reaches; null: every agent of its team. */
+  @Column({ name: 'agent_ids', type: 'simple-json', nullable: true })
+  agentIds: string[] | null;
+
   @TimeColumn('expires_at', { nullable: true })
   expiresAt: Date | null;
 

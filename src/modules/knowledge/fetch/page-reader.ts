@@ -14,8 +14,8 @@ const THREAD_HEAP_MB = 512;
 const IDLE_THREAD_MS = 30_000;
 
 /**
- * Under ts-jest and ts-node this module is TypeScript, and so is the thread's entry, which then
- * needs ts-node to load; built, both are JavaScript side by side in dist.
+ * Run from source (the test runner, ts-node) this module is TypeScript, and so is the thread's
+ * entry, which then needs ts-node to load; built, both are JavaScript side by side in dist.
  */
 function threadEntry(): { script: string; execArgv: string[] } {
   const fromSource = __filename.endsWith('.ts');
