@@ -14,6 +14,7 @@ import { RateLimitModule } from './common/rate-limit/rate-limit.module';
 import { RedisModule } from './common/redis/redis.module';
 import { StateModule } from './common/state/state.module';
 import { ApiValidationPipe } from './common/validation/api-validation.pipe';
+import { UnknownQueryInterceptor } from './common/validation/unknown-query.interceptor';
 import { AppConfig } from './config/app-config';
 import { AppConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
@@ -77,6 +78,7 @@ export class AppModule {
         { provide: APP_GUARD, useExisting: ScopeGuard },
         { provide: APP_GUARD, useExisting: AgentLimitGuard },
         { provide: APP_GUARD, useClass: RequestBodyGuard },
+        { provide: APP_INTERCEPTOR, useClass: UnknownQueryInterceptor },
         { provide: APP_INTERCEPTOR, useExisting: IdempotencyInterceptor },
         { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
         { provide: APP_PIPE, useClass: ApiValidationPipe },

@@ -1,7 +1,9 @@
 import { STATUS_CODES } from 'node:http';
 import Ajv, { ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
+import { API } from '../support/api-client';
 import { OpenApiDocument, Operation } from '../support/openapi';
+import { UNKNOWN_QUERY_PARAMETER } from './request-parts';
 
 export interface Observed {
   status: number;
@@ -117,6 +119,22 @@ export class ContractChecker {
  * `nullable: true` admits null whatever else the schema says, as the document's generator and
  * its clients mean it (`{nullable, allOf: [$ref]}`, `{nullable, enum}`).
  */
+/**
+ * API.md §1: a request with a query parameter its route does not take never succeeds (the probes
+ * outside the API prefix aside).
+ */
+export function strictQueryProblems(
+  operation: Operation,
+  tags: string[],
+  status: number,
+): string[] {
+  const unknownSent = tags.some((tag) => tag.startsWith(`query:${UNKNOWN_QUERY_PARAMETER}`));
+  const underApi = operation.path.startsWith(`${API}/`);
+  return unknownSent && underApi && status < 300
+    ? [`unknown query parameter accepted (${status})`]
+    : [];
+}
+
 function forAjv(schema: unknown): any {
   if (Array.isArray(schema)) {
     return schema.map(forAjv);

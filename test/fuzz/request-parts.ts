@@ -125,6 +125,9 @@ const HOSTILE_QUERY_VALUES = [
   'x'.repeat(10_000),
 ];
 
+/** A name no route takes: the strict query rule (API.md §1) refuses it everywhere. */
+export const UNKNOWN_QUERY_PARAMETER = 'unknown_param';
+
 export function queryArbitrary(
   document: OpenApiDocument,
   operation: Operation,
@@ -141,7 +144,7 @@ export function queryArbitrary(
         .map(([name, value]) => `${name}=${encodeURIComponent(String(value))}`)
         .join('&'),
     );
-  const names = [...parameters.map((p) => p.name), 'unknown_param'];
+  const names = [...parameters.map((p) => p.name), UNKNOWN_QUERY_PARAMETER];
   const hostile = fc
     .record({
       name: fc.constantFrom(...names),

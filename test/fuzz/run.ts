@@ -5,7 +5,7 @@ import { AppProcess, startApp } from '../support/app-process';
 import { startFakeProviders } from '../support/fake-providers';
 import { randomApiKey } from '../support/keys';
 import { killStartedProcesses } from '../support/managed-process';
-import { ContractChecker, Observed } from './checker';
+import { ContractChecker, Observed, strictQueryProblems } from './checker';
 import { OpenApiDocument, operationsOf } from '../support/openapi';
 import { parseOptions } from './options';
 import { FuzzReport } from './report';
@@ -69,7 +69,10 @@ async function fuzz(
       const sentAt = performance.now();
       try {
         const response = await sender.send(request);
-        const problems = checker.check(request.operation, response);
+        const problems = [
+          ...checker.check(request.operation, response),
+          ...strictQueryProblems(request.operation, request.tags, response.status),
+        ];
         report.record(request, response, problems, performance.now() - sentAt);
         if (problems.length === 0) {
           await track(request, response, seeder);

@@ -2,6 +2,7 @@ import { All, Controller, Req } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { Errors } from './api-error';
+import { AnyQuery } from '../validation/query-parameters';
 import { Public } from './public.decorator';
 
 /**
@@ -10,6 +11,8 @@ import { Public } from './public.decorator';
  */
 @ApiExcludeController()
 @Public()
+// An unknown route is a 404 whatever its query string.
+@AnyQuery()
 @Controller()
 export class FallbackController {
   @All('{*path}')

@@ -19,13 +19,12 @@ const common: ValidationPipeOptions = {
 };
 
 /**
- * Bodies are strict (unknown fields are refused, as the contract says); query strings are
- * whitelisted but lenient, since proxies and browsers add parameters of their own.
+ * Bodies and query DTOs are strict: unknown fields and parameters are refused, as the contract
+ * says (routes without a query DTO: see UnknownQueryInterceptor).
  */
 @Injectable()
 export class ApiValidationPipe implements PipeTransform {
-  private readonly bodies = new ValidationPipe({ ...common, forbidNonWhitelisted: true });
-  private readonly queries = new ValidationPipe({ ...common, forbidNonWhitelisted: false });
+  private readonly strict = new ValidationPipe({ ...common, forbidNonWhitelisted: true });
 
   transform(value: unknown, metadata: ArgumentMetadata): unknown {
     if (metadata.type === 'body') {
@@ -41,10 +40,10 @@ export class ApiValidationPipe implements PipeTransform {
       if (prototypeKeys.length > 0) {
         throw Errors.validation(prototypeKeys.map((path) => `${path}: is not allowed`));
       }
-      return this.bodies.transform(value ?? {}, metadata);
+      return this.strict.transform(value ?? {}, metadata);
     }
     if (metadata.type === 'query') {
-      return this.queries.transform(value, metadata);
+      return this.strict.transform(value, metadata);
     }
     return value;
   }

@@ -52,7 +52,7 @@ export const Endpoint = (options: EndpointOptions) => {
     RequireScopes(options.scope),
     ApiOperation({ summary: options.summary }),
     ...(served ? success(options, takesKey && !neverStored) : [notImplemented()]),
-    ApiErrors(...(options.errors ?? defaultErrors(served, isWrite))),
+    ApiErrors(...withQueryRefusal(options.errors ?? defaultErrors(served, isWrite))),
     ...(takesKey ? [ApiIdempotencyKey(!neverStored)] : []),
     ...(options.idempotency ? [Idempotency(options.idempotency)] : []),
   );
@@ -72,6 +72,11 @@ function success(options: ServedEndpointOptions, replayable: boolean) {
 }
 
 const notImplemented = () => ApiErrorResponse(501, 'not_implemented');
+
+/** Any route may answer 400: an unknown query parameter is refused everywhere (API.md §1). */
+function withQueryRefusal(statuses: ErrorStatus[]): ErrorStatus[] {
+  return statuses.includes(400) ? statuses : [400, ...statuses];
+}
 
 /** A route not active yet looks nothing up; as a write it still meets Idempotency-Key conflicts. */
 function defaultErrors(served: boolean, isWrite: boolean): ErrorStatus[] {

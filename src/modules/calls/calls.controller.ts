@@ -1,15 +1,26 @@
-import { Controller, Get, Param, Post } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { applyDecorators, Controller, Get, Param, Post } from '@nestjs/common';
+import { ApiQuery, ApiTags } from '@nestjs/swagger';
 import { Errors } from '@/common/http/api-error';
 import { Endpoint } from '@/modules/auth/endpoint.decorator';
 
 const NOT_ACTIVE = 'Call history is not active yet';
+
+/**
+ * What clients send to the call lists: accepted (the strict query rule refuses only other
+ * names), never validated, since the answer is 501 whatever they hold.
+ */
+const CALL_LIST_QUERY = ['page', 'limit', 'search', 'sort', 'is_test_call', 'status'] as const;
+const CallListQuery = () =>
+  applyDecorators(
+    ...CALL_LIST_QUERY.map((name) => ApiQuery({ name, type: String, required: false })),
+  );
 
 /** docs/api.md §6: every call endpoint answers 501 once the caller is authenticated and scoped. */
 @ApiTags('calls')
 @Controller()
 export class CallsController {
   @Get('calls')
+  @CallListQuery()
   @Endpoint({
     scope: 'calls:read',
     summary: "List the team's calls (not active yet)",
@@ -20,6 +31,7 @@ export class CallsController {
   }
 
   @Get('agents/:agentId/calls')
+  @CallListQuery()
   @Endpoint({
     scope: 'calls:read',
     summary: "List an agent's calls (not active yet)",

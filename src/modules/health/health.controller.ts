@@ -8,6 +8,7 @@ import { responseHeaders } from '@/common/http/response-headers.docs';
 import { SkipRateLimit } from '@/common/rate-limit/rate-limit.guard';
 import { Public } from '@/common/http/public.decorator';
 import { RawResponse } from '@/common/http/response-message.decorator';
+import { AnyQuery } from '@/common/validation/query-parameters';
 import { DatabaseHealthIndicator } from './database.health';
 import { RedisHealthIndicator } from './redis.health';
 
@@ -38,6 +39,8 @@ const READINESS_SCHEMA: SchemaObject = {
 @Public()
 // Probes must answer whatever the state of Redis, which holds the rate-limit counters.
 @SkipRateLimit()
+// Outside the API prefix: the strict query rule is the API's, not the probes'.
+@AnyQuery()
 @RawResponse()
 @Controller()
 export class HealthController {
