@@ -261,11 +261,15 @@ describe('conversations and messages', () => {
     beforeAll(async () => {
       solo = await startTestApp();
       soloAgent = (await createAgent(solo)).id;
+      // Each reply is settled before the next message, so the newest-first order (by the last
+      // message) is the order of sending: replies to different conversations run concurrently.
       await sendAs(solo, soloAgent, 'alice', 'I need a refund', {
         channel_type: 'whatsapp',
         channel_username: 'alice_w',
       });
+      await repliesSettled(solo);
       await sendAs(solo, soloAgent, 'bob', 'Opening hours?', { channel_type: 'webchat' });
+      await repliesSettled(solo);
       await sendAs(solo, soloAgent, 'tester', 'Test message', {
         channel_type: 'whatsapp',
         is_test_channel: true,
