@@ -21,6 +21,7 @@ const CONVERSATION_FIELDS = [
   'last_message_at',
   'last_seen',
   'last_message_preview',
+  'contact_id',
   'created_at',
   'updated_at',
 ].sort();

@@ -14,6 +14,7 @@ import { JobLeases1733126400000 } from './1733126400000-job-leases';
 import { IdempotencyLeaseToken1733130000000 } from './1733130000000-idempotency-lease-token';
 import { ReplyJobLeases1733137200000 } from './1733137200000-reply-job-leases';
 import { ApiKeyAgents1733141100000 } from './1733141100000-api-key-agents';
+import { Contacts1733150400000 } from './1733150400000-contacts';
 import { MessageAuthors1733146800000 } from './1733146800000-message-authors';
 
 /** Every migration, oldest first; `secretBox` opens and seals the stored secrets some rewrite. */
@@ -35,5 +36,6 @@ export function migrations(secretBox: SecretBox): Array<new () => unknown> {
     ReplyJobLeases1733137200000,
     ApiKeyAgents1733141100000,
     MessageAuthors1733146800000,
+    Contacts1733150400000,
   ];
 }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityNotFoundError } from 'typeorm';
 import { Database } from '@/database/database.service';
+import { ContactsRepository } from './contacts/contacts.repository';
 import { ConversationEvents } from './conversation-events';
 import {
   Appended,
@@ -29,6 +30,7 @@ export class ConversationWrites {
   constructor(
     private readonly db: Database,
     private readonly conversations: ConversationsRepository,
+    private readonly contacts: ContactsRepository,
     private readonly events: ConversationEvents,
   ) {}
 
@@ -59,9 +61,9 @@ export class ConversationWrites {
   }
 
   /**
-   * Adds a channel user's message (or an answer to them) to their conversation, created if new.
-   * The caller has made sure the agent is the team's. Null only when the conversation went
-   * meanwhile.
+   * Adds a channel user's message (or an answer to them) to their conversation, created if new
+   * (with the channel user's contact, unless another conversation made it already). The caller
+   * has made sure the agent is the team's. Null only when the conversation went meanwhile.
    */
   appendForChannelUser(
     teamId: string,
@@ -73,6 +75,9 @@ export class ConversationWrites {
     return this.db.transaction(async () => {
       const created = await this.conversations.createIfNew(teamId, agentId, user);
       if (created) {
+        const contact = await this.contacts.ensure(teamId, user.channelType, user.channelUserId);
+        await this.conversations.update(teamId, created.id, { contactId: contact.id });
+        created.contactId = contact.id;
         await this.events.conversationCreated(created);
       }
       const bumped = await this.conversations.bumpForChannelUser(

@@ -80,7 +80,12 @@ export class ConversationsController {
     @AgentId() agentId: string,
     @IdParam('conversationId') conversationId: string,
   ): Promise<ConversationDetailResponseDto> {
-    return toConversationDetail(await this.conversations.get(teamId, agentId, conversationId));
+    const { conversation, contact } = await this.conversations.getDetail(
+      teamId,
+      agentId,
+      conversationId,
+    );
+    return toConversationDetail(conversation, contact);
   }
 
   @Patch(':conversationId/ai-status')

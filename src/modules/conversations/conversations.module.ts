@@ -2,6 +2,9 @@ import { Module } from '@nestjs/common';
 import { AgentsModule } from '@/modules/agents/agents.module';
 import { ApiKeysModule } from '@/modules/auth/api-keys.module';
 import { WebhooksModule } from '@/modules/webhooks/webhooks.module';
+import { ContactsController } from './contacts/contacts.controller';
+import { ContactsRepository } from './contacts/contacts.repository';
+import { ContactsService } from './contacts/contacts.service';
 import { ConversationEvents } from './conversation-events';
 import { ConversationWrites } from './conversation-writes';
 import { ConversationsController } from './conversations.controller';
@@ -24,10 +27,12 @@ import { StreamService } from './stream/stream.service';
 @Module({
   imports: [AgentsModule, ApiKeysModule, WebhooksModule],
   // The stream controller first: its `…/messages/stream` must win over `…/messages/:messageId`.
-  controllers: [StreamController, ConversationsController, NotesController],
+  controllers: [StreamController, ConversationsController, NotesController, ContactsController],
   providers: [
     ConversationEvents,
     ConversationsRepository,
+    ContactsRepository,
+    ContactsService,
     ConversationWrites,
     MessagesRepository,
     ConversationsService,

@@ -188,6 +188,7 @@ export class ConversationsRepository {
       email: null,
       phoneNumber: null,
       profilePicture: null,
+      contactId: null,
       lastSeq: 0,
       flowState: null,
       context: null,

@@ -4,6 +4,8 @@ import { isId } from '@/common/ids';
 import { Page } from '@/common/pagination/page';
 import { Database } from '@/database/database.service';
 import { AgentsService } from '@/modules/agents/agents.service';
+import type { ContactEntity } from './contacts/contact.entity';
+import { ContactsService } from './contacts/contacts.service';
 import { appendedOrGone, ConversationWrites } from './conversation-writes';
 import {
   ChannelUser,
@@ -39,6 +41,7 @@ export class ConversationsService {
     private readonly messages: MessagesRepository,
     private readonly publisher: MessagePublisher,
     private readonly replyRequests: ReplyRequests,
+    private readonly contacts: ContactsService,
   ) {}
 
   async list(
@@ -58,6 +61,16 @@ export class ConversationsService {
       throw Errors.notFound(NOT_FOUND);
     }
     return conversation;
+  }
+
+  /** The agent's conversation and its contact, or 404 as `get`. */
+  async getDetail(
+    teamId: string,
+    agentId: string,
+    id: string,
+  ): Promise<{ conversation: ConversationEntity; contact: ContactEntity | null }> {
+    const conversation = await this.get(teamId, agentId, id);
+    return { conversation, contact: await this.contacts.find(teamId, conversation.contactId) };
   }
 
   async setAiPaused(
@@ -247,6 +260,9 @@ export class ConversationsService {
         throw Errors.notFound(NOT_FOUND);
       }
       const { message, conversation, agentStatus } = appended;
+      if (input.contact && conversation.contactId) {
+        await this.contacts.fill(teamId, conversation.contactId, input.contact);
+      }
       this.publisher.publish(message);
       if (role === 'user' && !conversation.isAiChatPaused && agentStatus !== 'paused') {
         await this.replyRequests.requested(message);

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsIn, IsOptional } from 'class-validator';
+import type { ContactEntity } from '../contacts/contact.entity';
 import { ListQueryDto } from '@/common/pagination/list-query.dto';
 import { IsSort } from '@/common/pagination/sort';
 import { QueryBool } from '@/common/validation/query-transforms';
@@ -64,6 +65,8 @@ export class ConversationResponseDto {
   @ApiProperty({ type: String, nullable: true }) last_message_at: string | null;
   @ApiProperty({ type: String, nullable: true }) last_seen: string | null;
   @ApiProperty({ type: String, nullable: true }) last_message_preview: string | null;
+  @ApiProperty({ type: String, nullable: true, description: "The channel user's contact" })
+  contact_id: string | null;
   @ApiProperty() created_at: string;
   @ApiProperty() updated_at: string;
 }
@@ -92,19 +95,22 @@ export function toConversationResponse(conversation: ConversationEntity): Conver
     last_message_at: conversation.lastMessageAt?.toISOString() ?? null,
     last_seen: conversation.lastSeen?.toISOString() ?? null,
     last_message_preview: conversation.lastMessagePreview,
+    contact_id: conversation.contactId,
     created_at: conversation.createdAt.toISOString(),
     updated_at: conversation.updatedAt.toISOString(),
   };
 }
 
+/** The conversation with the details of its contact (null ones when it has none). */
 export function toConversationDetail(
   conversation: ConversationEntity,
+  contact: ContactEntity | null,
 ): ConversationDetailResponseDto {
   return {
     ...toConversationResponse(conversation),
-    full_name: conversation.fullName,
-    email: conversation.email,
-    phone_number: conversation.phoneNumber,
-    profile_picture: conversation.profilePicture,
+    full_name: contact?.fullName ?? null,
+    email: contact?.email ?? null,
+    phone_number: contact?.phoneNumber ?? null,
+    profile_picture: contact?.profilePicture ?? null,
   };
 }

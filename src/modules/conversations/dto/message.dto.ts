@@ -15,6 +15,7 @@ import {
   MessageType,
 } from '../entities/message.entity';
 import { isPrivate } from '../messages/message-draft';
+import { ContactDetailsDto, OptionalContactDetails } from '../contacts/contact.dto';
 import { MessageAuthorDto, OperatorDto, OptionalOperator } from './message-author.dto';
 
 export class MessageCreateDto {
@@ -32,6 +33,9 @@ export class MessageCreateDto {
 
   @OptionalOperator('The operator sending an assistant message; not allowed on a user message')
   author?: OperatorDto;
+
+  @OptionalContactDetails()
+  contact?: ContactDetailsDto;
 }
 
 /** Appends to `conversation_id`, or to the conversation of the channel user, created if new. */

@@ -1,4 +1,4 @@
-import { Column, Entity, Index, Unique } from 'typeorm';
+import { Column, Entity, ForeignKey, Index, Unique } from 'typeorm';
 import { BooleanColumn, TimeColumn } from '@/database/columns';
 import { AgentScopedEntity } from '@/database/agent-scoped.entity';
 import { CHANNEL_TYPES, ChannelType } from '@/modules/agents/dto/channel-types';
@@ -24,6 +24,7 @@ export interface FlowState {
 @Index('ix_conversations_agent_last_message', ['agentId', 'lastMessageAt'])
 @Index('ix_conversations_agent_created', ['agentId', 'createdAt'])
 @Index('ix_conversations_agent_updated', ['agentId', 'updatedAt'])
+@Index('ix_conversations_contact', ['contactId'])
 export class ConversationEntity extends AgentScopedEntity {
   @Column({ name: 'channel_type', type: 'varchar', length: 32 })
   channelType: ConversationChannel;
@@ -73,6 +74,11 @@ export class ConversationEntity extends AgentScopedEntity {
 
   @Column({ name: 'flow_state', type: 'simple-json', nullable: true })
   flowState: FlowState | null;
+
+  /** The channel user's contact (contacts/), made with the conversation's first message. */
+  @Column({ name: 'contact_id', type: 'varchar', length: 36, nullable: true })
+  @ForeignKey('contacts', { onDelete: 'SET NULL' })
+  contactId: string | null;
 
   /** What the customer answered to the flows' `collect` steps, by key: for later steps and tools. */
   @Column({ type: 'simple-json', nullable: true })
