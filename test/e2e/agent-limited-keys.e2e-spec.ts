@@ -148,6 +148,7 @@ describe('keys limited to agents', () => {
       api.get(`${API}/phone-numbers`),
       api.get(`${API}/phone-numbers/request`),
       api.get(`${API}/calls`),
+      api.get(`${API}/contacts`),
     ];
     for (const request of refused) {
       const res = await request;

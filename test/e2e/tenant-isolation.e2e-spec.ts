@@ -42,6 +42,7 @@ const BODIES: Record<string, unknown> = {
     text: 'Taken over',
     author: { id: 'intruder', name: 'Intruder' },
   },
+  [`PATCH ${API}/contacts/{contactId}`]: { notes: 'Taken over', email: 'intruder@example.com' },
 };
 
 /**

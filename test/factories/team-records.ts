@@ -24,6 +24,7 @@ export interface TeamRecords {
   webhooks: string;
   deliveries: string;
   'action-runs': string;
+  contacts: string;
 }
 
 /** Creates one record of every kind in the team of `key`. */
@@ -60,6 +61,10 @@ export async function seedTeam(t: TestApp, key: string): Promise<TeamRecords> {
   const { webhook, delivery } = await seedWebhook(t, key);
   await repliesSettled(t);
   const runs = await t.api(key).get(`${API}/agents/${agent.id}/action-runs`).expect(200);
+  const conversation = await t
+    .api(key)
+    .get(`${API}/agents/${agent.id}/conversations/${message.conversation_id}`)
+    .expect(200);
   return {
     workflows: workflow.id,
     agents: agent.id,
@@ -75,6 +80,7 @@ export async function seedTeam(t: TestApp, key: string): Promise<TeamRecords> {
     webhooks: webhook,
     deliveries: delivery,
     'action-runs': runs.body.data[0].id,
+    contacts: conversation.body.data.contact_id,
   };
 }
 

@@ -100,6 +100,12 @@ async function seedAgent(api: ApiClient, workflowId: string, n: number): Promise
       `${CONVERSATION}/messages/{messageId}`,
       { ...values, messageId: String(message.id) },
     ]);
+    const conversation = await api.data(
+      'GET',
+      `${under}/conversations/${values.conversationId}`,
+      200,
+    );
+    created.push([`${API}/contacts/{contactId}`, { contactId: String(conversation.contact_id) }]);
   }
   return created;
 }
