@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { newId } from '@/common/ids';
+import { isE164 } from '@/common/validation/e164';
 import { LIMITS } from '@/common/validation/limits';
 import { Database } from '@/database/database.service';
 import { isUniqueViolation } from '@/database/errors';
 import { TeamsService } from '@/modules/auth/teams.service';
-import { isE164 } from './e164';
 import { PhoneNumberRequestEntity } from './entities/phone-number-request.entity';
 import { PhoneNumberEntity } from './entities/phone-number.entity';
 import { PhoneNumberRequestsRepository } from './phone-number-requests.repository';

@@ -1,1 +1,0 @@
-export { isE164 } from '@/common/validation/e164';
