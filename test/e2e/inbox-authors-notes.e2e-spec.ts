@@ -227,12 +227,19 @@ describe('message authors and private notes', () => {
       expect(JSON.stringify(llm.requests)).not.toContain(NOTE);
 
       // Every other message was announced; the notes never were.
+      // The events are fanned out by a worker: wait for the four announcements themselves.
+      const ofConversation = () =>
+        receiver
+          .ofType('message.created')
+          .map((event) => event.body.data)
+          .filter((data) => data.conversation_id === conversationId);
+      await receiver.waitFor(() => ofConversation().length >= 4);
       await pollUntil(
         () => deliveriesOf(t, webhookId),
         (deliveries) => deliveries.every((delivery) => delivery.status === 'succeeded'),
         10_000,
       );
-      await receiver.waitFor((events) => events.some((event) => event.body.data.id === later.id));
+      expect(ofConversation().some((data) => data.id === later.id)).toBe(true);
       const announced = receiver.ofType('message.created').map((event) => event.body.data);
       expect(announced.filter((data) => data.conversation_id === conversationId).length).toBe(4);
       expect(announced.some((data) => data.private || data.message_type === 'note')).toBe(false);
