@@ -23,6 +23,13 @@ const CONVERSATION_FIELDS = [
   'last_message_preview',
   'created_at',
   'updated_at',
+  'agent_id',
+  'status',
+  'snoozed_until',
+  'assignee',
+  'labels',
+  'priority',
+  'handoff',
 ].sort();
 
 describe('conversations and messages', () => {

@@ -42,6 +42,11 @@ const BODIES: Record<string, unknown> = {
     text: 'Taken over',
     author: { id: 'intruder', name: 'Intruder' },
   },
+  [`PATCH ${API}/agents/{agentId}/conversations/{conversationId}`]: {
+    status: 'resolved',
+    assignee: { id: 'intruder', name: 'Intruder' },
+    labels: ['taken-over'],
+  },
 };
 
 /**

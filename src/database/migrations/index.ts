@@ -15,6 +15,7 @@ import { IdempotencyLeaseToken1733130000000 } from './1733130000000-idempotency-
 import { ReplyJobLeases1733137200000 } from './1733137200000-reply-job-leases';
 import { ApiKeyAgents1733141100000 } from './1733141100000-api-key-agents';
 import { MessageAuthors1733146800000 } from './1733146800000-message-authors';
+import { InboxStatus1733154000000 } from './1733154000000-inbox-status';
 
 /** Every migration, oldest first; `secretBox` opens and seals the stored secrets some rewrite. */
 export function migrations(secretBox: SecretBox): Array<new () => unknown> {
@@ -35,5 +36,6 @@ export function migrations(secretBox: SecretBox): Array<new () => unknown> {
     ReplyJobLeases1733137200000,
     ApiKeyAgents1733141100000,
     MessageAuthors1733146800000,
+    InboxStatus1733154000000,
   ];
 }

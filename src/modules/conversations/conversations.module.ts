@@ -8,6 +8,9 @@ import { ConversationsController } from './conversations.controller';
 import { ConversationsRepository } from './conversations.repository';
 import { ConversationsService } from './conversations.service';
 import { NotesController } from './notes.controller';
+import { ConversationInbox } from './inbox/conversation-inbox';
+import { InboxController } from './inbox/inbox.controller';
+import { InboxRepository } from './inbox/inbox.repository';
 import { MessagePublisher } from './messages/message-publisher';
 import { MessagesRepository } from './messages/messages.repository';
 import { ReplyRequests } from './reply-requests.service';
@@ -24,11 +27,13 @@ import { StreamService } from './stream/stream.service';
 @Module({
   imports: [AgentsModule, ApiKeysModule, WebhooksModule],
   // The stream controller first: its `…/messages/stream` must win over `…/messages/:messageId`.
-  controllers: [StreamController, ConversationsController, NotesController],
+  controllers: [StreamController, ConversationsController, NotesController, InboxController],
   providers: [
     ConversationEvents,
     ConversationsRepository,
     ConversationWrites,
+    ConversationInbox,
+    InboxRepository,
     MessagesRepository,
     ConversationsService,
     MessagePublisher,

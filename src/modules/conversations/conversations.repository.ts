@@ -10,6 +10,7 @@ import { ConversationListQueryDto } from './dto/conversation.dto';
 import { ConversationChannel, ConversationEntity } from './entities/conversation.entity';
 import { MessageEntity } from './entities/message.entity';
 import { isPrivate, MessageDraft } from './messages/message-draft';
+import { inboxDefaults } from './inbox/inbox-defaults';
 
 const PREVIEW_LENGTH = 160;
 
@@ -191,6 +192,7 @@ export class ConversationsRepository {
       lastSeq: 0,
       flowState: null,
       context: null,
+      ...inboxDefaults(),
       createdAt: now,
       updatedAt: now,
     };

@@ -26,6 +26,7 @@ import {
 import { MessagePublisher } from './messages/message-publisher';
 import { MessagesRepository } from './messages/messages.repository';
 import { ReplyRequests } from './reply-requests.service';
+import { ConversationInbox } from './inbox/conversation-inbox';
 
 const NOT_FOUND = 'Conversation not found';
 
@@ -39,6 +40,7 @@ export class ConversationsService {
     private readonly messages: MessagesRepository,
     private readonly publisher: MessagePublisher,
     private readonly replyRequests: ReplyRequests,
+    private readonly inbox: ConversationInbox,
   ) {}
 
   async list(
@@ -246,7 +248,11 @@ export class ConversationsService {
         await this.agents.requireOwned(teamId, agentId);
         throw Errors.notFound(NOT_FOUND);
       }
-      const { message, conversation, agentStatus } = appended;
+      const { message, agentStatus } = appended;
+      const conversation =
+        role === 'user'
+          ? await this.inbox.reopenOnCustomerMessage(appended.conversation)
+          : appended.conversation;
       this.publisher.publish(message);
       if (role === 'user' && !conversation.isAiChatPaused && agentStatus !== 'paused') {
         await this.replyRequests.requested(message);
