@@ -1,4 +1,5 @@
 import { ConversationEntity } from '@/modules/conversations/entities/conversation.entity';
+import { SnoozesRepository } from '@/modules/conversations/inbox/snoozes.repository';
 import { createAgent } from '../factories/agents';
 import { conversationsPath, repliesSettled, sendAs, sendTo } from '../factories/conversations';
 import { startTestApp, TestApp } from '../factories/test-app';
@@ -17,7 +18,7 @@ describe('the team inbox: status, assignee, labels, priority', () => {
 
   beforeAll(async () => {
     receiver = await WebhookReceiver.start();
-    t = await startTestApp({ SNOOZE_SWEEP_INTERVAL_MS: '200' });
+    t = await startTestApp();
     const workflow = await createWorkflow(t, { name: 'Shop' });
     agentId = (await createAgent(t, { workflow_id: workflow.id, name: 'Ada' })).id;
     await createWebhook(t, receiver.url, INBOX_EVENTS);
@@ -181,5 +182,62 @@ describe('the team inbox: status, assignee, labels, priority', () => {
     await patch(id, { status: 'resolved' }).expect(200);
     await sendTo(t, agentId, id, 'Glad to help', 'assistant');
     expect((await t.api().get(`${base}/${id}`).expect(200)).body.data.status).toBe('resolved');
+  });
+
+  describe('a snooze that ends', () => {
+    const HOUR = 3_600_000;
+
+    it('reopens the conversation on time, announced', async () => {
+      const id = await newConversation();
+      const until = new Date(Date.now() + 1_200).toISOString();
+      await patch(id, { status: 'snoozed', snoozed_until: until }).expect(200);
+      const [event] = await eventsFor(id, 'conversation.status_changed', 2).then((events) =>
+        events.filter((e) => e.body.data.status === 'open'),
+      );
+      expect(event.body.data).toMatchObject({ id, status: 'open', snoozed_until: null });
+      const reopenedAt = Date.parse(event.body.created_at);
+      expect(reopenedAt).toBeGreaterThanOrEqual(Date.parse(until));
+      expect(reopenedAt - Date.parse(until)).toBeLessThan(3_000);
+      const stored = (await t.api().get(`${base}/${id}`).expect(200)).body.data;
+      expect(stored).toMatchObject({ status: 'open', snoozed_until: null });
+    });
+
+    it("an expired claim's late settle does not overwrite the newer one's outcome", async () => {
+      const snoozes = t.app.get(SnoozesRepository, { strict: false });
+      const id = await newConversation();
+      const until = Date.now() + HOUR;
+      await patch(id, { status: 'snoozed', snoozed_until: new Date(until).toISOString() }).expect(
+        200,
+      );
+      const first = await snoozes.claim(id, 1, new Date(until + HOUR));
+      const second = await snoozes.claim(id, 60_000, new Date(until + 2 * HOUR));
+      expect(first && second).toBeTruthy();
+      const announced: string[] = [];
+      const late = await snoozes.reopen(id, first!.token, new Date(), async () => {
+        announced.push('first');
+      });
+      expect(late).toBeNull();
+      expect((await t.api().get(`${base}/${id}`).expect(200)).body.data.status).toBe('snoozed');
+      expect(
+        await snoozes.reopen(id, second!.token, new Date(), async () => {
+          announced.push('second');
+        }),
+      ).not.toBeNull();
+      expect(announced).toEqual(['second']);
+      expect((await t.api().get(`${base}/${id}`).expect(200)).body.data.status).toBe('open');
+    });
+
+    it('a change of status voids a claim taken before it', async () => {
+      const snoozes = t.app.get(SnoozesRepository, { strict: false });
+      const id = await newConversation();
+      const until = Date.now() + HOUR;
+      await patch(id, { status: 'snoozed', snoozed_until: new Date(until).toISOString() }).expect(
+        200,
+      );
+      const claim = await snoozes.claim(id, 60_000, new Date(until + HOUR));
+      await patch(id, { status: 'resolved' }).expect(200);
+      expect(await snoozes.reopen(id, claim!.token, new Date(), async () => undefined)).toBeNull();
+      expect((await t.api().get(`${base}/${id}`).expect(200)).body.data.status).toBe('resolved');
+    });
   });
 });

@@ -11,6 +11,8 @@ import { NotesController } from './notes.controller';
 import { ConversationInbox } from './inbox/conversation-inbox';
 import { InboxController } from './inbox/inbox.controller';
 import { InboxRepository } from './inbox/inbox.repository';
+import { SnoozeEndsWorker } from './inbox/snooze-ends.worker';
+import { SnoozesRepository } from './inbox/snoozes.repository';
 import { MessagePublisher } from './messages/message-publisher';
 import { MessagesRepository } from './messages/messages.repository';
 import { ReplyRequests } from './reply-requests.service';
@@ -34,6 +36,8 @@ import { StreamService } from './stream/stream.service';
     ConversationWrites,
     ConversationInbox,
     InboxRepository,
+    SnoozesRepository,
+    SnoozeEndsWorker,
     MessagesRepository,
     ConversationsService,
     MessagePublisher,
