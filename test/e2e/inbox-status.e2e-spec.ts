@@ -19,7 +19,11 @@ describe('the team inbox: status, assignee, labels, priority', () => {
   beforeAll(async () => {
     receiver = await WebhookReceiver.start();
     t = await startTestApp();
-    const workflow = await createWorkflow(t, { name: 'Shop' });
+    // The first message is answered by a rule, not handed off.
+    const workflow = await createWorkflow(t, {
+      name: 'Shop',
+      rules: [{ name: 'Greeting', trigger: 'hello', response: 'Hi!', enabled: true }],
+    });
     agentId = (await createAgent(t, { workflow_id: workflow.id, name: 'Ada' })).id;
     await createWebhook(t, receiver.url, INBOX_EVENTS);
     base = conversationsPath(agentId);

@@ -12,6 +12,7 @@ import { ConversationInbox } from './inbox/conversation-inbox';
 import { InboxController } from './inbox/inbox.controller';
 import { InboxRepository } from './inbox/inbox.repository';
 import { SnoozeEndsWorker } from './inbox/snooze-ends.worker';
+import { TakeOver } from './inbox/take-over';
 import { SnoozesRepository } from './inbox/snoozes.repository';
 import { MessagePublisher } from './messages/message-publisher';
 import { MessagesRepository } from './messages/messages.repository';
@@ -37,6 +38,7 @@ import { StreamService } from './stream/stream.service';
     ConversationInbox,
     InboxRepository,
     SnoozesRepository,
+    TakeOver,
     SnoozeEndsWorker,
     MessagesRepository,
     ConversationsService,

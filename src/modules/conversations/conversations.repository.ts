@@ -62,7 +62,17 @@ function listFilter(teamId: string, agentId: string, query: ConversationListQuer
 
 /** What a message may change on its conversation besides its counters. */
 export type ConversationChanges = Partial<
-  Pick<ConversationEntity, 'needsAttention' | 'flowState' | 'context'>
+  Pick<
+    ConversationEntity,
+    | 'needsAttention'
+    | 'flowState'
+    | 'context'
+    | 'isAiChatPaused'
+    | 'pauseAnnounced'
+    | 'handoffReason'
+    | 'handoffSource'
+    | 'handoffAt'
+  >
 >;
 
 export interface Bumped {
@@ -79,6 +89,11 @@ const CHANGE_COLUMNS: Record<keyof ConversationChanges, string> = {
   needsAttention: 'needs_attention',
   flowState: 'flow_state',
   context: 'context',
+  isAiChatPaused: 'is_ai_chat_paused',
+  pauseAnnounced: 'pause_announced',
+  handoffReason: 'handoff_reason',
+  handoffSource: 'handoff_source',
+  handoffAt: 'handoff_at',
 };
 
 function changeColumns(changes: ConversationChanges): Record<string, SqlParam> {

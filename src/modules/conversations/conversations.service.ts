@@ -26,7 +26,7 @@ import {
 import { MessagePublisher } from './messages/message-publisher';
 import { MessagesRepository } from './messages/messages.repository';
 import { ReplyRequests } from './reply-requests.service';
-import { ConversationInbox } from './inbox/conversation-inbox';
+import { TakeOver } from './inbox/take-over';
 
 const NOT_FOUND = 'Conversation not found';
 
@@ -40,7 +40,7 @@ export class ConversationsService {
     private readonly messages: MessagesRepository,
     private readonly publisher: MessagePublisher,
     private readonly replyRequests: ReplyRequests,
-    private readonly inbox: ConversationInbox,
+    private readonly takeOver: TakeOver,
   ) {}
 
   async list(
@@ -69,7 +69,12 @@ export class ConversationsService {
     paused: boolean,
   ): Promise<ConversationEntity> {
     const conversation = await this.get(teamId, agentId, id);
-    await this.conversations.update(teamId, id, { isAiChatPaused: paused, updatedAt: new Date() });
+    // Resuming ends the paused stretch: the next one is announced again.
+    await this.conversations.update(teamId, id, {
+      isAiChatPaused: paused,
+      ...(paused ? {} : { pauseAnnounced: false }),
+      updatedAt: new Date(),
+    });
     return { ...conversation, isAiChatPaused: paused };
   }
 
@@ -135,6 +140,11 @@ export class ConversationsService {
   /** The conversation a reply is produced for, or null once it is gone; the agent is not read. */
   findForReply(teamId: string, agentId: string, id: string): Promise<ConversationEntity | null> {
     return this.conversations.findOwned(teamId, agentId, id);
+  }
+
+  /** Whether the AI is paused in the conversation now (a person took over meanwhile). */
+  async isAiPaused({ teamId, agentId, id }: ConversationKey): Promise<boolean> {
+    return (await this.conversations.findOwned(teamId, agentId, id))?.isAiChatPaused ?? false;
   }
 
   findMessage(teamId: string, conversationId: string, id: string): Promise<MessageEntity | null> {
@@ -251,8 +261,8 @@ export class ConversationsService {
       const { message, agentStatus } = appended;
       const conversation =
         role === 'user'
-          ? await this.inbox.reopenOnCustomerMessage(appended.conversation)
-          : appended.conversation;
+          ? await this.takeOver.customerWrote(appended.conversation)
+          : await this.takeOver.operatorWrote(appended.conversation);
       this.publisher.publish(message);
       if (role === 'user' && !conversation.isAiChatPaused && agentStatus !== 'paused') {
         await this.replyRequests.requested(message);

@@ -83,6 +83,7 @@ class FakeConversations {
   messageReads = 0;
 
   findForReply = async () => this.conversation;
+  isAiPaused = async () => this.conversation?.isAiChatPaused ?? false;
   findMessage = async () => (this.messageReads++, message);
   recentMessages = async () => [message];
   publish = (stored: MessageEntity) => this.published.push(stored);
@@ -232,7 +233,17 @@ describe('ReplyWorker', () => {
     await after(6 * (LEASE_MS + SWEEP_MS));
 
     expect(engine.asked).toBe(5);
-    expect(conversations.replies).toEqual([{ text: HANDOFF, changes: { needsAttention: true } }]);
+    expect(conversations.replies).toEqual([
+      {
+        text: HANDOFF,
+        changes: {
+          needsAttention: true,
+          handoffReason: 'no answer found',
+          handoffSource: 'no_answer',
+          handoffAt: expect.any(Date),
+        },
+      },
+    ]);
   });
 
   it.each([

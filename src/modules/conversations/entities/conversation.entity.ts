@@ -120,4 +120,8 @@ export class ConversationEntity extends AgentScopedEntity {
 
   @Column({ name: 'snooze_lease_token', type: 'varchar', length: 36, nullable: true })
   snoozeLeaseToken: string | null;
+
+  /** `needs_attention` was announced in the current stretch of the AI being paused. */
+  @BooleanColumn('pause_announced', false)
+  pauseAnnounced: boolean;
 }

@@ -15,6 +15,7 @@ export type InboxChanges = Partial<
     | 'isAiChatPaused'
     | 'snoozeLeaseUntil'
     | 'snoozeLeaseToken'
+    | 'pauseAnnounced'
   >
 >;
 
@@ -62,7 +63,7 @@ export function inboxChanges(
     changes.status = input.status;
   }
   if (input.status === 'resolved') {
-    Object.assign(changes, { needsAttention: false, isAiChatPaused: false });
+    Object.assign(changes, { needsAttention: false, isAiChatPaused: false, pauseAnnounced: false });
   }
   if (changes.status !== undefined || changes.snoozedUntil !== undefined) {
     Object.assign(changes, { snoozeLeaseUntil: null, snoozeLeaseToken: null });

@@ -14,6 +14,7 @@ export function inboxDefaults(): Pick<
   | 'handoffAt'
   | 'snoozeLeaseUntil'
   | 'snoozeLeaseToken'
+  | 'pauseAnnounced'
 > {
   return {
     status: 'open',
@@ -27,5 +28,6 @@ export function inboxDefaults(): Pick<
     handoffAt: null,
     snoozeLeaseUntil: null,
     snoozeLeaseToken: null,
+    pauseAnnounced: false,
   };
 }

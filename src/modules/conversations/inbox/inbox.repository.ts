@@ -32,4 +32,20 @@ export class InboxRepository {
     );
     return changed > 0;
   }
+
+  /**
+   * Marks the conversation as needing attention during a paused stretch; true when this is the
+   * first time in the stretch (decided under the row's lock, so exactly one writer announces).
+   */
+  async raisePausedAttention(teamId: string, id: string): Promise<boolean> {
+    const first = await this.db.update(
+      ConversationEntity,
+      { teamId, id, pauseAnnounced: false },
+      { pauseAnnounced: true, needsAttention: true },
+    );
+    if (first === 0) {
+      await this.db.update(ConversationEntity, { teamId, id }, { needsAttention: true });
+    }
+    return first > 0;
+  }
 }
