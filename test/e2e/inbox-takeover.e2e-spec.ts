@@ -116,10 +116,12 @@ describe('take-over: a hand-off and an operator reply stop the AI', () => {
     try {
       const sent = await sendAs(t, agentId, `takeover-${++user}`, 'xyzzy plugh');
       await repliesSettled(t);
-      expect((await detail(sent.conversation_id)).handoff).toMatchObject({
-        reason: 'no answer found',
-        source: 'no_answer',
+      const id = sent.conversation_id;
+      expect(await detail(id)).toMatchObject({
+        is_ai_chat_paused: true,
+        handoff: { reason: 'no answer found', source: 'no_answer' },
       });
+      await receiver.waitFor(() => eventsOf('conversation.handed_off', id).length === 1);
     } finally {
       llm.behaviour = 'answer';
     }
@@ -162,6 +164,28 @@ describe('take-over: a hand-off and an operator reply stop the AI', () => {
     await sendTo(t, agentId, id, 'Kemi again.', 'assistant');
     await sendTo(t, agentId, id, 'Hello?');
     await receiver.waitFor(() => eventsOf('conversation.needs_attention', id).length === 2);
+  });
+
+  it('resuming the AI ends the stretch: the model answers, and the next pause is announced', async () => {
+    const sent = await sendAs(t, agentId, `takeover-${++user}`, 'Which sizes do you have?');
+    await repliesSettled(t);
+    const id = sent.conversation_id;
+    await sendTo(t, agentId, id, 'Kemi here.', 'assistant');
+    await sendTo(t, agentId, id, 'Do you have 47?');
+    await receiver.waitFor(() => eventsOf('conversation.needs_attention', id).length === 1);
+    const resumed = await t
+      .api()
+      .patch(`${base}/${id}/ai-status`)
+      .send({ is_ai_chat_paused: false })
+      .expect(200);
+    expect(resumed.body.data).toEqual({ is_ai_chat_paused: false });
+    await sendTo(t, agentId, id, 'Which sizes do you have?');
+    await repliesSettled(t);
+    expect((await allMessages(t, agentId, id)).at(-1)!.message).toBe(MODEL_ANSWER);
+    await t.api().patch(`${base}/${id}/ai-status`).send({ is_ai_chat_paused: true }).expect(200);
+    await sendTo(t, agentId, id, 'Hello?');
+    await receiver.waitFor(() => eventsOf('conversation.needs_attention', id).length === 2);
+    expect((await detail(id)).status).toBe('open');
   });
 
   it("the agent's settings can leave the AI running", async () => {
