@@ -232,7 +232,16 @@ describe('message authors and private notes', () => {
         (deliveries) => deliveries.every((delivery) => delivery.status === 'succeeded'),
         10_000,
       );
+      // The last reply's event may still be on its way when every delivery made so far succeeded.
       await receiver.waitFor((events) => events.some((event) => event.body.data.id === later.id));
+      await receiver.waitFor(
+        (events) =>
+          events.filter(
+            (event) =>
+              event.body.type === 'message.created' &&
+              event.body.data.conversation_id === conversationId,
+          ).length >= 4,
+      );
       const announced = receiver.ofType('message.created').map((event) => event.body.data);
       expect(announced.filter((data) => data.conversation_id === conversationId).length).toBe(4);
       expect(announced.some((data) => data.private || data.message_type === 'note')).toBe(false);
