@@ -233,17 +233,9 @@ describe('ReplyWorker', () => {
     await after(6 * (LEASE_MS + SWEEP_MS));
 
     expect(engine.asked).toBe(5);
-    expect(conversations.replies).toEqual([
-      {
-        text: HANDOFF,
-        changes: {
-          needsAttention: true,
-          handoffReason: 'no answer found',
-          handoffSource: 'no_answer',
-          handoffAt: expect.any(Date),
-        },
-      },
-    ]);
+    const handoff = { handoffReason: 'no answer found', handoffSource: 'no_answer' };
+    const changes = { needsAttention: true, ...handoff, handoffAt: expect.any(Date) };
+    expect(conversations.replies).toEqual([{ text: HANDOFF, changes }]);
   });
 
   it.each([
