@@ -22,6 +22,8 @@ const AGENT_FIELDS = [
   'status',
   'status_reason',
   'escalation_email',
+  'handoff_pauses_ai',
+  'operator_reply_pauses_ai',
   'created_at',
   'updated_at',
 ].sort();
@@ -80,6 +82,8 @@ describe('agents', () => {
         status: 'development',
         status_reason: null,
         escalation_email: 'owner@ada.example',
+        handoff_pauses_ai: true,
+        operator_reply_pauses_ai: true,
         created_at: expect.stringMatching(ISO_MS),
         updated_at: expect.stringMatching(ISO_MS),
       });

@@ -35,7 +35,8 @@ describe('the message stream', () => {
       STREAM_MAX_PER_SUBJECT: '3',
       RATE_LIMIT_MAX: '100000',
     });
-    agentId = (await createAgent(t)).id;
+    // Its replies are hand-offs (no knowledge): they leave the AI running for the live tests.
+    agentId = (await createAgent(t, { handoff_pauses_ai: false })).id;
     base = conversationsPath(agentId);
   });
   afterAll(() => t.close());

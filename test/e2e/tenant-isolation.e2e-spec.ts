@@ -43,6 +43,11 @@ const BODIES: Record<string, unknown> = {
     author: { id: 'intruder', name: 'Intruder' },
   },
   [`PATCH ${API}/contacts/{contactId}`]: { notes: 'Taken over', email: 'intruder@example.com' },
+  [`PATCH ${API}/agents/{agentId}/conversations/{conversationId}`]: {
+    status: 'resolved',
+    assignee: { id: 'intruder', name: 'Intruder' },
+    labels: ['taken-over'],
+  },
 };
 
 /**

@@ -98,7 +98,12 @@ describe("a public workflow its owner makes private or deletes, while another te
 
   it('copies the content from before a PATCH that makes the workflow private and changes it at once', async () => {
     const shared = await createWorkflow(t, SHARED, owner.key);
-    const agent = await createAgent(t, { workflow_id: shared.id }, user.key);
+    // The opening 'hi' is handed off; the AI must go on answering on the copy.
+    const agent = await createAgent(
+      t,
+      { workflow_id: shared.id, handoff_pauses_ai: false },
+      user.key,
+    );
 
     await patchWorkflow(shared.id, { ...CONFIDENTIAL, name: 'Renamed', visibility: 'private' });
 
@@ -115,7 +120,12 @@ describe("a public workflow its owner makes private or deletes, while another te
 
   it("lets the owner delete it when only another team's agents use it, and those agents keep working on their copy", async () => {
     const shared = await createWorkflow(t, SHARED, owner.key);
-    const agent = await createAgent(t, { workflow_id: shared.id }, user.key);
+    // The opening 'hi' is handed off; the AI must go on answering on the copy.
+    const agent = await createAgent(
+      t,
+      { workflow_id: shared.id, handoff_pauses_ai: false },
+      user.key,
+    );
 
     await t.api(owner.key).delete(`${API}/workflows/${shared.id}`).expect(200);
 

@@ -16,6 +16,8 @@ import { ReplyJobLeases1733137200000 } from './1733137200000-reply-job-leases';
 import { ApiKeyAgents1733141100000 } from './1733141100000-api-key-agents';
 import { Contacts1733150400000 } from './1733150400000-contacts';
 import { MessageAuthors1733146800000 } from './1733146800000-message-authors';
+import { InboxStatus1733154000000 } from './1733154000000-inbox-status';
+import { PauseAnnounced1733157600000 } from './1733157600000-pause-announced';
 
 /** Every migration, oldest first; `secretBox` opens and seals the stored secrets some rewrite. */
 export function migrations(secretBox: SecretBox): Array<new () => unknown> {
@@ -37,5 +39,7 @@ export function migrations(secretBox: SecretBox): Array<new () => unknown> {
     ApiKeyAgents1733141100000,
     MessageAuthors1733146800000,
     Contacts1733150400000,
+    InboxStatus1733154000000,
+    PauseAnnounced1733157600000,
   ];
 }

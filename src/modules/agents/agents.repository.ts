@@ -64,11 +64,7 @@ export class AgentsRepository {
     await this.db.insert(AgentEntity, [agent]);
   }
 
-  async update(
-    teamId: string,
-    id: string,
-    changes: Changes<AgentEntity>,
-  ): Promise<boolean> {
+  async update(teamId: string, id: string, changes: Changes<AgentEntity>): Promise<boolean> {
     return (await this.db.update(AgentEntity, { teamId, id }, changes)) > 0;
   }
 

@@ -52,6 +52,8 @@ function agentChanges(input: AgentInput): Partial<AgentEntity> {
     businessEmail: input.business_email,
     businessDescription: input.business_description,
     escalationEmail: input.escalation_email,
+    handoffPausesAi: input.handoff_pauses_ai,
+    operatorReplyPausesAi: input.operator_reply_pauses_ai,
   });
 }
 
@@ -190,6 +192,8 @@ export class AgentsService {
         businessEmail: null,
         businessDescription: null,
         escalationEmail: null,
+        handoffPausesAi: true,
+        operatorReplyPausesAi: true,
         ...agentChanges(input),
         workflowId: workflow.id,
         testChannelCode: newTestChannelCode(),

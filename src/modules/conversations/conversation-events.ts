@@ -11,6 +11,8 @@ import { MessagesRepository } from './messages/messages.repository';
 
 const QUOTE_LENGTH = 2_000;
 
+type WebhookEventType = Parameters<WebhookEvents['emit']>[1];
+
 /**
  * What the conversations tell the team's systems: webhook events, and the hand-off mail to the
  * agent's escalation address. Each is called inside the transaction of its change. `agent_id` is
@@ -34,6 +36,25 @@ export class ConversationEvents {
       ...toConversationResponse(conversation),
       agent_id: conversation.agentId,
     });
+  }
+
+  /** The conversation's status has changed (by PATCH, a reopen, or a snooze that ended). */
+  statusChanged(conversation: ConversationEntity): Promise<void> {
+    return this.emitConversation('conversation.status_changed', conversation);
+  }
+
+  /** The conversation has been assigned to someone else, or unassigned. */
+  assigned(conversation: ConversationEntity): Promise<void> {
+    return this.emitConversation('conversation.assigned', conversation);
+  }
+
+  /** A hand-off has just been recorded (`handoff` carries its reason and source). */
+  handedOff(conversation: ConversationEntity): Promise<void> {
+    return this.emitConversation('conversation.handed_off', conversation);
+  }
+
+  private emitConversation(type: WebhookEventType, conversation: ConversationEntity) {
+    return this.webhooks.emit(conversation.teamId, type, toConversationResponse(conversation));
   }
 
   /** Private notes are staff's only: they are never announced. */

@@ -36,7 +36,8 @@ export class ConversationWrites {
 
   /**
    * Adds a message at the end of the conversation, applying `changes`; null when it is not the
-   * agent's. Setting `needsAttention` announces a hand-off when it was not set before.
+   * agent's. Setting `needsAttention` announces that it needs attention when it was not set
+   * before; recording a hand-off (`handoffSource`) announces the hand-off.
    */
   append(
     conversation: ConversationKey,
@@ -55,6 +56,9 @@ export class ConversationWrites {
       await this.events.messageCreated(appended.message);
       if (handedOff) {
         await this.events.needsAttention(appended.conversation);
+      }
+      if (changes.handoffSource) {
+        await this.events.handedOff(appended.conversation);
       }
       return appended;
     });

@@ -11,6 +11,12 @@ import { ConversationsController } from './conversations.controller';
 import { ConversationsRepository } from './conversations.repository';
 import { ConversationsService } from './conversations.service';
 import { NotesController } from './notes.controller';
+import { ConversationInbox } from './inbox/conversation-inbox';
+import { InboxController } from './inbox/inbox.controller';
+import { InboxRepository } from './inbox/inbox.repository';
+import { SnoozeEndsWorker } from './inbox/snooze-ends.worker';
+import { TakeOver } from './inbox/take-over';
+import { SnoozesRepository } from './inbox/snoozes.repository';
 import { MessagePublisher } from './messages/message-publisher';
 import { MessagesRepository } from './messages/messages.repository';
 import { ReplyRequests } from './reply-requests.service';
@@ -27,13 +33,24 @@ import { StreamService } from './stream/stream.service';
 @Module({
   imports: [AgentsModule, ApiKeysModule, WebhooksModule],
   // The stream controller first: its `…/messages/stream` must win over `…/messages/:messageId`.
-  controllers: [StreamController, ConversationsController, NotesController, ContactsController],
+  controllers: [
+    StreamController,
+    ConversationsController,
+    NotesController,
+    ContactsController,
+    InboxController,
+  ],
   providers: [
     ConversationEvents,
     ConversationsRepository,
     ContactsRepository,
     ContactsService,
     ConversationWrites,
+    ConversationInbox,
+    InboxRepository,
+    SnoozesRepository,
+    TakeOver,
+    SnoozeEndsWorker,
     MessagesRepository,
     ConversationsService,
     MessagePublisher,

@@ -3,65 +3,34 @@ import { newId } from '@/common/ids';
 import { Page } from '@/common/pagination/page';
 import { Database } from '@/database/database.service';
 import { Changes } from '@/database/sql/entity-statements';
-import { ListFilter, ListPages, ListTable } from '@/database/sql/list-pages';
-import { SqlParam, SqlParams } from '@/database/sql/params';
+import { ListPages } from '@/database/sql/list-pages';
+import { SqlParam } from '@/database/sql/params';
 import type { AgentStatus } from '@/modules/agents/entities/agent.entity';
+import { CONVERSATION_LIST, listFilter } from './conversation-list';
 import { ConversationListQueryDto } from './dto/conversation.dto';
 import { ConversationChannel, ConversationEntity } from './entities/conversation.entity';
 import { MessageEntity } from './entities/message.entity';
 import { isPrivate, MessageDraft } from './messages/message-draft';
+import { inboxDefaults } from './inbox/inbox-defaults';
 
 const PREVIEW_LENGTH = 160;
 
 /** What identifies a conversation: its team, its agent and its id. */
 export type ConversationKey = Pick<ConversationEntity, 'teamId' | 'agentId' | 'id'>;
 
-const CONVERSATION_LIST: ListTable = {
-  from: 'conversations conversation',
-  columns: 'conversation.*',
-  searchColumns: [
-    'conversation.channel_user_id',
-    'conversation.channel_user_username',
-    'conversation.last_message_preview',
-  ],
-  sortColumns: {
-    created_at: 'conversation.created_at',
-    updated_at: 'conversation.updated_at',
-    last_message_at: 'conversation.last_message_at',
-  },
-  defaultSort: '-last_message_at',
-  tieBreaker: 'conversation.id',
-};
-
-/** The agent's conversations a list query's filters keep. */
-function listFilter(teamId: string, agentId: string, query: ConversationListQueryDto): ListFilter {
-  const params = new SqlParams();
-  const conditions = [
-    `conversation.team_id = ${params.add(teamId)}`,
-    `conversation.agent_id = ${params.add(agentId)}`,
-  ];
-  if (query.channel) {
-    conditions.push(
-      `conversation.channel_type = ${params.add(query.channel.replace(/^test_/, ''))}`,
-      `conversation.is_test_channel = ${params.add(query.channel.startsWith('test_'))}`,
-    );
-  }
-  const flags = {
-    is_test_channel: query.is_test_channel,
-    is_ai_chat_paused: query.is_ai_chat_paused,
-    needs_attention: query.needs_attention,
-  };
-  for (const [column, value] of Object.entries(flags)) {
-    if (value !== undefined) {
-      conditions.push(`conversation.${column} = ${params.add(value)}`);
-    }
-  }
-  return { where: conditions.join(' AND '), params: params.values };
-}
-
 /** What a message may change on its conversation besides its counters. */
 export type ConversationChanges = Partial<
-  Pick<ConversationEntity, 'needsAttention' | 'flowState' | 'context'>
+  Pick<
+    ConversationEntity,
+    | 'needsAttention'
+    | 'flowState'
+    | 'context'
+    | 'isAiChatPaused'
+    | 'pauseAnnounced'
+    | 'handoffReason'
+    | 'handoffSource'
+    | 'handoffAt'
+  >
 >;
 
 export interface Bumped {
@@ -78,6 +47,11 @@ const CHANGE_COLUMNS: Record<keyof ConversationChanges, string> = {
   needsAttention: 'needs_attention',
   flowState: 'flow_state',
   context: 'context',
+  isAiChatPaused: 'is_ai_chat_paused',
+  pauseAnnounced: 'pause_announced',
+  handoffReason: 'handoff_reason',
+  handoffSource: 'handoff_source',
+  handoffAt: 'handoff_at',
 };
 
 function changeColumns(changes: ConversationChanges): Record<string, SqlParam> {
@@ -192,6 +166,7 @@ export class ConversationsRepository {
       lastSeq: 0,
       flowState: null,
       context: null,
+      ...inboxDefaults(),
       createdAt: now,
       updatedAt: now,
     };

@@ -28,6 +28,7 @@ import {
 import { MessagePublisher } from './messages/message-publisher';
 import { MessagesRepository } from './messages/messages.repository';
 import { ReplyRequests } from './reply-requests.service';
+import { TakeOver } from './inbox/take-over';
 
 const NOT_FOUND = 'Conversation not found';
 
@@ -42,6 +43,7 @@ export class ConversationsService {
     private readonly publisher: MessagePublisher,
     private readonly replyRequests: ReplyRequests,
     private readonly contacts: ContactsService,
+    private readonly takeOver: TakeOver,
   ) {}
 
   async list(
@@ -80,7 +82,12 @@ export class ConversationsService {
     paused: boolean,
   ): Promise<ConversationEntity> {
     const conversation = await this.get(teamId, agentId, id);
-    await this.conversations.update(teamId, id, { isAiChatPaused: paused, updatedAt: new Date() });
+    // Resuming ends the paused stretch: the next one is announced again.
+    await this.conversations.update(teamId, id, {
+      isAiChatPaused: paused,
+      ...(paused ? {} : { pauseAnnounced: false }),
+      updatedAt: new Date(),
+    });
     return { ...conversation, isAiChatPaused: paused };
   }
 
@@ -146,6 +153,11 @@ export class ConversationsService {
   /** The conversation a reply is produced for, or null once it is gone; the agent is not read. */
   findForReply(teamId: string, agentId: string, id: string): Promise<ConversationEntity | null> {
     return this.conversations.findOwned(teamId, agentId, id);
+  }
+
+  /** Whether the AI is paused in the conversation now (a person took over meanwhile). */
+  async isAiPaused({ teamId, agentId, id }: ConversationKey): Promise<boolean> {
+    return (await this.conversations.findOwned(teamId, agentId, id))?.isAiChatPaused ?? false;
   }
 
   findMessage(teamId: string, conversationId: string, id: string): Promise<MessageEntity | null> {
@@ -259,7 +271,11 @@ export class ConversationsService {
         await this.agents.requireOwned(teamId, agentId);
         throw Errors.notFound(NOT_FOUND);
       }
-      const { message, conversation, agentStatus } = appended;
+      const { message, agentStatus } = appended;
+      const conversation =
+        role === 'user'
+          ? await this.takeOver.customerWrote(appended.conversation)
+          : await this.takeOver.operatorWrote(appended.conversation);
       if (input.contact && conversation.contactId) {
         await this.contacts.fill(teamId, conversation.contactId, input.contact);
       }

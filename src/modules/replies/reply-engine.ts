@@ -1,9 +1,10 @@
 import { ActionRunEntity } from './action-runs/entities/action-run.entity';
 import type { AgentEntity } from '@/modules/agents/entities/agent.entity';
-import type { WorkflowEntity } from '@/modules/workflows/entities/workflow.entity';
+import type { WorkflowEntity, WorkflowRule } from '@/modules/workflows/entities/workflow.entity';
 import type {
   ConversationEntity,
   FlowState,
+  HandoffSource,
 } from '@/modules/conversations/entities/conversation.entity';
 import type { MessageEntity } from '@/modules/conversations/entities/message.entity';
 
@@ -27,6 +28,8 @@ export interface Reply {
   context?: Record<string, string>;
   /** The actions run for this reply, in order: each shows as an `action` message before the text. */
   runs?: ActionRunEntity[];
+  /** Set when the reply hands the conversation to a person: why, and which stage did. */
+  handoff?: Handoff;
   /** Which stage answered, for logs. */
   source: 'rule' | 'flow' | 'knowledge' | 'llm' | 'handoff' | 'action';
 }
@@ -39,11 +42,25 @@ export interface ReplyEngine {
 
 export const REPLY_ENGINE = Symbol('REPLY_ENGINE');
 
-export function handoffReply(agent: AgentEntity): Reply {
+export interface Handoff {
+  reason: string;
+  source: HandoffSource;
+}
+
+/** Nothing relevant was found to answer with. */
+export const NO_ANSWER_HANDOFF: Handoff = { reason: 'no answer found', source: 'no_answer' };
+
+/** A rule whose action is `escalate`: the reason is the rule's name. */
+export function ruleHandoff(rule: Pick<WorkflowRule, 'name' | 'trigger'>): Handoff {
+  return { reason: rule.name?.trim() || rule.trigger?.trim() || 'rule', source: 'rule' };
+}
+
+export function handoffReply(agent: AgentEntity, handoff: Handoff = NO_ANSWER_HANDOFF): Reply {
   const team = agent.businessName ?? agent.name;
   return {
     text: `Thanks for your message. Someone from the ${team} team will get back to you shortly.`,
     needsAttention: true,
+    handoff,
     source: 'handoff',
   };
 }

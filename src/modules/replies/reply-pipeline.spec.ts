@@ -38,6 +38,7 @@ describe('ReplyPipeline', () => {
     expect(reply).toEqual({
       text: 'Thanks for your message. Someone from the Acme team will get back to you shortly.',
       needsAttention: true,
+      handoff: { reason: 'human', source: 'rule' },
       source: 'handoff',
     });
   });
@@ -50,6 +51,7 @@ describe('ReplyPipeline', () => {
     expect(reply).toEqual({
       text: 'Sorry! A person will call.',
       needsAttention: true,
+      handoff: { reason: 'angry', source: 'rule' },
       source: 'rule',
     });
   });
@@ -136,6 +138,7 @@ describe('ReplyPipeline', () => {
     expect(reply).toEqual({
       text: 'Thanks for your message. Someone from the Acme team will get back to you shortly.',
       needsAttention: true,
+      handoff: { reason: 'no answer found', source: 'no_answer' },
       flowState: null,
       source: 'handoff',
     });

@@ -9,7 +9,14 @@ import { customerLineFor, toolResultFor } from './action-runs/action-lines';
 import { collectedAnswer, collectKey, nextStep } from './rules/flow-steps';
 import { KnowledgeSearch } from './knowledge-search';
 import { ModelReplier, originOf, recordRun, RunLog } from './model/model-replier';
-import { fillPlaceholders, handoffReply, Reply, ReplyContext, ReplyEngine } from './reply-engine';
+import {
+  fillPlaceholders,
+  handoffReply,
+  Reply,
+  ReplyContext,
+  ReplyEngine,
+  ruleHandoff,
+} from './reply-engine';
 import { WorkflowTriggersCache } from './rules/workflow-triggers.cache';
 
 /** What one reply works with: its runs, the agent's actions (read once), the collected answers. */
@@ -129,9 +136,14 @@ export class ReplyPipeline implements ReplyEngine {
       });
     }
     if (response) {
-      return this.finish(turn, { text: response, needsAttention: escalates, source: 'rule' });
+      return this.finish(turn, {
+        text: response,
+        needsAttention: escalates,
+        ...(escalates ? { handoff: ruleHandoff(rule) } : {}),
+        source: 'rule',
+      });
     }
-    return escalates ? this.finish(turn, handoffReply(agent)) : null;
+    return escalates ? this.finish(turn, handoffReply(agent, ruleHandoff(rule))) : null;
   }
 
   private async continueFlow(turn: Turn, flows: WorkflowFlow[]): Promise<Reply | null> {

@@ -10,12 +10,14 @@ import { AgentsService } from '@/modules/agents/agents.service';
 import { WorkflowsService } from '@/modules/workflows/workflows.service';
 import { ConversationsService } from '@/modules/conversations/conversations.service';
 import type { MessageEntity } from '@/modules/conversations/entities/message.entity';
+import type { AgentEntity } from '@/modules/agents/entities/agent.entity';
 import { actionLine, aiReply, serviceNotice } from '@/modules/conversations/conversations.public';
+import type { ConversationChanges } from '@/modules/conversations/conversations.public';
 import { ReplyRequests } from '@/modules/conversations/reply-requests.service';
 import { PendingReplyEntity } from './entities/pending-reply.entity';
 import { messageActionOf, runLine } from './action-runs/action-lines';
 import { PendingRepliesRepository } from './pending-replies.repository';
-import { handoffReply, Reply, REPLY_ENGINE, ReplyEngine } from './reply-engine';
+import { Handoff, handoffReply, Reply, REPLY_ENGINE, ReplyEngine } from './reply-engine';
 
 const HISTORY_MESSAGES = 20;
 /**
@@ -138,6 +140,10 @@ export class ReplyWorker extends JobWorker<ReplyJob, PendingReplyEntity> {
       if (!(await this.pending.jobs.remove(pending.id, token))) {
         return null;
       }
+      // A person took over while the reply was being written: the AI keeps silent.
+      if (await this.conversations.isAiPaused(conversation)) {
+        return [];
+      }
       const written: MessageEntity[] = [];
       for (const run of reply.runs ?? []) {
         written.push(
@@ -152,6 +158,7 @@ export class ReplyWorker extends JobWorker<ReplyJob, PendingReplyEntity> {
       written.push(
         await this.conversations.appendAssistant(conversation, draft, {
           ...(reply.needsAttention ? { needsAttention: true } : {}),
+          ...(reply.handoff ? handoffChanges(reply.handoff, agent) : {}),
           ...(reply.flowState !== undefined ? { flowState: reply.flowState } : {}),
           ...(reply.context !== undefined ? { context: reply.context } : {}),
         }),
@@ -163,6 +170,17 @@ export class ReplyWorker extends JobWorker<ReplyJob, PendingReplyEntity> {
       this.logger.debug({ conversation_id: conversation.id, source: reply.source }, 'Reply sent');
     }
   }
+}
+
+/** The hand-off recorded on the conversation; it pauses the AI unless the agent says otherwise. */
+function handoffChanges(handoff: Handoff, agent: AgentEntity): ConversationChanges {
+  return {
+    handoffReason: handoff.reason,
+    handoffSource: handoff.source,
+    handoffAt: new Date(),
+    // The hand-off announces needs_attention itself: the paused stretch has been announced.
+    ...(agent.handoffPausesAi ? { isAiChatPaused: true, pauseAnnounced: true } : {}),
+  };
 }
 
 function jobOf(pending: PendingReplyEntity): ReplyJob {

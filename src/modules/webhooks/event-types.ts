@@ -8,6 +8,9 @@ export const WEBHOOK_EVENT_TYPES = [
   'action_run.completed',
   'knowledge_base.ready',
   'knowledge_base.failed',
+  'conversation.handed_off',
+  'conversation.status_changed',
+  'conversation.assigned',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 

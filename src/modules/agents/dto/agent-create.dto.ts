@@ -1,5 +1,5 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsEmail, IsIn, IsOptional, IsTimeZone, MaxLength } from 'class-validator';
+import { IsBoolean, IsEmail, IsIn, IsOptional, IsTimeZone, MaxLength } from 'class-validator';
 import { NullableHttpUrl, NullableString, RequiredString } from '@/common/validation/string-fields';
 import { LIMITS } from '@/common/validation/limits';
 import { BodyId } from '@/common/validation/id-fields';
@@ -52,4 +52,16 @@ export class AgentCreateDto {
   @IsEmail()
   @MaxLength(LIMITS.name)
   escalation_email?: string | null;
+
+  @ApiPropertyOptional({ description: 'Whether a hand-off pauses the AI (default true)' })
+  @IsOptional()
+  @IsBoolean()
+  handoff_pauses_ai?: boolean;
+
+  @ApiPropertyOptional({
+    description: "Whether an operator's message pauses the AI (default true)",
+  })
+  @IsOptional()
+  @IsBoolean()
+  operator_reply_pauses_ai?: boolean;
 }

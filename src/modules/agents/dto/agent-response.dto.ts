@@ -25,6 +25,8 @@ export class AgentResponseDto {
   @ApiProperty({ enum: AGENT_STATUSES }) status: AgentStatus;
   @ApiProperty({ type: String, nullable: true }) status_reason: string | null;
   @ApiProperty({ type: String, nullable: true }) escalation_email: string | null;
+  @ApiProperty() handoff_pauses_ai: boolean;
+  @ApiProperty() operator_reply_pauses_ai: boolean;
   @ApiProperty() created_at: string;
   @ApiProperty() updated_at: string;
 }
@@ -51,6 +53,8 @@ export function toAgentResponse(agent: AgentEntity): AgentResponseDto {
     status: agent.status,
     status_reason: agent.statusReason,
     escalation_email: agent.escalationEmail,
+    handoff_pauses_ai: agent.handoffPausesAi,
+    operator_reply_pauses_ai: agent.operatorReplyPausesAi,
     created_at: agent.createdAt.toISOString(),
     updated_at: agent.updatedAt.toISOString(),
   };

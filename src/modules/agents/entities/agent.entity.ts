@@ -1,5 +1,5 @@
 import { Column, Entity, ForeignKey, Index, Unique } from 'typeorm';
-import { IdColumn } from '@/database/columns';
+import { BooleanColumn, IdColumn } from '@/database/columns';
 import { TeamScopedEntity } from '@/database/team-scoped.entity';
 
 export const AGENT_STATUSES = ['development', 'live', 'paused'] as const;
@@ -59,4 +59,12 @@ export class AgentEntity extends TeamScopedEntity {
 
   @Column({ name: 'escalation_email', type: 'varchar', length: 255, nullable: true })
   escalationEmail: string | null;
+
+  /** Whether a hand-off pauses the AI in its conversation (a person takes over). */
+  @BooleanColumn('handoff_pauses_ai', true)
+  handoffPausesAi: boolean;
+
+  /** Whether an operator's message pauses the AI in its conversation. */
+  @BooleanColumn('operator_reply_pauses_ai', true)
+  operatorReplyPausesAi: boolean;
 }

@@ -6,9 +6,14 @@ import { IsSort } from '@/common/pagination/sort';
 import { QueryBool } from '@/common/validation/query-transforms';
 import {
   CONVERSATION_CHANNELS,
+  CONVERSATION_STATUSES,
   ConversationChannel,
   ConversationEntity,
+  ConversationStatus,
+  Priority,
+  PRIORITIES,
 } from '../entities/conversation.entity';
+import { AssigneeResponseDto, HandoffResponseDto } from './conversation-update.dto';
 
 const CHANNEL_FILTERS = [
   ...CONVERSATION_CHANNELS,
@@ -69,6 +74,13 @@ export class ConversationResponseDto {
   contact_id: string | null;
   @ApiProperty() created_at: string;
   @ApiProperty() updated_at: string;
+  @ApiProperty() agent_id: string;
+  @ApiProperty({ enum: CONVERSATION_STATUSES }) status: ConversationStatus;
+  @ApiProperty({ type: String, nullable: true }) snoozed_until: string | null;
+  @ApiProperty({ type: AssigneeResponseDto, nullable: true }) assignee: AssigneeResponseDto | null;
+  @ApiProperty({ type: [String] }) labels: string[];
+  @ApiProperty({ enum: PRIORITIES }) priority: Priority;
+  @ApiProperty({ type: HandoffResponseDto, nullable: true }) handoff: HandoffResponseDto | null;
 }
 
 export class ConversationDetailResponseDto extends ConversationResponseDto {
@@ -98,6 +110,23 @@ export function toConversationResponse(conversation: ConversationEntity): Conver
     contact_id: conversation.contactId,
     created_at: conversation.createdAt.toISOString(),
     updated_at: conversation.updatedAt.toISOString(),
+    ...inboxFields(conversation),
+  };
+}
+
+function inboxFields(conversation: ConversationEntity) {
+  const { assigneeId, handoffReason, handoffSource, handoffAt } = conversation;
+  return {
+    agent_id: conversation.agentId,
+    status: conversation.status,
+    snoozed_until: conversation.snoozedUntil?.toISOString() ?? null,
+    assignee: assigneeId ? { id: assigneeId, name: conversation.assigneeName } : null,
+    labels: conversation.labels,
+    priority: conversation.priority,
+    handoff:
+      handoffReason !== null && handoffSource && handoffAt
+        ? { reason: handoffReason, source: handoffSource, at: handoffAt.toISOString() }
+        : null,
   };
 }
 

@@ -8,6 +8,13 @@ export const CONVERSATION_CHANNELS = CHANNEL_TYPES;
 export type ConversationChannel = ChannelType;
 
 /** Where the conversation is in a workflow flow: the next user message continues it. */
+export const CONVERSATION_STATUSES = ['open', 'pending', 'snoozed', 'resolved'] as const;
+export type ConversationStatus = (typeof CONVERSATION_STATUSES)[number];
+export const PRIORITIES = ['low', 'normal', 'high', 'urgent'] as const;
+export type Priority = (typeof PRIORITIES)[number];
+export const HANDOFF_SOURCES = ['rule', 'flow', 'model', 'no_answer', 'customer'] as const;
+export type HandoffSource = (typeof HANDOFF_SOURCES)[number];
+
 export interface FlowState {
   flow: string;
   step: number;
@@ -25,6 +32,7 @@ export interface FlowState {
 @Index('ix_conversations_agent_created', ['agentId', 'createdAt'])
 @Index('ix_conversations_agent_updated', ['agentId', 'updatedAt'])
 @Index('ix_conversations_contact', ['contactId'])
+@Index('ix_conversations_snoozed', ['status', 'snoozedUntil'])
 export class ConversationEntity extends AgentScopedEntity {
   @Column({ name: 'channel_type', type: 'varchar', length: 32 })
   channelType: ConversationChannel;
@@ -83,4 +91,43 @@ export class ConversationEntity extends AgentScopedEntity {
   /** What the customer answered to the flows' `collect` steps, by key: for later steps and tools. */
   @Column({ type: 'simple-json', nullable: true })
   context: Record<string, string> | null;
+
+  @Column({ type: 'varchar', length: 16, default: 'open' })
+  status: ConversationStatus;
+
+  @TimeColumn('snoozed_until', { nullable: true })
+  snoozedUntil: Date | null;
+
+  @Column({ name: 'assignee_id', type: 'varchar', length: 255, nullable: true })
+  assigneeId: string | null;
+
+  @Column({ name: 'assignee_name', type: 'varchar', length: 255, nullable: true })
+  assigneeName: string | null;
+
+  @Column({ type: 'simple-json', default: '[]' })
+  labels: string[];
+
+  @Column({ type: 'varchar', length: 16, default: 'normal' })
+  priority: Priority;
+
+  /** The latest hand-off: why, from where, when (all null before the first). */
+  @Column({ name: 'handoff_reason', type: 'varchar', length: 500, nullable: true })
+  handoffReason: string | null;
+
+  @Column({ name: 'handoff_source', type: 'varchar', length: 16, nullable: true })
+  handoffSource: HandoffSource | null;
+
+  @TimeColumn('handoff_at', { nullable: true })
+  handoffAt: Date | null;
+
+  /** The lease of the job that ends the snooze (SnoozeEnds). */
+  @TimeColumn('snooze_lease_until', { nullable: true })
+  snoozeLeaseUntil: Date | null;
+
+  @Column({ name: 'snooze_lease_token', type: 'varchar', length: 36, nullable: true })
+  snoozeLeaseToken: string | null;
+
+  /** `needs_attention` was announced in the current stretch of the AI being paused. */
+  @BooleanColumn('pause_announced', false)
+  pauseAnnounced: boolean;
 }
