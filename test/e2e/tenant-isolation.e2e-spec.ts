@@ -234,8 +234,8 @@ describe('tenant isolation, swept over the OpenAPI document', () => {
 
   /**
    * What a key limited to the sibling agent gets (docs/api.md §2): routes of another agent are 404
-   * as for an agent that does not exist, workflows stay readable, its list of agents answers, and
-   * everything else is team-wide: 403.
+   * as for an agent that does not exist, workflows stay readable, its lists of agents and
+   * conversations (and their counts) answer, and everything else is team-wide: 403.
    */
   function limitedKeyGets(operation: Operation): number {
     if (operation.isPublic || operation.path.startsWith(`${API}/agents/{agentId}`)) {
@@ -244,7 +244,9 @@ describe('tenant isolation, swept over the OpenAPI document', () => {
     const reads = operation.method === 'GET';
     if (
       reads &&
-      (operation.path.startsWith(`${API}/workflows`) || operation.path === `${API}/agents`)
+      (operation.path.startsWith(`${API}/workflows`) ||
+        operation.path === `${API}/agents` ||
+        operation.path.startsWith(`${API}/conversations`))
     ) {
       return 200;
     }

@@ -1,8 +1,15 @@
+import { Dialect } from '@/database/sql/dialect';
 import { ListFilter, ListTable } from '@/database/sql/list-pages';
 import { SqlParams } from '@/database/sql/params';
-import { ConversationListQueryDto } from './dto/conversation.dto';
+import { ConversationFiltersDto } from './dto/conversation-filters.dto';
+import { ConversationStatus, PRIORITIES } from './entities/conversation.entity';
 
-/** How an agent's conversations are listed: searched, sorted and filtered. */
+const PRIORITY_RANK =
+  'CASE conversation.priority ' +
+  PRIORITIES.map((priority, rank) => `WHEN '${priority}' THEN ${rank}`).join(' ') +
+  ' END';
+
+/** How conversations are listed: searched, sorted and filtered. */
 export const CONVERSATION_LIST: ListTable = {
   from: 'conversations conversation',
   columns: 'conversation.*',
@@ -15,37 +22,63 @@ export const CONVERSATION_LIST: ListTable = {
     created_at: 'conversation.created_at',
     updated_at: 'conversation.updated_at',
     last_message_at: 'conversation.last_message_at',
+    priority: PRIORITY_RANK,
   },
   defaultSort: '-last_message_at',
   tieBreaker: 'conversation.id',
 };
 
-/** The agent's conversations a list query's filters keep. */
+/** Which agents' conversations a read covers: one agent, a key's agents, or the whole team (null). */
+export interface ConversationScope {
+  teamId: string;
+  agentIds: readonly string[] | null;
+}
+
+/** The conversations of `scope` a query's filters keep (its status too, when it has one). */
 export function listFilter(
-  teamId: string,
-  agentId: string,
-  query: ConversationListQueryDto,
+  dialect: Dialect,
+  scope: ConversationScope,
+  query: ConversationFiltersDto & { status?: ConversationStatus },
 ): ListFilter {
   const params = new SqlParams();
-  const conditions = [
-    `conversation.team_id = ${params.add(teamId)}`,
-    `conversation.agent_id = ${params.add(agentId)}`,
-  ];
+  const conditions = [`conversation.team_id = ${params.add(scope.teamId)}`];
+  if (scope.agentIds) {
+    conditions.push(
+      scope.agentIds.length > 0
+        ? `conversation.agent_id IN (${params.list(scope.agentIds)})`
+        : '1 = 0',
+    );
+  }
+  const equal: Record<string, string | boolean | undefined> = {
+    agent_id: query.agent_id?.toLowerCase(),
+    status: query.status,
+    priority: query.priority,
+    is_test_channel: query.is_test_channel,
+    is_ai_chat_paused: query.is_ai_chat_paused,
+    needs_attention: query.needs_attention,
+  };
   if (query.channel) {
     conditions.push(
       `conversation.channel_type = ${params.add(query.channel.replace(/^test_/, ''))}`,
       `conversation.is_test_channel = ${params.add(query.channel.startsWith('test_'))}`,
     );
   }
-  const flags = {
-    is_test_channel: query.is_test_channel,
-    is_ai_chat_paused: query.is_ai_chat_paused,
-    needs_attention: query.needs_attention,
-  };
-  for (const [column, value] of Object.entries(flags)) {
+  for (const [column, value] of Object.entries(equal)) {
     if (value !== undefined) {
       conditions.push(`conversation.${column} = ${params.add(value)}`);
     }
+  }
+  if (query.assignee_id === 'none') {
+    conditions.push('conversation.assignee_id IS NULL');
+  } else if (query.assignee_id !== undefined) {
+    conditions.push(`conversation.assignee_id = ${params.add(query.assignee_id)}`);
+  }
+  if (query.label !== undefined) {
+    const label = params.add(query.label);
+    conditions.push(dialect.anyJsonElement('conversation.labels', (e) => `${e} = ${label}`));
+  }
+  if (query.updated_after !== undefined) {
+    conditions.push(`conversation.updated_at > ${params.add(new Date(query.updated_after))}`);
   }
   return { where: conditions.join(' AND '), params: params.values };
 }

@@ -1,3 +1,4 @@
+import { TeamQueueController } from './queue/team-queue.controller';
 import { Module } from '@nestjs/common';
 import { AgentsModule } from '@/modules/agents/agents.module';
 import { ApiKeysModule } from '@/modules/auth/api-keys.module';
@@ -39,6 +40,7 @@ import { StreamService } from './stream/stream.service';
     NotesController,
     ContactsController,
     InboxController,
+    TeamQueueController,
   ],
   providers: [
     ConversationEvents,

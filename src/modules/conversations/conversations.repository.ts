@@ -6,7 +6,8 @@ import { Changes } from '@/database/sql/entity-statements';
 import { ListPages } from '@/database/sql/list-pages';
 import { SqlParam } from '@/database/sql/params';
 import type { AgentStatus } from '@/modules/agents/entities/agent.entity';
-import { CONVERSATION_LIST, listFilter } from './conversation-list';
+import { CONVERSATION_LIST, ConversationScope, listFilter } from './conversation-list';
+import { ConversationCountsDto, ConversationFiltersDto } from './dto/conversation-filters.dto';
 import { ConversationListQueryDto } from './dto/conversation.dto';
 import { ConversationChannel, ConversationEntity } from './entities/conversation.entity';
 import { MessageEntity } from './entities/message.entity';
@@ -14,6 +15,18 @@ import { isPrivate, MessageDraft } from './messages/message-draft';
 import { inboxDefaults } from './inbox/inbox-defaults';
 
 const PREVIEW_LENGTH = 160;
+
+/** Each count's condition, given the placeholder bound to boolean true. */
+function countConditions(truth: string): Record<keyof ConversationCountsDto, string> {
+  return {
+    open: "conversation.status = 'open'",
+    pending: "conversation.status = 'pending'",
+    snoozed: "conversation.status = 'snoozed'",
+    resolved: "conversation.status = 'resolved'",
+    needs_attention: `conversation.needs_attention = ${truth}`,
+    unassigned: 'conversation.assignee_id IS NULL',
+  };
+}
 
 /** What identifies a conversation: its team, its agent and its id. */
 export type ConversationKey = Pick<ConversationEntity, 'teamId' | 'agentId' | 'id'>;
@@ -94,11 +107,31 @@ export class ConversationsRepository {
   }
 
   async list(
-    teamId: string,
-    agentId: string,
+    scope: ConversationScope,
     query: ConversationListQueryDto,
   ): Promise<Page<ConversationEntity>> {
-    return Page.from(await this.lists.page(listFilter(teamId, agentId, query), query), query);
+    const filter = listFilter(this.db.dialect, scope, query);
+    return Page.from(await this.lists.page(filter, query), query);
+  }
+
+  /** How many of the filtered conversations are in each status, need attention, have no one. */
+  async counts(
+    scope: ConversationScope,
+    filters: ConversationFiltersDto,
+  ): Promise<ConversationCountsDto> {
+    const { where, params } = listFilter(this.db.dialect, scope, filters);
+    const conditions = Object.entries(countConditions(`$${params.length + 1}`));
+    const columns = conditions.map(
+      ([name, condition]) => `sum(CASE WHEN ${condition} THEN 1 ELSE 0 END) AS ${name}`,
+    );
+    const { rows } = await this.db.execute(
+      `SELECT ${columns.join(', ')} FROM ${CONVERSATION_LIST.from} WHERE ${where}`,
+      [...params, true],
+    );
+    const counts = Object.fromEntries(
+      conditions.map(([name]) => [name, Number(rows[0]?.[name] ?? 0)]),
+    );
+    return counts as unknown as ConversationCountsDto;
   }
 
   /**

@@ -52,7 +52,7 @@ export class ConversationsService {
     query: ConversationListQueryDto,
   ): Promise<Page<ConversationEntity>> {
     await this.agents.requireOwned(teamId, agentId);
-    return this.conversations.list(teamId, agentId, query);
+    return this.conversations.list({ teamId, agentIds: [agentId] }, query);
   }
 
   /** The agent's conversation, or 404 (also for another team's, or an unknown agent). */

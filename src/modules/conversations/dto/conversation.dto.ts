@@ -1,9 +1,8 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, IntersectionType } from '@nestjs/swagger';
 import { IsBoolean, IsIn, IsOptional } from 'class-validator';
 import type { ContactEntity } from '../contacts/contact.entity';
 import { ListQueryDto } from '@/common/pagination/list-query.dto';
 import { IsSort } from '@/common/pagination/sort';
-import { QueryBool } from '@/common/validation/query-transforms';
 import {
   CONVERSATION_CHANNELS,
   CONVERSATION_STATUSES,
@@ -14,39 +13,23 @@ import {
   PRIORITIES,
 } from '../entities/conversation.entity';
 import { AssigneeResponseDto, HandoffResponseDto } from './conversation-update.dto';
+import { ConversationFiltersDto } from './conversation-filters.dto';
 
-const CHANNEL_FILTERS = [
-  ...CONVERSATION_CHANNELS,
-  ...CONVERSATION_CHANNELS.map((c) => `test_${c}`),
-];
-const CONVERSATION_SORT_FIELDS = ['created_at', 'updated_at', 'last_message_at'] as const;
+const CONVERSATION_SORT_FIELDS = [
+  'created_at',
+  'updated_at',
+  'last_message_at',
+  'priority',
+] as const;
 
-export class ConversationListQueryDto extends ListQueryDto {
-  @ApiPropertyOptional({
-    enum: CHANNEL_FILTERS,
-    description: 'A channel type for live conversations; test_<type> for test-channel ones',
-  })
+export class ConversationListQueryDto extends IntersectionType(
+  ListQueryDto,
+  ConversationFiltersDto,
+) {
+  @ApiPropertyOptional({ enum: CONVERSATION_STATUSES })
   @IsOptional()
-  @IsIn(CHANNEL_FILTERS)
-  channel?: string;
-
-  @ApiPropertyOptional({ type: Boolean })
-  @QueryBool()
-  @IsOptional()
-  @IsBoolean()
-  is_test_channel?: boolean;
-
-  @ApiPropertyOptional({ type: Boolean })
-  @QueryBool()
-  @IsOptional()
-  @IsBoolean()
-  is_ai_chat_paused?: boolean;
-
-  @ApiPropertyOptional({ type: Boolean })
-  @QueryBool()
-  @IsOptional()
-  @IsBoolean()
-  needs_attention?: boolean;
+  @IsIn(CONVERSATION_STATUSES)
+  status?: ConversationStatus;
 
   @IsSort(CONVERSATION_SORT_FIELDS, '-last_message_at')
   override sort?: string;
