@@ -18,6 +18,7 @@ import { Contacts1733150400000 } from './1733150400000-contacts';
 import { MessageAuthors1733146800000 } from './1733146800000-message-authors';
 import { InboxStatus1733154000000 } from './1733154000000-inbox-status';
 import { PauseAnnounced1733157600000 } from './1733157600000-pause-announced';
+import { TeamQueue1733162400000 } from './1733162400000-team-queue';
 
 /** Every migration, oldest first; `secretBox` opens and seals the stored secrets some rewrite. */
 export function migrations(secretBox: SecretBox): Array<new () => unknown> {
@@ -41,5 +42,6 @@ export function migrations(secretBox: SecretBox): Array<new () => unknown> {
     Contacts1733150400000,
     InboxStatus1733154000000,
     PauseAnnounced1733157600000,
+    TeamQueue1733162400000,
   ];
 }

@@ -33,6 +33,8 @@ export interface FlowState {
 @Index('ix_conversations_agent_updated', ['agentId', 'updatedAt'])
 @Index('ix_conversations_contact', ['contactId'])
 @Index('ix_conversations_snoozed', ['status', 'snoozedUntil'])
+@Index('ix_conversations_team_last_message', ['teamId', 'lastMessageAt'])
+@Index('ix_conversations_team_status', ['teamId', 'status', 'lastMessageAt'])
 export class ConversationEntity extends AgentScopedEntity {
   @Column({ name: 'channel_type', type: 'varchar', length: 32 })
   channelType: ConversationChannel;
