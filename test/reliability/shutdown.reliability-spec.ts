@@ -49,7 +49,12 @@ describe('graceful shutdown', () => {
     };
     server = await startApp(env, { name: 'before SIGTERM' });
     const client = new ApiClient(server.url, key, { maxSockets: 64 });
-    const agent = await client.createAgent('Shutdown');
+    // Every conversation opens with an operator's line and every reply is a hand-off (the agent
+    // knows nothing): neither may pause the AI here, where each message is to be answered.
+    const agent = await client.createAgent('Shutdown', {
+      handoff_pauses_ai: false,
+      operator_reply_pauses_ai: false,
+    });
     const conversations: string[] = [];
     for (let i = 0; i < CONVERSATIONS; i++) {
       const seeded = await expectStatus(

@@ -145,12 +145,16 @@ export class ApiClient {
   }
 
   /** A new workflow and an agent on it: what a suite needs before it can post messages. */
-  async createAgent(workflowName: string): Promise<{ id: string; workflow_id: string }> {
+  async createAgent(
+    workflowName: string,
+    fields: Record<string, unknown> = {},
+  ): Promise<{ id: string; workflow_id: string }> {
     const workflow = await this.data('POST', '/workflows', 201, { name: workflowName });
     return this.data('POST', '/agents', 201, {
       workflow_id: workflow.id,
       name: 'A',
       description: 'd',
+      ...fields,
     });
   }
 
