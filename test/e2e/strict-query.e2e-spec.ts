@@ -4,7 +4,7 @@ import { API, startTestApp, TestApp } from '../factories/test-app';
 import { createWorkflow } from '../factories/workflows';
 import { openStream } from '../support/sse-client';
 
-/** API.md §1: unknown query parameters are a 400 naming each of them, on every route. */
+/** docs/api.md §1: unknown query parameters are a 400 naming each of them, on every route. */
 describe('the strict query rule', () => {
   let t: TestApp;
   let agentId: string;

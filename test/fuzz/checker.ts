@@ -120,8 +120,8 @@ export class ContractChecker {
  * its clients mean it (`{nullable, allOf: [$ref]}`, `{nullable, enum}`).
  */
 /**
- * API.md §1: a request with a query parameter its route does not take never succeeds (the probes
- * outside the API prefix aside).
+ * docs/api.md §1: a request with a query parameter its route does not take never succeeds
+ * (the probes outside the API prefix aside).
  */
 export function strictQueryProblems(
   operation: Operation,

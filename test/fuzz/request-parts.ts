@@ -125,7 +125,7 @@ const HOSTILE_QUERY_VALUES = [
   'x'.repeat(10_000),
 ];
 
-/** A name no route takes: the strict query rule (API.md §1) refuses it everywhere. */
+/** A name no route takes: the strict query rule (docs/api.md §1) refuses it everywhere. */
 export const UNKNOWN_QUERY_PARAMETER = 'unknown_param';
 
 export function queryArbitrary(

@@ -73,7 +73,7 @@ function success(options: ServedEndpointOptions, replayable: boolean) {
 
 const notImplemented = () => ApiErrorResponse(501, 'not_implemented');
 
-/** Any route may answer 400: an unknown query parameter is refused everywhere (API.md §1). */
+/** Any route may answer 400: an unknown query parameter is refused everywhere (docs/api.md §1). */
 function withQueryRefusal(statuses: ErrorStatus[]): ErrorStatus[] {
   return statuses.includes(400) ? statuses : [400, ...statuses];
 }
