@@ -1,16 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { DataSource } from 'typeorm';
-import { SecretBox } from '@/config/secret-box';
 import { newId } from '@/common/ids';
-import { dataSourceOptions } from '@/database/data-source-options';
-import { migrate } from '@/database/migrate';
-import { migrations } from '@/database/migrations';
 import { Contacts1733150400000 } from '@/database/migrations/1733150400000-contacts';
 import { ApiKeysService } from '@/modules/auth/api-keys.service';
 import { TeamsService } from '@/modules/auth/teams.service';
 import { createAgent } from '../factories/agents';
 import { conversationsPath, repliesSettled, sendAs } from '../factories/conversations';
 import { API, startTestApp, TestApp } from '../factories/test-app';
+import { migrationTargets, seedPreviousRelease } from '../factories/previous-release';
 import { createTestDatabase, TestDatabase } from '../factories/test-database';
 
 const CONTACT_FIELDS = [
@@ -336,81 +332,72 @@ const LEGACY = Object.fromEntries(
 
 /** A database migrated up to the release before contacts, holding three conversations. */
 async function legacyConversations(url: string, secretKey: Buffer): Promise<void> {
-  const all = migrations(new SecretBox(secretKey));
-  const dataSource = await new DataSource({
-    ...dataSourceOptions(url, secretKey, 2),
-    migrations: all.slice(0, all.indexOf(Contacts1733150400000)),
-  }).initialize();
-  const insert = async (table: string, row: Record<string, unknown>) => {
-    const columns = Object.keys(row);
-    const [sql, parameters] = dataSource.driver.escapeQueryWithParameters(
-      `INSERT INTO "${table}" (${columns.map((c) => `"${c}"`).join(', ')}) ` +
-        `VALUES (${columns.map((c) => `:${c}`).join(', ')})`,
-      row,
-      {},
-    );
-    await dataSource.query(sql, parameters);
-  };
   const at = (minute: number) => new Date(Date.UTC(2026, 10, 20, 10, minute));
-  try {
-    await migrate(dataSource);
-    await insert('teams', { id: LEGACY.team, name: 'legacy-contacts', created_at: at(0) });
-    await insert('workflows', {
-      id: LEGACY.workflow,
-      team_id: LEGACY.team,
-      name: 'Legacy',
-      visibility: 'private',
-      ...Object.fromEntries(
-        ['rules', 'flows', 'tags', 'integrations', 'channels', 'actions', 'setup_steps', 'faq'].map(
-          (column) => [column, '[]'],
-        ),
-      ),
-      created_at: at(0),
-      updated_at: at(0),
-    });
-    for (const [id, code] of [
-      [LEGACY.agent, 'LEGACY28'],
-      [LEGACY.otherAgent, 'LEGACY29'],
-    ]) {
-      await insert('agents', {
-        id,
+  await seedPreviousRelease(
+    url,
+    secretKey,
+    (all) => all.indexOf(Contacts1733150400000),
+    async (insert) => {
+      await insert('teams', { id: LEGACY.team, name: 'legacy-contacts', created_at: at(0) });
+      await insert('workflows', {
+        id: LEGACY.workflow,
         team_id: LEGACY.team,
-        workflow_id: LEGACY.workflow,
         name: 'Legacy',
-        description: 'From the previous release',
-        test_channel_code: code,
-        status: 'development',
+        visibility: 'private',
+        ...Object.fromEntries(
+          [
+            'rules',
+            'flows',
+            'tags',
+            'integrations',
+            'channels',
+            'actions',
+            'setup_steps',
+            'faq',
+          ].map((column) => [column, '[]']),
+        ),
         created_at: at(0),
         updated_at: at(0),
       });
-    }
-    const conversations: Array<[string, string, string, string, number, string | null]> = [
-      [LEGACY.a, LEGACY.agent, 'whatsapp', '+2348033333333', 1, 'Chidi Okafor'],
-      [LEGACY.b, LEGACY.otherAgent, 'whatsapp', '+2348033333333', 5, null],
-      [LEGACY.c, LEGACY.agent, 'webchat', 'visitor-9', 3, null],
-    ];
-    for (const [id, agent, channel, user, minute, name] of conversations) {
-      await insert('conversations', {
-        id,
-        team_id: LEGACY.team,
-        agent_id: agent,
-        channel_type: channel,
-        channel_user_id: user,
-        full_name: name,
-        last_seq: 0,
-        created_at: at(minute),
-        updated_at: at(minute),
-      });
-    }
-  } finally {
-    await dataSource.destroy();
-  }
+      for (const [id, code] of [
+        [LEGACY.agent, 'LEGACY28'],
+        [LEGACY.otherAgent, 'LEGACY29'],
+      ]) {
+        await insert('agents', {
+          id,
+          team_id: LEGACY.team,
+          workflow_id: LEGACY.workflow,
+          name: 'Legacy',
+          description: 'From the previous release',
+          test_channel_code: code,
+          status: 'development',
+          created_at: at(0),
+          updated_at: at(0),
+        });
+      }
+      const conversations: Array<[string, string, string, string, number, string | null]> = [
+        [LEGACY.a, LEGACY.agent, 'whatsapp', '+2348033333333', 1, 'Chidi Okafor'],
+        [LEGACY.b, LEGACY.otherAgent, 'whatsapp', '+2348033333333', 5, null],
+        [LEGACY.c, LEGACY.agent, 'webchat', 'visitor-9', 3, null],
+      ];
+      for (const [id, agent, channel, user, minute, name] of conversations) {
+        await insert('conversations', {
+          id,
+          team_id: LEGACY.team,
+          agent_id: agent,
+          channel_type: channel,
+          channel_user_id: user,
+          full_name: name,
+          last_seq: 0,
+          created_at: at(minute),
+          updated_at: at(minute),
+        });
+      }
+    },
+  );
 }
 
-const targets: Array<[string, string]> = [['SQLite', '']];
-if (process.env.TEST_POSTGRES_URL) {
-  targets.push(['PostgreSQL', process.env.TEST_POSTGRES_URL]);
-}
+const targets = migrationTargets();
 
 describe.each(targets)("contacts of the previous release's conversations, on %s", (_name, url) => {
   let database: TestDatabase;

@@ -1,10 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { DataSource } from 'typeorm';
-import { SecretBox } from '@/config/secret-box';
 import { newId } from '@/common/ids';
-import { dataSourceOptions } from '@/database/data-source-options';
-import { migrate } from '@/database/migrate';
-import { migrations } from '@/database/migrations';
 import { MessageAuthors1733146800000 } from '@/database/migrations/1733146800000-message-authors';
 import { createAgent } from '../factories/agents';
 import {
@@ -17,6 +12,7 @@ import {
 } from '../factories/conversations';
 import { createKnowledgeBase } from '../factories/knowledge-bases';
 import { startTestApp, TestApp } from '../factories/test-app';
+import { migrationTargets, seedPreviousRelease } from '../factories/previous-release';
 import { createTestDatabase, TestDatabase } from '../factories/test-database';
 import { createWebhook, deliveriesOf } from '../factories/webhooks';
 import { createWorkflow } from '../factories/workflows';
@@ -347,87 +343,82 @@ const LEGACY_MESSAGES: Array<
 
 /** A database migrated up to the release before authors, holding one conversation. */
 async function legacyConversation(url: string, secretKey: Buffer): Promise<void> {
-  const all = migrations(new SecretBox(secretKey));
-  const dataSource = await new DataSource({
-    ...dataSourceOptions(url, secretKey, 2),
-    migrations: all.slice(0, all.indexOf(MessageAuthors1733146800000)),
-  }).initialize();
-  const insert = async (table: string, row: Record<string, unknown>) => {
-    const columns = Object.keys(row);
-    const [sql, parameters] = dataSource.driver.escapeQueryWithParameters(
-      `INSERT INTO "${table}" (${columns.map((c) => `"${c}"`).join(', ')}) ` +
-        `VALUES (${columns.map((c) => `:${c}`).join(', ')})`,
-      row,
-      {},
-    );
-    await dataSource.query(sql, parameters);
-  };
   const at = (second: number) => new Date(Date.UTC(2026, 10, 20, 10, 0, second));
-  try {
-    await migrate(dataSource);
-    await insert('teams', { id: LEGACY.team, name: 'legacy-authors', created_at: at(0) });
-    await insert('workflows', {
-      id: LEGACY.workflow,
-      team_id: LEGACY.team,
-      name: 'Legacy',
-      visibility: 'private',
-      ...Object.fromEntries(
-        ['rules', 'flows', 'tags', 'integrations', 'channels', 'actions', 'setup_steps', 'faq'].map(
-          (column) => [column, '[]'],
+  await seedPreviousRelease(
+    url,
+    secretKey,
+    (all) => all.indexOf(MessageAuthors1733146800000),
+    async (insert) => {
+      await insert('teams', { id: LEGACY.team, name: 'legacy-authors', created_at: at(0) });
+      await insert('workflows', {
+        id: LEGACY.workflow,
+        team_id: LEGACY.team,
+        name: 'Legacy',
+        visibility: 'private',
+        ...Object.fromEntries(
+          [
+            'rules',
+            'flows',
+            'tags',
+            'integrations',
+            'channels',
+            'actions',
+            'setup_steps',
+            'faq',
+          ].map((column) => [column, '[]']),
         ),
-      ),
-      created_at: at(0),
-      updated_at: at(0),
-    });
-    await insert('agents', {
-      id: LEGACY.agent,
-      team_id: LEGACY.team,
-      workflow_id: LEGACY.workflow,
-      name: 'Legacy',
-      description: 'From the previous release',
-      test_channel_code: 'LEGACY27',
-      status: 'development',
-      created_at: at(0),
-      updated_at: at(0),
-    });
-    await insert('conversations', {
-      id: LEGACY.conversation,
-      team_id: LEGACY.team,
-      agent_id: LEGACY.agent,
-      channel_type: 'webchat',
-      channel_user_id: 'legacy-customer',
-      last_seq: LEGACY_MESSAGES.length,
-      last_message_at: at(400),
-      created_at: at(0),
-      updated_at: at(400),
-    });
-    for (const [index, [role, type, second, text]] of LEGACY_MESSAGES.entries()) {
-      await insert('messages', {
-        id: newId(),
+        created_at: at(0),
+        updated_at: at(0),
+      });
+      await insert('agents', {
+        id: LEGACY.agent,
+        team_id: LEGACY.team,
+        workflow_id: LEGACY.workflow,
+        name: 'Legacy',
+        description: 'From the previous release',
+        test_channel_code: 'LEGACY27',
+        status: 'development',
+        created_at: at(0),
+        updated_at: at(0),
+      });
+      await insert('conversations', {
+        id: LEGACY.conversation,
         team_id: LEGACY.team,
         agent_id: LEGACY.agent,
-        conversation_id: LEGACY.conversation,
-        seq: index + 1,
-        role,
-        message: text,
-        message_type: type,
-        attachments: '[]',
-        action:
-          type === 'action'
-            ? JSON.stringify({ run_id: newId(), action_name: 'lookup_order', status: 'succeeded' })
-            : null,
-        created_at: at(second),
+        channel_type: 'webchat',
+        channel_user_id: 'legacy-customer',
+        last_seq: LEGACY_MESSAGES.length,
+        last_message_at: at(400),
+        created_at: at(0),
+        updated_at: at(400),
       });
-    }
-  } finally {
-    await dataSource.destroy();
-  }
+      for (const [index, [role, type, second, text]] of LEGACY_MESSAGES.entries()) {
+        await insert('messages', {
+          id: newId(),
+          team_id: LEGACY.team,
+          agent_id: LEGACY.agent,
+          conversation_id: LEGACY.conversation,
+          seq: index + 1,
+          role,
+          message: text,
+          message_type: type,
+          attachments: '[]',
+          action:
+            type === 'action'
+              ? JSON.stringify({
+                  run_id: newId(),
+                  action_name: 'lookup_order',
+                  status: 'succeeded',
+                })
+              : null,
+          created_at: at(second),
+        });
+      }
+    },
+  );
 }
 
-const targets: Array<[string, string]> = [['SQLite', '']];
-if (process.env.TEST_POSTGRES_URL) {
-  targets.push(['PostgreSQL', process.env.TEST_POSTGRES_URL]);
-}
+const targets = migrationTargets();
 
 describe.each(targets)(
   "authors of the previous release's messages, on %s",

@@ -1,12 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { DataSource } from 'typeorm';
-import { SecretBox } from '@/config/secret-box';
 import { newId } from '@/common/ids';
-import { dataSourceOptions } from '@/database/data-source-options';
-import { migrate } from '@/database/migrate';
-import { migrations } from '@/database/migrations';
 import { allMessages, repliesSettled } from '../factories/conversations';
 import { API, startTestApp, TestApp } from '../factories/test-app';
+import { migrationTargets, seedPreviousRelease } from '../factories/previous-release';
 import { createTestDatabase, TestDatabase } from '../factories/test-database';
 import { pollUntil } from '../support/wait';
 
@@ -17,86 +13,71 @@ const ID = Object.fromEntries(
 
 /** The database as the previous release left it: text items with their passages, a URL item. */
 async function legacyDatabase(url: string, secretKey: Buffer): Promise<void> {
-  const dataSource = await new DataSource({
-    ...dataSourceOptions(url, secretKey, 2),
-    migrations: migrations(new SecretBox(secretKey)).slice(0, 4),
-  }).initialize();
-  const insert = async (table: string, row: Record<string, unknown>) => {
-    const columns = Object.keys(row);
-    const [sql, parameters] = dataSource.driver.escapeQueryWithParameters(
-      `INSERT INTO "${table}" (${columns.map((c) => `"${c}"`).join(', ')}) ` +
-        `VALUES (${columns.map((c) => `:${c}`).join(', ')})`,
-      row,
-      {},
-    );
-    await dataSource.query(sql, parameters);
-  };
-  try {
-    await migrate(dataSource);
-    await insert('teams', { id: ID.team, name: 'legacy', created_at: NOW });
-    await insert('workflows', {
-      id: ID.workflow,
-      team_id: ID.team,
-      name: 'Legacy',
-      visibility: 'private',
-      ...Object.fromEntries(
-        ['rules', 'flows', 'tags', 'integrations', 'channels', 'actions', 'setup_steps'].map(
-          (column) => [column, '[]'],
-        ),
-      ),
-      faq: JSON.stringify([
-        { question: 'Do you ship abroad?', answer: 'We ship to all of Europe.' },
-      ]),
-      created_at: NOW,
-      updated_at: NOW,
-    });
-    await insert('agents', {
-      id: ID.agent,
-      team_id: ID.team,
-      workflow_id: ID.workflow,
-      name: 'Legacy',
-      description: 'From the previous release',
-      test_channel_code: 'LEGACY02',
-      status: 'development',
-      created_at: NOW,
-      updated_at: NOW,
-    });
-    const item = (id: string, type: string, extra: Record<string, unknown>) =>
-      insert('knowledge_bases', {
-        id,
+  await seedPreviousRelease(
+    url,
+    secretKey,
+    () => 4,
+    async (insert) => {
+      await insert('teams', { id: ID.team, name: 'legacy', created_at: NOW });
+      await insert('workflows', {
+        id: ID.workflow,
         team_id: ID.team,
-        agent_id: ID.agent,
-        type,
-        name: type,
+        name: 'Legacy',
+        visibility: 'private',
+        ...Object.fromEntries(
+          ['rules', 'flows', 'tags', 'integrations', 'channels', 'actions', 'setup_steps'].map(
+            (column) => [column, '[]'],
+          ),
+        ),
+        faq: JSON.stringify([
+          { question: 'Do you ship abroad?', answer: 'We ship to all of Europe.' },
+        ]),
         created_at: NOW,
         updated_at: NOW,
-        ...extra,
       });
-    await item(ID.text, 'text', {
-      content: 'Opening hours: 9 to 17.\n\nRéparations de vélos le samedi matin.',
-    });
-    await item(ID.url, 'url', { url: 'http://127.0.0.1:9/legacy' });
-    for (const [position, content] of [
-      'Opening hours: 9 to 17.',
-      'Réparations de vélos le samedi matin.',
-    ].entries()) {
-      await insert('knowledge_passages', {
-        id: position === 0 ? ID.p1 : ID.p2,
-        agent_id: ID.agent,
-        knowledge_base_id: ID.text,
-        position,
-        content,
+      await insert('agents', {
+        id: ID.agent,
+        team_id: ID.team,
+        workflow_id: ID.workflow,
+        name: 'Legacy',
+        description: 'From the previous release',
+        test_channel_code: 'LEGACY02',
+        status: 'development',
+        created_at: NOW,
+        updated_at: NOW,
       });
-    }
-  } finally {
-    await dataSource.destroy();
-  }
+      const item = (id: string, type: string, extra: Record<string, unknown>) =>
+        insert('knowledge_bases', {
+          id,
+          team_id: ID.team,
+          agent_id: ID.agent,
+          type,
+          name: type,
+          created_at: NOW,
+          updated_at: NOW,
+          ...extra,
+        });
+      await item(ID.text, 'text', {
+        content: 'Opening hours: 9 to 17.\n\nRéparations de vélos le samedi matin.',
+      });
+      await item(ID.url, 'url', { url: 'http://127.0.0.1:9/legacy' });
+      for (const [position, content] of [
+        'Opening hours: 9 to 17.',
+        'Réparations de vélos le samedi matin.',
+      ].entries()) {
+        await insert('knowledge_passages', {
+          id: position === 0 ? ID.p1 : ID.p2,
+          agent_id: ID.agent,
+          knowledge_base_id: ID.text,
+          position,
+          content,
+        });
+      }
+    },
+  );
 }
 
-const targets: Array<[string, string]> = [['SQLite', '']];
-if (process.env.TEST_POSTGRES_URL) {
-  targets.push(['PostgreSQL', process.env.TEST_POSTGRES_URL]);
-}
+const targets = migrationTargets();
 
 describe.each(targets)('knowledge from the previous release, on %s', (_name, postgresUrl) => {
   let database: TestDatabase;
