@@ -373,12 +373,7 @@ describe('operations: the server process', () => {
     let ticket = '';
     try {
       const client = new ApiClient(server.url, key);
-      const workflow = await client.data('POST', '/workflows', 201, { name: 'W' });
-      const agent = await client.data('POST', '/agents', 201, {
-        workflow_id: workflow.id,
-        name: 'A',
-        description: 'd',
-      });
+      const agent = await client.createAgent('W');
       const message = await client.data('POST', `/agents/${agent.id}/conversations/messages`, 201, {
         message: 'hi',
         role: 'assistant',

@@ -285,12 +285,7 @@ describe('the server process', () => {
       llm.behaviour = 'hang';
       const first = await startServer(env);
       const onFirst = new ApiClient(first.url, key);
-      const workflow = await onFirst.data('POST', '/workflows', 201, { name: 'W' });
-      const agent = await onFirst.data('POST', '/agents', 201, {
-        workflow_id: workflow.id,
-        name: 'A',
-        description: 'd',
-      });
+      const agent = await onFirst.createAgent('W');
       const message = await onFirst.data(
         'POST',
         `/agents/${agent.id}/conversations/messages`,
@@ -335,12 +330,7 @@ describe('the server process', () => {
       LOG_LEVEL: 'silent',
     });
     const client = new ApiClient(server.url, key);
-    const workflow = await client.data('POST', '/workflows', 201, { name: 'W' });
-    const agent = await client.data('POST', '/agents', 201, {
-      workflow_id: workflow.id,
-      name: 'A',
-      description: 'd',
-    });
+    const agent = await client.createAgent('W');
     const message = await client.data('POST', `/agents/${agent.id}/conversations/messages`, 201, {
       message: 'hi',
       role: 'assistant',
