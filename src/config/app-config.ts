@@ -38,6 +38,8 @@ export class AppConfig {
     heartbeatMs: number;
     slotLeaseMs: number;
   };
+  /** The time zone whose days the reports count in. */
+  readonly reports: { timeZone: string };
   readonly outbound: { allowPrivate: boolean; timeoutMs: number };
   /** URL items: each fetch's time cap, and how often a fetched page is fetched again (0: never). */
   readonly knowledge: {
@@ -159,6 +161,7 @@ export class AppConfig {
       maxEndpoints: env.WEBHOOK_MAX_ENDPOINTS,
     };
     this.retention = { days: env.RETENTION_DAYS };
+    this.reports = { timeZone: env.TEAM_TIME_ZONE };
     this.mail = {
       smtpUrl: env.SMTP_URL,
       from: env.SMTP_FROM,

@@ -7,6 +7,7 @@ import {
   IntegerSetting,
   IsPhoneNumber,
   IsSmtpUrl,
+  IsTimeZone,
   OptionalSetting,
 } from './setting.decorators';
 import { IsHttpUrl } from '@/config/http-url';
@@ -208,6 +209,9 @@ export class Environment {
 
   @IntegerSetting({ min: 1, max: 100000 })
   HANDOFF_MAIL_MAX_PER_HOUR = 60;
+
+  @IsTimeZone()
+  TEAM_TIME_ZONE = 'UTC';
 }
 
 /** Settings that stop the start, one problem a line, each naming its variable. */

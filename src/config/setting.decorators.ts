@@ -58,6 +58,28 @@ function isSmtpUrl(value: unknown): boolean {
   }
 }
 
+/** An IANA time zone name the runtime knows, such as `Europe/Paris` or `UTC`. */
+function isTimeZone(value: unknown): boolean {
+  if (typeof value !== 'string' || value === '') {
+    return false;
+  }
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: value });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export const IsTimeZone = () =>
+  ValidateBy({
+    name: 'isTimeZone',
+    validator: {
+      validate: isTimeZone,
+      defaultMessage: () => 'must be an IANA time zone name such as UTC or Africa/Lagos',
+    },
+  });
+
 export const IsSmtpUrl = () =>
   ValidateBy({
     name: 'isSmtpUrl',

@@ -26,6 +26,10 @@ export interface Dialect {
   insertOrIgnore: { head: string; tail: string };
   /** A condition: some element of the JSON array of strings in `column` meets `condition(value)`. */
   anyJsonElement(column: string, condition: (element: string) => string): string;
+  /** The point in time `expression` holds, in seconds since 1970 (fractional). */
+  epochSeconds: (expression: string) => string;
+  /** A parameter read as a point in time where nothing else tells its type (a VALUES list). */
+  timeParam: (placeholder: string) => string;
 }
 
 const sqlite: Dialect = {
@@ -37,6 +41,9 @@ const sqlite: Dialect = {
   insertOrIgnore: { head: 'INSERT OR IGNORE INTO', tail: '' },
   anyJsonElement: (column, condition) =>
     `EXISTS (SELECT 1 FROM json_each(${column}) WHERE ${condition('value')})`,
+  // Julian days are fractional days; datetime text in, seconds out.
+  epochSeconds: (expression) => `((julianday(${expression}) - 2440587.5) * 86400.0)`,
+  timeParam: (placeholder) => placeholder,
 };
 
 const postgres: Dialect = {
@@ -48,6 +55,8 @@ const postgres: Dialect = {
   anyJsonElement: (column, condition) =>
     `EXISTS (SELECT 1 FROM json_array_elements_text(${column}::json) AS element ` +
     `WHERE ${condition('element')})`,
+  epochSeconds: (expression) => `EXTRACT(EPOCH FROM ${expression})`,
+  timeParam: (placeholder) => `CAST(${placeholder} AS timestamptz)`,
 };
 
 export function dialectOf(engine: Engine): Dialect {

@@ -8,15 +8,17 @@ import { ConversationEntity } from './entities/conversation.entity';
 import { MessageEntity } from './entities/message.entity';
 import { isPrivate } from './messages/message-draft';
 import { MessagesRepository } from './messages/messages.repository';
+import { ReportEventsRepository } from './reports/report-events.repository';
 
 const QUOTE_LENGTH = 2_000;
 
 type WebhookEventType = Parameters<WebhookEvents['emit']>[1];
 
 /**
- * What the conversations tell the team's systems: webhook events, and the hand-off mail to the
- * agent's escalation address. Each is called inside the transaction of its change. `agent_id` is
- * added to the records' API shape: a receiver needs it to find the conversation.
+ * What the conversations tell the team's systems: webhook events, the hand-off mail to the
+ * agent's escalation address, and the hand-offs and resolutions the reports count. Each is called
+ * inside the transaction of its change. `agent_id` is added to the records' API shape: a receiver
+ * needs it to find the conversation.
  */
 @Injectable()
 export class ConversationEvents {
@@ -26,6 +28,7 @@ export class ConversationEvents {
     private readonly webhooks: WebhookEvents,
     private readonly messages: MessagesRepository,
     private readonly agents: AgentsService,
+    private readonly reportEvents: ReportEventsRepository,
     config: AppConfig,
   ) {
     this.dashboardUrl = config.integrations.dashboardUrl;
@@ -39,8 +42,11 @@ export class ConversationEvents {
   }
 
   /** The conversation's status has changed (by PATCH, a reopen, or a snooze that ended). */
-  statusChanged(conversation: ConversationEntity): Promise<void> {
-    return this.emitConversation('conversation.status_changed', conversation);
+  async statusChanged(conversation: ConversationEntity): Promise<void> {
+    if (conversation.status === 'resolved') {
+      await this.reportEvents.record('resolved', conversation);
+    }
+    await this.emitConversation('conversation.status_changed', conversation);
   }
 
   /** The conversation has been assigned to someone else, or unassigned. */
@@ -49,8 +55,9 @@ export class ConversationEvents {
   }
 
   /** A hand-off has just been recorded (`handoff` carries its reason and source). */
-  handedOff(conversation: ConversationEntity): Promise<void> {
-    return this.emitConversation('conversation.handed_off', conversation);
+  async handedOff(conversation: ConversationEntity): Promise<void> {
+    await this.reportEvents.record('handed_off', conversation);
+    await this.emitConversation('conversation.handed_off', conversation);
   }
 
   private emitConversation(type: WebhookEventType, conversation: ConversationEntity) {

@@ -21,6 +21,10 @@ import { SnoozesRepository } from './inbox/snoozes.repository';
 import { MessagePublisher } from './messages/message-publisher';
 import { MessagesRepository } from './messages/messages.repository';
 import { ReplyRequests } from './reply-requests.service';
+import { ReportEventsRepository } from './reports/report-events.repository';
+import { ReportsController } from './reports/reports.controller';
+import { ConversationReportsRepository } from './reports/conversation-reports.repository';
+import { ConversationReports } from './reports/conversation-reports.service';
 import { OpenStreams } from './stream/open-streams';
 import { StreamAccessGuard } from './stream/stream-access.guard';
 import { StreamTicketsService } from './stream/stream-tickets.service';
@@ -41,6 +45,7 @@ import { StreamService } from './stream/stream.service';
     ContactsController,
     InboxController,
     TeamQueueController,
+    ReportsController,
   ],
   providers: [
     ConversationEvents,
@@ -57,6 +62,9 @@ import { StreamService } from './stream/stream.service';
     ConversationsService,
     MessagePublisher,
     ReplyRequests,
+    ReportEventsRepository,
+    ConversationReportsRepository,
+    ConversationReports,
     StreamTicketsService,
     StreamService,
     OpenStreams,

@@ -30,6 +30,7 @@ export interface FlowState {
 ])
 @Index('ix_conversations_agent_last_message', ['agentId', 'lastMessageAt'])
 @Index('ix_conversations_agent_created', ['agentId', 'createdAt'])
+@Index('ix_conversations_team_created', ['teamId', 'createdAt'])
 @Index('ix_conversations_agent_updated', ['agentId', 'updatedAt'])
 @Index('ix_conversations_contact', ['contactId'])
 @Index('ix_conversations_snoozed', ['status', 'snoozedUntil'])

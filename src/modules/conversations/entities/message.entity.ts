@@ -43,6 +43,7 @@ abstract class ConversationRecordEntity extends TeamRecordEntity {
 @Entity('messages')
 @Unique('uq_messages_conversation_seq', ['conversationId', 'seq'])
 @Index('ix_messages_conversation_created', ['conversationId', 'createdAt'])
+@Index('ix_messages_team_created', ['teamId', 'createdAt'])
 export class MessageEntity extends ConversationRecordEntity {
   /** Position in the conversation, in commit order: the stream's replay point. */
   @Column({ type: 'integer' })
