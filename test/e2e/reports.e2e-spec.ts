@@ -1,10 +1,15 @@
+import { randomBytes } from 'node:crypto';
+import { newId } from '@/common/ids';
 import { Database } from '@/database/database.service';
+import { ConversationReports1733166000000 } from '@/database/migrations/1733166000000-conversation-reports';
 import { ApiKeysService } from '@/modules/auth/api-keys.service';
 import { TeamsService } from '@/modules/auth/teams.service';
 import { ConversationEntity } from '@/modules/conversations/entities/conversation.entity';
 import { createAgent } from '../factories/agents';
 import { conversationsPath, repliesSettled, sendAs, sendTo } from '../factories/conversations';
 import { API, startTestApp, TestApp } from '../factories/test-app';
+import { migrationTargets, seedPreviousRelease } from '../factories/previous-release';
+import { createTestDatabase, TestDatabase } from '../factories/test-database';
 import { createWorkflow } from '../factories/workflows';
 import { recordSecret } from '../support/log-capture';
 
@@ -206,3 +211,111 @@ describe('GET /reports/conversations', () => {
     }
   });
 });
+
+const LEGACY = Object.fromEntries(
+  ['team', 'workflow', 'agent', 'x', 'y', 'z'].map((name) => [name, newId()]),
+);
+
+/**
+ * A database of the release before reports: X handed off then resolved, Y resolved by the AI,
+ * Z handed off and still open, all created at 10:00 on 20 November.
+ */
+async function legacyInbox(url: string, secretKey: Buffer): Promise<void> {
+  const at = (hour: number, minute: number) => new Date(Date.UTC(2026, 10, 20, hour, minute));
+  await seedPreviousRelease(
+    url,
+    secretKey,
+    (all) => all.indexOf(ConversationReports1733166000000),
+    async (insert) => {
+      await insert('teams', { id: LEGACY.team, name: 'legacy-reports', created_at: at(9, 0) });
+      await insert('workflows', {
+        id: LEGACY.workflow,
+        team_id: LEGACY.team,
+        name: 'Legacy',
+        visibility: 'private',
+        ...Object.fromEntries(
+          [
+            'rules',
+            'flows',
+            'tags',
+            'integrations',
+            'channels',
+            'actions',
+            'setup_steps',
+            'faq',
+          ].map((column) => [column, '[]']),
+        ),
+        created_at: at(9, 0),
+        updated_at: at(9, 0),
+      });
+      await insert('agents', {
+        id: LEGACY.agent,
+        team_id: LEGACY.team,
+        workflow_id: LEGACY.workflow,
+        name: 'Legacy',
+        description: 'From the previous release',
+        test_channel_code: 'LEGACY31',
+        status: 'development',
+        created_at: at(9, 0),
+        updated_at: at(9, 0),
+      });
+      const conversations: Array<[string, string, Date | null, Date]> = [
+        [LEGACY.x, 'resolved', at(10, 5), at(10, 30)],
+        [LEGACY.y, 'resolved', null, at(11, 0)],
+        [LEGACY.z, 'open', at(10, 20), at(10, 20)],
+      ];
+      for (const [id, status, handoffAt, updatedAt] of conversations) {
+        await insert('conversations', {
+          id,
+          team_id: LEGACY.team,
+          agent_id: LEGACY.agent,
+          channel_type: 'webchat',
+          channel_user_id: `visitor-${id}`,
+          last_seq: 0,
+          status,
+          handoff_at: handoffAt,
+          handoff_source: handoffAt ? 'rule' : null,
+          handoff_reason: handoffAt ? 'Wants a person' : null,
+          created_at: at(10, 0),
+          updated_at: updatedAt,
+        });
+      }
+    },
+  );
+}
+
+describe.each(migrationTargets())(
+  "reports over the previous release's conversations, on %s",
+  (_name, url) => {
+    let database: TestDatabase;
+    let t: TestApp;
+
+    beforeAll(async () => {
+      database = await createTestDatabase(url);
+      const secretKey = randomBytes(32);
+      await legacyInbox(database.url, secretKey);
+      t = await startTestApp({
+        DATABASE_URL: database.url,
+        CONSOLE_SECRET_KEY: secretKey.toString('hex'),
+      });
+    });
+    afterAll(async () => {
+      await t?.close();
+      await database?.drop();
+    });
+
+    it('counts their latest hand-offs, and resolutions at their last update', async () => {
+      const { key } = await t.createKey('legacy-reports', ['settings:read']);
+      const res = await t.api(key).get(`${REPORT}?from=2026-11-20&to=2026-11-20`).expect(200);
+      expect(res.body.data).toMatchObject({
+        conversations: 3,
+        handed_off: 2,
+        resolved: 2,
+        resolved_without_handoff: 1,
+        // 30 and 60 minutes from creation to resolution.
+        median_resolution_s: 2700,
+        by_day: [{ date: '2026-11-20', conversations: 3, handed_off: 2, resolved: 2 }],
+      });
+    });
+  },
+);
