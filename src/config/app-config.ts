@@ -38,6 +38,11 @@ export class AppConfig {
     heartbeatMs: number;
     slotLeaseMs: number;
   };
+  /**
+   * Where the public reach the service (widget script, channel webhooks); unset: the local
+   * address it listens on. The web chat's messages a visitor and an address may send a minute.
+   */
+  readonly publicSurface: { url: string; widgetRateLimitMax: number };
   /** The time zone whose days the reports count in. */
   readonly reports: { timeZone: string };
   readonly outbound: { allowPrivate: boolean; timeoutMs: number };
@@ -162,6 +167,10 @@ export class AppConfig {
     };
     this.retention = { days: env.RETENTION_DAYS };
     this.reports = { timeZone: env.TEAM_TIME_ZONE };
+    this.publicSurface = {
+      url: withoutTrailingSlashes(env.PUBLIC_URL ?? `http://localhost:${env.PORT}`),
+      widgetRateLimitMax: env.WIDGET_RATE_LIMIT_MAX,
+    };
     this.mail = {
       smtpUrl: env.SMTP_URL,
       from: env.SMTP_FROM,

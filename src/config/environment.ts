@@ -121,6 +121,12 @@ export class Environment {
   @IsHttpUrl()
   DASHBOARD_URL = 'http://localhost:5173';
 
+  @OptionalSetting(IsHttpUrl())
+  PUBLIC_URL?: string;
+
+  @IntegerSetting({ min: 1, max: 100000 })
+  WIDGET_RATE_LIMIT_MAX = 30;
+
   @BooleanSetting()
   OUTBOUND_ALLOW_PRIVATE = false;
 

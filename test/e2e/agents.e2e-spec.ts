@@ -380,46 +380,30 @@ describe('agents', () => {
       expect(codes.size).toBe(5);
     });
 
-    it('lists one channel per type, web chat connected', async () => {
+    it('lists one channel per type, each inactive until connected, saying why', async () => {
       const agent = await createAgent(t);
       const res = await t.api().get(`${API}/agents/${agent.id}/channels`).expect(200);
       expect(res.body.meta).toBeUndefined();
+      const channel = (type: string, name: string, reason = 'Not connected') => ({
+        id: expect.any(String),
+        type,
+        name,
+        status: 'inactive',
+        status_reason: reason,
+        is_connected: false,
+        config: {},
+        connected_at: null,
+      });
       expect(res.body.data).toEqual([
-        {
-          id: expect.any(String),
-          type: 'webchat',
-          name: 'Web chat',
-          status: 'active',
-          is_connected: true,
-        },
-        {
-          id: expect.any(String),
-          type: 'whatsapp',
-          name: 'WhatsApp',
-          status: 'inactive',
-          is_connected: false,
-        },
-        {
-          id: expect.any(String),
-          type: 'instagram',
-          name: 'Instagram',
-          status: 'inactive',
-          is_connected: false,
-        },
-        {
-          id: expect.any(String),
-          type: 'messenger',
-          name: 'Messenger',
-          status: 'inactive',
-          is_connected: false,
-        },
-        {
-          id: expect.any(String),
-          type: 'telephony',
-          name: 'Telephony',
-          status: 'inactive',
-          is_connected: false,
-        },
+        channel('webchat', 'Web chat'),
+        channel('whatsapp', 'WhatsApp'),
+        channel('instagram', 'Instagram'),
+        channel('messenger', 'Messenger'),
+        channel(
+          'telephony',
+          'Telephony',
+          'Calls are not available: phone numbers can be requested, calls are not answered yet',
+        ),
       ]);
     });
 

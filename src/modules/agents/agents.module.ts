@@ -1,10 +1,13 @@
 import { Module } from '@nestjs/common';
 import { WebhooksModule } from '@/modules/webhooks/webhooks.module';
 import { WorkflowsModule } from '@/modules/workflows/workflows.module';
+import { SecretBox } from '@/config/secret-box';
 import { AgentsController } from './agents.controller';
 import { AgentsRepository } from './agents.repository';
 import { AgentsService } from './agents.service';
 import { ChannelsRepository } from './channels/channels.repository';
+import { ChannelsController } from './channels.controller';
+import { ChannelsService } from './channels.service';
 import { AgentTestCodeService } from './deployment/agent-test-code.service';
 import { WorkflowUsersRepository } from './workflow-users.repository';
 
@@ -15,14 +18,16 @@ import { WorkflowUsersRepository } from './workflow-users.repository';
  */
 @Module({
   imports: [WorkflowsModule, WebhooksModule],
-  controllers: [AgentsController],
+  controllers: [AgentsController, ChannelsController],
   providers: [
     AgentsRepository,
     AgentsService,
     AgentTestCodeService,
     ChannelsRepository,
+    ChannelsService,
+    SecretBox,
     WorkflowUsersRepository,
   ],
-  exports: [AgentsService],
+  exports: [AgentsService, ChannelsService],
 })
 export class AgentsModule {}

@@ -11,6 +11,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'conversation.handed_off',
   'conversation.status_changed',
   'conversation.assigned',
+  'channel.status_changed',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 

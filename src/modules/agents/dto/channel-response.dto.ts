@@ -1,5 +1,6 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import {
+  CHANNEL_STATUSES,
   CHANNEL_TYPES,
   ChannelStatus,
   ChannelSummary,
@@ -10,8 +11,34 @@ export class ChannelResponseDto {
   @ApiProperty() id: string;
   @ApiProperty({ enum: CHANNEL_TYPES }) type: ChannelType;
   @ApiProperty() name: string;
-  @ApiProperty({ enum: ['active', 'inactive'] }) status: ChannelStatus;
+  @ApiProperty({ enum: CHANNEL_STATUSES }) status: ChannelStatus;
+
+  @ApiProperty({ type: String, nullable: true, description: 'Why the channel is not active' })
+  status_reason: string | null;
+
   @ApiProperty() is_connected: boolean;
+
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    description:
+      'The settings of the last connect that are not secret (web chat: allowed_origins, title, ' +
+      'greeting, color); secrets are never shown',
+  })
+  config: Record<string, unknown>;
+
+  @ApiProperty({ type: String, nullable: true }) connected_at: string | null;
+}
+
+/** The answer to a connect: the channel, and what the business does next. */
+export class ConnectedChannelResponseDto extends ChannelResponseDto {
+  @ApiPropertyOptional({
+    description: "Web chat: the key pages embed (pk_…); it reaches this channel's widget API only",
+  })
+  publishable_key?: string;
+
+  @ApiPropertyOptional({ description: 'Web chat: the <script> tag to paste into the pages' })
+  embed_snippet?: string;
 }
 
 export function toChannelResponse(channel: ChannelSummary): ChannelResponseDto {
@@ -20,6 +47,12 @@ export function toChannelResponse(channel: ChannelSummary): ChannelResponseDto {
     type: channel.type,
     name: channel.name,
     status: channel.status,
+    status_reason: channel.statusReason,
     is_connected: channel.isConnected,
+    config:
+      channel.type === 'webchat' && channel.isConnected
+        ? { allowed_origins: channel.allowedOrigins, ...channel.config }
+        : { ...channel.config },
+    connected_at: channel.connectedAt?.toISOString() ?? null,
   };
 }
