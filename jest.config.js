@@ -63,7 +63,11 @@ module.exports = {
     {
       ...common,
       displayName: 'unit',
-      testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/widget/**/*.spec.ts'],
+      testMatch: [
+        '<rootDir>/src/**/*.spec.ts',
+        '<rootDir>/widget/**/*.spec.ts',
+        '<rootDir>/scripts/**/*.spec.ts',
+      ],
     },
     {
       ...common,
