@@ -41,7 +41,10 @@ export class WidgetView {
   private readonly bubbles = new Map<string, HTMLElement>();
 
   constructor(private readonly handlers: ViewHandlers) {
-    this.host = el('div', '', { 'data-console-widget': '' });
+    // A custom element name: page rules for div and the like do not match it, and inline
+    // !important beats the page's own !important rules on the host.
+    this.host = document.createElement('console-chat-widget');
+    this.host.setAttribute('style', 'all:initial !important');
     const shadow = this.host.attachShadow({ mode: 'open' });
     const style = document.createElement('style');
     style.textContent = STYLES;
