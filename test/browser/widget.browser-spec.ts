@@ -139,6 +139,8 @@ describe('widget.js in a browser, against a fake widget API', () => {
     expect(problems).toEqual([]);
   });
 
+  // The refusal (403) comes without CORS headers, so the page cannot read it: the widget can only
+  // say that the chat cannot be reached, and must not throw.
   it('says so in its status line on a site whose origin is not allowed', async () => {
     const stranger = await serveDemo({ apiBase: api!.url, key: api!.key, port: 0 });
     try {
@@ -150,7 +152,7 @@ describe('widget.js in a browser, against a fake widget API', () => {
       await page.goto(`http://localhost:${(stranger.address() as AddressInfo).port}/`);
       await page.locator('console-chat-widget .launcher').click();
       await page
-        .locator('console-chat-widget .status', { hasText: /not available|Cannot reach/ })
+        .locator('console-chat-widget .status', { hasText: 'Cannot reach the chat right now.' })
         .waitFor({ timeout: WAIT_MS });
       expect(problems).toEqual([]);
     } finally {

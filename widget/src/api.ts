@@ -41,7 +41,7 @@ export function describeError(error: unknown): string {
   }
   switch (error.status) {
     case 0:
-      return 'Cannot reach the chat right now. Retrying…';
+      return 'Cannot reach the chat right now.';
     case 403:
       return 'Chat is not available on this site.';
     case 429: {

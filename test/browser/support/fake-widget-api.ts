@@ -110,6 +110,7 @@ export async function startFakeWidgetApi(replyDelayMs = 300): Promise<FakeWidget
       return;
     }
     const origin = req.headers.origin ?? '';
+    // CORS for the allowed origins only: elsewhere the browser hides every answer from the page.
     if (origins.has(origin)) {
       res.setHeader('Access-Control-Allow-Origin', origin);
       res.setHeader('Vary', 'Origin');
@@ -145,7 +146,10 @@ export async function startFakeWidgetApi(replyDelayMs = 300): Promise<FakeWidget
       return json(res, 403, { code: 'forbidden', message: 'Origin not allowed' });
     }
     const input = req.method === 'POST' ? await body(req) : {};
-    const token = String(input.visitor_token ?? url.searchParams.get('visitor_token') ?? '');
+    const token =
+      typeof input.visitor_token === 'string'
+        ? input.visitor_token
+        : (url.searchParams.get('visitor_token') ?? '');
     switch (route) {
       case 'GET /config':
         return json(res, 200, {
