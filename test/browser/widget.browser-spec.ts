@@ -123,6 +123,41 @@ describe('widget.js in a browser, against a fake widget API', () => {
     expect(problems).toEqual([]);
   });
 
+  it('after its stream is cut, comes back with a new ticket after the last message, missing nothing and showing nothing twice', async () => {
+    const page = await openPage(1280, 800);
+    await page.locator('console-chat-widget .launcher').click();
+    await page.keyboard.type('before the cut');
+    await page.keyboard.press('Enter');
+    await page
+      .locator('console-chat-widget .bubble.ai.sent', { hasText: 'Echo: before the cut' })
+      .waitFor({ timeout: WAIT_MS });
+    const token = await page.evaluate<string>(
+      `localStorage.getItem('console-widget:${api!.key}:visitor')`,
+    );
+    const lastId = api!.messagesOf(token).at(-1)!.id;
+    const requestsBefore = api!.streamRequests.length;
+
+    expect(api!.dropStreams()).toBeGreaterThan(0);
+    api!.operatorSays(token, 'Said while you were away.');
+    await page
+      .locator('console-chat-widget .bubble.operator', { hasText: 'Said while you were away.' })
+      .waitFor({ timeout: WAIT_MS });
+    expect(api!.streamRequests.slice(requestsBefore)[0]).toBe(lastId);
+
+    api!.operatorSays(token, 'And live again.');
+    await page
+      .locator('console-chat-widget .bubble.operator', { hasText: 'And live again.' })
+      .waitFor({ timeout: WAIT_MS });
+    await page.waitForTimeout(300);
+    expect(await bubbles(page)).toEqual([
+      'before the cut',
+      'Echo: before the cut',
+      'AdaSaid while you were away.',
+      'AdaAnd live again.',
+    ]);
+    expect(problems).toEqual([]);
+  });
+
   it('fills a 360 px wide screen with the panel', async () => {
     const page = await openPage(360, 740);
     await page.locator('console-chat-widget .launcher').click();

@@ -27,6 +27,12 @@ export interface FakeWidgetApi {
   key: string;
   allowOrigin(origin: string): void;
   messagesOf(visitorToken: string): FakeMessage[];
+  /** An operator's message, as the console would write it. */
+  operatorSays(visitorToken: string, text: string): FakeMessage;
+  /** The `after` of every stream request, in order (null when absent). */
+  streamRequests: Array<string | null>;
+  /** Cuts every open stream's connection, as a crashed proxy would; returns how many. */
+  dropStreams(): number;
   close(): Promise<void>;
 }
 
@@ -38,6 +44,7 @@ export async function startFakeWidgetApi(replyDelayMs = 300): Promise<FakeWidget
   const conversations = new Map<string, FakeMessage[]>(); // by visitor token
   const tickets = new Map<string, string>(); // ticket → visitor token
   const streams = new Map<string, Set<ServerResponse>>(); // visitor token → open streams
+  const streamRequests: Array<string | null> = [];
   let sequence = 0;
 
   const frame = (res: ServerResponse, event: string, id: string, data: unknown) =>
@@ -126,6 +133,7 @@ export async function startFakeWidgetApi(replyDelayMs = 300): Promise<FakeWidget
     }
     const route = `${req.method} ${url.pathname.replace('/api/v1/widget', '')}`;
     if (route === 'GET /stream') {
+      streamRequests.push(url.searchParams.get('after'));
       const token = tickets.get(url.searchParams.get('ticket') ?? '');
       tickets.delete(url.searchParams.get('ticket') ?? '');
       if (!token) {
@@ -206,6 +214,19 @@ export async function startFakeWidgetApi(replyDelayMs = 300): Promise<FakeWidget
     key,
     allowOrigin: (origin) => origins.add(origin),
     messagesOf: (token) => conversations.get(token) ?? [],
+    operatorSays: (token, text) =>
+      append(token, 'assistant', text, { type: 'operator', name: 'Ada' }),
+    streamRequests,
+    dropStreams: () => {
+      let count = 0;
+      streams.forEach((open) =>
+        open.forEach((res) => {
+          res.socket?.destroy();
+          count += 1;
+        }),
+      );
+      return count;
+    },
     close: () =>
       new Promise((resolve) => {
         streams.forEach((open) => open.forEach((res) => res.destroy()));
