@@ -74,7 +74,7 @@ class FakeSource implements EventSourceLike {
   }
 }
 
-function harness(tickets: Array<string | Error>) {
+function harness(tickets: Array<string | Error>, silenceMs?: number) {
   const sources: FakeSource[] = [];
   const actions: StreamAction[] = [];
   const opens: boolean[] = [];
@@ -102,8 +102,18 @@ function harness(tickets: Array<string | Error>) {
     onAction: (action) => actions.push(action),
     onOpen: (resumed) => opens.push(resumed),
     onTrouble: (error) => troubles.push(error),
-    setTimer: (callback, ms) => timers.push({ callback, ms }),
-    clearTimer: () => undefined,
+    setTimer: (callback, ms) => {
+      const timer = { callback, ms };
+      timers.push(timer);
+      return timer;
+    },
+    clearTimer: (handle) => {
+      const index = timers.indexOf(handle as (typeof timers)[number]);
+      if (index >= 0) {
+        timers.splice(index, 1);
+      }
+    },
+    silenceMs,
     random: () => 1,
   });
   const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
@@ -187,6 +197,21 @@ describe('StreamClient', () => {
       '/stream?ticket=t2&after=m1',
       '/stream?ticket=t3',
     ]);
+  });
+
+  it('reopens a stream that stays silent past the watchdog, and any frame rearms it', async () => {
+    const h = harness(['t1', 't2'], 65_000);
+    h.client.start();
+    await h.settle();
+    h.sources[0].onopen?.({} as Event);
+    expect(h.timers.map((t) => t.ms)).toEqual([65_000]);
+    h.sources[0].emit('heartbeat', '{"ts":1}');
+    expect(h.timers.map((t) => t.ms)).toEqual([65_000]);
+    await h.fireTimer();
+    expect(h.sources[0].closed).toBe(true);
+    expect(h.timers.map((t) => t.ms)).toEqual([1000]);
+    await h.fireTimer();
+    expect(h.sources).toHaveLength(2);
   });
 
   it('ignores a closed stream once stopped', async () => {

@@ -60,6 +60,11 @@ export interface StreamDeps {
   setTimer(callback: () => void, ms: number): unknown;
   clearTimer(handle: unknown): void;
   random?: () => number;
+  /**
+   * A stream silent this long (no frame, heartbeats included) is taken for dead and reopened: a
+   * half-open connection raises no error by itself. Off when unset.
+   */
+  silenceMs?: number;
 }
 
 /** Failures after which asking again cannot help: the key or the page's origin is refused. */
@@ -74,6 +79,7 @@ const FINAL_STATUSES = new Set([401, 403]);
 export class StreamClient {
   private source: EventSourceLike | null = null;
   private timer: unknown = null;
+  private watchdog: unknown = null;
   private attempt = 0;
   private opened = false;
   private failuresWithAfter = 0;
@@ -94,6 +100,7 @@ export class StreamClient {
     this.stopped = true;
     this.source?.close();
     this.source = null;
+    this.quiet();
     if (this.timer !== null) {
       this.deps.clearTimer(this.timer);
       this.timer = null;
@@ -127,6 +134,7 @@ export class StreamClient {
     let open = false;
     source.onopen = () => {
       open = true;
+      this.listen(source);
       this.attempt = 0;
       this.failuresWithAfter = 0;
       const resumed = this.opened;
@@ -140,6 +148,7 @@ export class StreamClient {
       }
       source.close();
       this.source = null;
+      this.quiet();
       if (!open && after !== null) {
         this.failuresWithAfter += 1;
         if (this.failuresWithAfter >= 2) {
@@ -151,10 +160,36 @@ export class StreamClient {
     for (const type of STREAM_EVENTS) {
       source.addEventListener(type, (event) => {
         const action = parseStreamEvent(type, event.data);
-        if (action && this.source === source) {
+        if (this.source !== source) {
+          return;
+        }
+        this.listen(source);
+        if (action) {
           this.deps.onAction(action);
         }
       });
+    }
+  }
+
+  /** (Re)arms the silence watchdog: any frame proves the stream alive. */
+  private listen(source: EventSourceLike): void {
+    const silenceMs = this.deps.silenceMs;
+    if (silenceMs === undefined) {
+      return;
+    }
+    this.quiet();
+    this.watchdog = this.deps.setTimer(() => {
+      this.watchdog = null;
+      if (this.source === source) {
+        source.onerror?.(new Event('error'));
+      }
+    }, silenceMs);
+  }
+
+  private quiet(): void {
+    if (this.watchdog !== null) {
+      this.deps.clearTimer(this.watchdog);
+      this.watchdog = null;
     }
   }
 

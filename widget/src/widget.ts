@@ -42,6 +42,8 @@ export class Widget {
       onTrouble: (error) => this.showError(error),
       setTimer: (callback, ms) => window.setTimeout(callback, ms),
       clearTimer: (handle) => window.clearTimeout(handle as number),
+      // Three heartbeats (20 s apart by default) missed.
+      silenceMs: 65_000,
     });
   }
 
