@@ -60,7 +60,15 @@ module.exports = {
   globalSetup: '<rootDir>/test/global-setup.ts',
   globalTeardown: '<rootDir>/test/global-teardown.ts',
   projects: [
-    { ...common, displayName: 'unit', testMatch: ['<rootDir>/src/**/*.spec.ts'] },
+    {
+      ...common,
+      displayName: 'unit',
+      testMatch: [
+        '<rootDir>/src/**/*.spec.ts',
+        '<rootDir>/widget/**/*.spec.ts',
+        '<rootDir>/scripts/**/*.spec.ts',
+      ],
+    },
     {
       ...common,
       displayName: 'medium',

@@ -1,6 +1,7 @@
 import { mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { Options, transformFileSync } from '@swc/core';
+import { buildWidgetIfStale } from '../../scripts/build-widget';
 
 const ROOT = join(__dirname, '..', '..');
 const SOURCES = join(ROOT, 'src');
@@ -35,11 +36,17 @@ const SWC_OPTIONS: Options = {
 
 /**
  * Builds dist/ from src/ for the suites that run the built application and CLI as their own
- * processes, unless it is newer than every source file (as `npm run build` leaves it). swc
+ * processes, unless it is newer than every source file (as `npm run build` leaves it), and
+ * dist/widget/widget.js (served as `GET /widget.js`) unless it is newer than widget/src. swc
  * compiles without type checking (`npm run typecheck` does that) in about a second, where
  * `nest build` takes tens.
  */
 export function buildDistIfStale(): void {
+  buildServerIfStale();
+  buildWidgetIfStale();
+}
+
+function buildServerIfStale(): void {
   const files = sourceFiles();
   const builtAt = (() => {
     try {
