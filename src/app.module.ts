@@ -21,6 +21,7 @@ import { DatabaseModule } from './database/database.module';
 import { JobsModule } from './database/jobs/jobs.module';
 import { AgentProfileModule } from '@/modules/agent-profile/agent-profile.module';
 import { RepliesModule } from '@/modules/replies/replies.module';
+import { WidgetModule } from '@/modules/widget/widget.module';
 import { AgentsModule } from './modules/agents/agents.module';
 import { IntegrationsModule } from '@/modules/integrations/integrations.module';
 import { KnowledgeModule } from '@/modules/knowledge/knowledge.module';
@@ -67,6 +68,7 @@ export class AppModule {
         AgentProfileModule,
         ConversationsModule,
         RepliesModule,
+        WidgetModule,
         PhoneNumbersModule,
         CallsModule,
         WebhooksModule,

@@ -1,5 +1,6 @@
 import { INestApplication, RequestMethod } from '@nestjs/common';
 import { NestExpressApplication } from '@nestjs/platform-express';
+import type { Request } from 'express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import helmet from 'helmet';
 import { Logger } from 'nestjs-pino';
@@ -15,6 +16,7 @@ import { traceContextMiddleware } from './common/tracing/trace-context.middlewar
 import { RESPONSE_HEADERS } from './common/http/response-headers.docs';
 import { AppConfig } from './config/app-config';
 import { API_KEY_SECURITY } from './modules/auth/require-scopes.decorator';
+import { WIDGET_API_PREFIX } from './modules/widget/widget-cors';
 
 export const API_PREFIX = 'api/v1/console';
 
@@ -35,16 +37,22 @@ export function configureApp(app: NestExpressApplication): INestApplication {
   app.use(malformedPathMiddleware);
   app.use(jsonBody(http.bodyLimitBytes));
   if (http.corsOrigins) {
-    app.enableCors({
+    const consoleCors = {
       origin: http.corsOrigins === '*' ? true : http.corsOrigins,
       exposedHeaders: Object.keys(RESPONSE_HEADERS),
       maxAge: 600,
-    });
+    };
+    // The widget's API answers CORS for each web chat's own origins (see the widget module).
+    app.enableCors((req: Request, callback) =>
+      callback(null, req.url.startsWith(`/${WIDGET_API_PREFIX}/`) ? { origin: false } : consoleCors),
+    );
   }
   app.setGlobalPrefix(API_PREFIX, {
     exclude: [
       { path: 'healthz', method: RequestMethod.GET },
       { path: 'readyz', method: RequestMethod.GET },
+      { path: 'widget.js', method: RequestMethod.GET },
+      { path: `${WIDGET_API_PREFIX}/*path`, method: RequestMethod.ALL },
     ],
   });
   setUpOpenApi(app);

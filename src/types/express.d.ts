@@ -1,5 +1,6 @@
 import type { ApiError } from '@/common/http/api-error';
 import type { Principal } from '@/common/http/principal';
+import type { AgentChannelEntity } from '@/modules/agents/entities/agent-channel.entity';
 import type { PreparedStream } from '@/modules/conversations/stream/prepared-stream';
 
 declare global {
@@ -13,6 +14,8 @@ declare global {
       traceId?: string;
       /** Set by StreamAccessGuard once the stream passed its checks and holds a slot. */
       preparedStream?: PreparedStream;
+      /** Set by WidgetKeyGuard: the web chat a publishable key names, the origin allowed by it. */
+      widgetChannel?: AgentChannelEntity;
     }
   }
 }

@@ -4,14 +4,16 @@ import { API, startTestApp, TestApp } from '../factories/test-app';
 import { OpenApiDocument } from '../support/openapi';
 
 const ROOT = join(__dirname, '..', '..');
-const PROBES = new Set(['/healthz', '/readyz']);
+/** Paths outside the console prefix: the probes and the web chat's public surface. */
+const outsidePrefix = (path: string) =>
+  /^\/(healthz|readyz|widget\.js)$|^\/api\/v1\/widget\//.test(path);
 
 /** `operationId METHOD /path` of every row of docs/api.md's list of operations. */
 function documentedOperations(): string[] {
   const markdown = readFileSync(join(ROOT, 'docs', 'api.md'), 'utf8');
   const row = /^\| `(\w+)` +\| `(GET|POST|PATCH|DELETE) ([^`]+)` +\|/gm;
   return [...markdown.matchAll(row)].map(
-    ([, id, method, path]) => `${id} ${method} ${PROBES.has(path) ? path : API + path}`,
+    ([, id, method, path]) => `${id} ${method} ${outsidePrefix(path) ? path : API + path}`,
   );
 }
 

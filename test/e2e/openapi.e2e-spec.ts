@@ -104,7 +104,12 @@ describe('the OpenAPI document', () => {
       .map((operation) => operation.name);
     expect(unsaid).toEqual([]);
     const keyless = operations.filter((operation) => !operation.secured).map((o) => o.path);
-    expect(keyless.filter((path) => !/^\/(healthz|readyz)$|\/stream$/.test(path))).toEqual([]);
+    // The probes, the ticket-authenticated streams, and the web chat's public surface (§7a).
+    expect(
+      keyless.filter(
+        (path) => !/^\/(healthz|readyz|widget\.js)$|\/stream$|^\/api\/v1\/widget\//.test(path),
+      ),
+    ).toEqual([]);
   });
 
   it('documents X-Request-Id on every response, and X-RateLimit-* wherever the limiter counts', async () => {
@@ -119,7 +124,7 @@ describe('the OpenAPI document', () => {
     expect(responses.length).toBeGreaterThan(100);
     const undocumented = responses
       .filter(({ operation, status, headers }) => {
-        const counts = !/ \/(healthz|readyz)$/.test(operation) && status !== 431;
+        const counts = !/ \/(healthz|readyz|widget\.js)$/.test(operation) && status !== 431;
         const expected = ['X-Request-Id', ...(counts ? RATE_LIMIT_HEADERS : [])];
         return expected.some((name) => !headers.includes(name));
       })

@@ -1,11 +1,20 @@
 import { Observable } from 'rxjs';
 
-/** What a stream ticket grants: one stream of one conversation, on behalf of one API key. */
+/**
+ * What a stream ticket grants: one stream of one conversation, on behalf of one API key (staff),
+ * or of one web-chat visitor (the customer's view, `visitorId`, no key).
+ */
 export interface StreamGrant {
   teamId: string;
   agentId: string;
   conversationId: string;
-  keyId: string;
+  keyId: string | null;
+  visitorId?: string;
+}
+
+/** Whose open streams a grant counts against: its API key, or its visitor. */
+export function streamSubject(grant: StreamGrant): string {
+  return grant.keyId ?? `visitor:${grant.visitorId}`;
 }
 
 /** Single-use stream tickets, stored by hash. */

@@ -136,6 +136,11 @@ export class ChannelsService {
     return this.channels.findByPublishableKey(hashPublishableKey(key));
   }
 
+  /** The connected web chat `id`, or null (a visitor's stream checks its chat is still on). */
+  webchatById(id: string): Promise<AgentChannelEntity | null> {
+    return this.channels.findConnectedWebchat(id);
+  }
+
   /** Whether some connected web chat allows pages of `origin` (for CORS preflights). */
   anyWebchatAllows(origin: string): Promise<boolean> {
     return this.channels.anyWebchatAllows(origin);

@@ -8,6 +8,7 @@ import { ContactsRepository } from './contacts/contacts.repository';
 import { ContactsService } from './contacts/contacts.service';
 import { ConversationEvents } from './conversation-events';
 import { ConversationWrites } from './conversation-writes';
+import { CustomerViewService } from './customer-view.service';
 import { ConversationsController } from './conversations.controller';
 import { ConversationsRepository } from './conversations.repository';
 import { ConversationsService } from './conversations.service';
@@ -69,7 +70,8 @@ import { StreamService } from './stream/stream.service';
     StreamService,
     OpenStreams,
     StreamAccessGuard,
+    CustomerViewService,
   ],
-  exports: [ConversationsService, ReplyRequests],
+  exports: [ConversationsService, ReplyRequests, CustomerViewService],
 })
 export class ConversationsModule {}

@@ -83,6 +83,8 @@ export interface ChannelUser {
   channelUserId: string;
   isTestChannel: boolean;
   username: string | null;
+  /** The agent's channel the user came through, when a channel carries the conversation. */
+  channelId?: string;
 }
 
 /**
@@ -182,7 +184,7 @@ export class ConversationsRepository {
       teamId,
       agentId,
       channelType: user.channelType,
-      channelId: null,
+      channelId: user.channelId ?? null,
       channelUserId: user.channelUserId,
       channelUserUsername: user.username,
       isTestChannel: user.isTestChannel,

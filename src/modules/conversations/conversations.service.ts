@@ -150,6 +150,20 @@ export class ConversationsService {
     });
   }
 
+  /**
+   * A customer's message arriving through one of the agent's channels (the web chat, a provider's
+   * webhook): appended to their conversation, created if new, and answered as any message is.
+   * The caller has found the channel, and so the agent, to be the team's.
+   */
+  postFromChannelUser(
+    teamId: string,
+    agentId: string,
+    channelUser: ChannelUser,
+    message: string,
+  ): Promise<MessageEntity> {
+    return this.post(teamId, agentId, { message, role: 'user' }, { channelUser });
+  }
+
   /** The conversation a reply is produced for, or null once it is gone; the agent is not read. */
   findForReply(teamId: string, agentId: string, id: string): Promise<ConversationEntity | null> {
     return this.conversations.findOwned(teamId, agentId, id);

@@ -90,6 +90,10 @@ export class ChannelsRepository {
     });
   }
 
+  findConnectedWebchat(id: string): Promise<AgentChannelEntity | null> {
+    return this.db.findOne(AgentChannelEntity, { id, type: 'webchat', isConnected: true });
+  }
+
   /** Whether some connected web chat allows `origin`: what a CORS preflight may be told. */
   async anyWebchatAllows(origin: string): Promise<boolean> {
     const { rows } = await this.db.execute(

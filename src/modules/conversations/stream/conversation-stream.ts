@@ -25,18 +25,33 @@ export interface StreamDependencies {
 }
 
 /**
- * Every watcher of a conversation is handed the same event object: it is serialised once, not
- * once per subscriber (a thousand browsers on one conversation would mean a thousand stringifies).
+ * What a stream shows of a message: the staff see it whole; another view (the customer's) may
+ * reshape it, or skip it (null).
  */
-const serialised = new WeakMap<BusMessage['event'], string>();
+export type StreamView = (event: BusMessage['event']) => Record<string, unknown> | null;
 
-function messageFrame(message: BusMessage): StreamFrame {
-  let data = serialised.get(message.event);
-  if (data === undefined) {
-    data = JSON.stringify(message.event);
-    serialised.set(message.event, data);
+const staffView: StreamView = (event) => event;
+
+/**
+ * Every watcher of a conversation is handed the same event object: it is serialised once per
+ * view, not once per subscriber (a thousand browsers on one conversation would mean a thousand
+ * stringifies). Null: the view skips it.
+ */
+const serialised = new WeakMap<StreamView, WeakMap<BusMessage['event'], string | null>>();
+
+function messageFrame(message: BusMessage, view: StreamView): StreamFrame | null {
+  let ofView = serialised.get(view);
+  if (!ofView) {
+    ofView = new WeakMap();
+    serialised.set(view, ofView);
   }
-  return { id: message.event.id, event: 'message', data };
+  let data = ofView.get(message.event);
+  if (data === undefined) {
+    const shown = view(message.event);
+    data = shown === null ? null : JSON.stringify(shown);
+    ofView.set(message.event, data);
+  }
+  return data === null ? null : { id: message.event.id, event: 'message', data };
 }
 
 /**
@@ -63,6 +78,7 @@ export class ConversationStream {
     private readonly conversation: StreamedConversation,
     start: StreamStart,
     private readonly writer: FrameSink,
+    private readonly view: StreamView = staffView,
   ) {
     this.lastSeq = start.seq;
     this.position = start.position;
@@ -138,11 +154,18 @@ export class ConversationStream {
     }
   }
 
-  /** False when the frame waits for the client. */
+  /**
+   * False when the frame waits for the client. A message the view skips moves the stream past it
+   * without changing the resume point heartbeats carry (the last message the client was sent).
+   */
   private send(message: BusMessage): boolean {
     this.lastSeq = message.seq;
+    const frame = messageFrame(message, this.view);
+    if (!frame) {
+      return true;
+    }
     this.position = message.event.id;
-    return this.writer.write(messageFrame(message));
+    return this.writer.write(frame);
   }
 
   private heartbeat(): void {

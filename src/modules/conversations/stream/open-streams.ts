@@ -73,10 +73,17 @@ export class OpenStreams implements OnModuleDestroy {
     if (this.streams.size === 0) {
       return;
     }
-    const checked = new Set([...this.streams].map((stream) => stream.grant.keyId));
+    const checked = new Set(
+      [...this.streams].flatMap(({ grant }) => (grant.keyId === null ? [] : [grant.keyId])),
+    );
+    if (checked.size === 0) {
+      return;
+    }
     try {
       const working = await this.apiKeys.activeAmong([...checked]);
-      this.endWhere((grant) => checked.has(grant.keyId) && !working.has(grant.keyId));
+      this.endWhere(
+        ({ keyId }) => keyId !== null && checked.has(keyId) && !working.has(keyId),
+      );
     } catch (error) {
       this.logger.warn({ err: error }, 'Could not check the keys of open streams');
     }

@@ -47,7 +47,7 @@ export class StreamTicketsService {
     if (!grant || grant.agentId !== agentId || grant.conversationId !== conversationId) {
       throw Errors.notFound('Unknown, used or expired stream ticket');
     }
-    if (!(await this.apiKeys.isActive(grant.keyId))) {
+    if (grant.keyId === null || !(await this.apiKeys.isActive(grant.keyId))) {
       throw Errors.notFound('Unknown, used or expired stream ticket');
     }
     return grant;

@@ -2,11 +2,23 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Response } from 'express';
 import { Errors } from '@/common/http/api-error';
 import { isId } from '@/common/ids';
-import { MESSAGE_BUS, MessageBus, STREAM_SLOTS, StreamSlots } from '@/common/state/ports';
+import {
+  MESSAGE_BUS,
+  MessageBus,
+  STREAM_SLOTS,
+  StreamGrant,
+  StreamSlots,
+  streamSubject,
+} from '@/common/state/ports';
 import { AppConfig } from '@/config/app-config';
 import { ConversationsRepository } from '../conversations.repository';
 import { MessagesRepository } from '../messages/messages.repository';
-import { ConversationStream, StreamedConversation, StreamStart } from './conversation-stream';
+import {
+  ConversationStream,
+  StreamedConversation,
+  StreamStart,
+  StreamView,
+} from './conversation-stream';
 import { EventStreamWriter } from './event-stream-writer';
 import { OpenStreams } from './open-streams';
 import { PreparedStream } from './prepared-stream';
@@ -68,6 +80,18 @@ export class StreamService {
       request.agentId,
       request.conversationId,
     );
+    return this.prepareGrant(res, grant, request);
+  }
+
+  /**
+   * Everything `prepare` checks once the ticket has been redeemed: the conversation, the resume
+   * point, a slot of the grant's subject (its API key, or its visitor).
+   */
+  async prepareGrant(
+    res: Response,
+    grant: StreamGrant,
+    resume: Pick<StreamRequest, 'after' | 'lastEventId'>,
+  ): Promise<PreparedStream> {
     const conversation = await this.conversations.findOwned(
       grant.teamId,
       grant.agentId,
@@ -78,12 +102,13 @@ export class StreamService {
     }
     const start = await this.startingPoint(
       conversation,
-      resumePoint(request.after, request.lastEventId),
+      resumePoint(resume.after, resume.lastEventId),
     );
-    const release = await this.slots.acquire(grant.keyId, this.maxPerSubject);
+    const release = await this.slots.acquire(streamSubject(grant), this.maxPerSubject);
     if (!release) {
       res.setHeader('Retry-After', STREAM_RETRY_AFTER_S);
-      throw Errors.tooManyRequests(`This API key already has ${this.maxPerSubject} open streams`, {
+      const holder = grant.keyId === null ? 'This visitor' : 'This API key';
+      throw Errors.tooManyRequests(`${holder} already has ${this.maxPerSubject} open streams`, {
         omitRequestId: true,
       });
     }
@@ -95,7 +120,8 @@ export class StreamService {
     return { grant, conversationId: conversation.id, start };
   }
 
-  open(res: Response, stream: PreparedStream): void {
+  /** Starts the prepared stream, showing each message as `view` does (the staff's by default). */
+  open(res: Response, stream: PreparedStream, view?: StreamView): void {
     const writer = new EventStreamWriter(res, MAX_BACKLOG_BYTES);
     this.openStreams.track(stream.grant, writer);
     if (writer.isOpen) {
@@ -104,6 +130,7 @@ export class StreamService {
         { teamId: stream.grant.teamId, id: stream.conversationId },
         stream.start,
         writer,
+        view,
       ).start();
     }
   }

@@ -1,0 +1,37 @@
+import { applyDecorators, HttpCode, Type, UseGuards } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiEnvelope, ApiErrors, ErrorStatus } from '@/common/http/api-docs.decorators';
+import { ResponseMessage } from '@/common/http/response-message.decorator';
+import { WidgetKeyGuard } from './widget-key.guard';
+
+interface WidgetEndpointOptions {
+  summary: string;
+  message: string;
+  response: Type<unknown>;
+  status?: number;
+  paginated?: boolean;
+  errors?: ErrorStatus[];
+}
+
+/**
+ * A route of the widget's public API: no API key, a publishable key and an allowed Origin instead
+ * (WidgetKeyGuard), the usual envelope.
+ */
+export const WidgetEndpoint = (options: WidgetEndpointOptions) =>
+  applyDecorators(
+    ApiTags('widget'),
+    UseGuards(WidgetKeyGuard),
+    ApiOperation({
+      summary: options.summary,
+      description:
+        'Public: `Authorization: Bearer pk_…` (a web chat publishable key) and an `Origin` the ' +
+        'chat allows (else 403); no API key.',
+    }),
+    ResponseMessage(options.message),
+    ApiEnvelope(options.response, {
+      status: options.status ?? 200,
+      paginated: options.paginated ?? false,
+    }),
+    ApiErrors(400, 403, ...(options.errors ?? [])),
+    HttpCode(options.status ?? 200),
+  );

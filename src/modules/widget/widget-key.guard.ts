@@ -1,0 +1,45 @@
+import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { requestValue } from '@/common/http/request-value';
+import { Errors } from '@/common/http/api-error';
+import { ChannelsService } from '@/modules/agents/channels.service';
+import type { AgentChannelEntity } from '@/modules/agents/entities/agent-channel.entity';
+import { allowOrigin } from './widget-cors';
+
+/**
+ * The widget API's fence: `Authorization: Bearer pk_…` names a connected web chat (else 401), and
+ * the browser's Origin must be one it allows (else 403, without CORS headers, so the page cannot
+ * read anything). A non-browser client can send any Origin: the visitor token and the rate limits
+ * are what stop it, not this check.
+ */
+@Injectable()
+export class WidgetKeyGuard implements CanActivate {
+  constructor(private readonly channels: ChannelsService) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const req = context.switchToHttp().getRequest<Request>();
+    const res = context.switchToHttp().getResponse<Response>();
+    const [scheme, key] = (req.headers.authorization ?? '').split(' ');
+    if (scheme !== 'Bearer' || !key) {
+      throw Errors.unauthorized('A publishable key is required: Authorization: Bearer pk_…');
+    }
+    const channel = await this.channels.webchatForKey(key);
+    if (!channel) {
+      throw Errors.unauthorized('Unknown publishable key, or its web chat is not connected');
+    }
+    const origin = req.headers.origin;
+    if (!origin || !channel.allowedOrigins.includes(origin)) {
+      throw Errors.forbidden('This origin may not use this web chat');
+    }
+    allowOrigin(res, origin);
+    req.widgetChannel = channel;
+    return true;
+  }
+}
+
+/** The web chat WidgetKeyGuard found for this request. */
+export const WidgetChannel = requestValue(
+  'widgetChannel',
+  'WidgetChannel used on a route without WidgetKeyGuard',
+  (channel: AgentChannelEntity) => channel,
+);
