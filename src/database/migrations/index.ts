@@ -19,6 +19,7 @@ import { MessageAuthors1733146800000 } from './1733146800000-message-authors';
 import { InboxStatus1733154000000 } from './1733154000000-inbox-status';
 import { PauseAnnounced1733157600000 } from './1733157600000-pause-announced';
 import { TeamQueue1733162400000 } from './1733162400000-team-queue';
+import { InboxListIndexes1733169600000 } from './1733169600000-inbox-list-indexes';
 
 /** Every migration, oldest first; `secretBox` opens and seals the stored secrets some rewrite. */
 export function migrations(secretBox: SecretBox): Array<new () => unknown> {
@@ -43,5 +44,6 @@ export function migrations(secretBox: SecretBox): Array<new () => unknown> {
     InboxStatus1733154000000,
     PauseAnnounced1733157600000,
     TeamQueue1733162400000,
+    InboxListIndexes1733169600000,
   ];
 }
