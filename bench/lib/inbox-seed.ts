@@ -89,7 +89,7 @@ function conversation(team: InboxTeam, index: number, next: () => number, now: n
   ];
   const lastMessageAt = new Date(now - Math.floor(next() * 90 * DAY_MS));
   const createdAt = new Date(lastMessageAt.getTime() - Math.floor(next() * 7 * DAY_MS));
-  const row: Omit<ConversationEntity, 'fullName' | 'email' | 'phoneNumber' | 'profilePicture'> = {
+  const row: ConversationEntity = {
     id: newId(),
     teamId: team.teamId,
     agentId: team.agentIds[index % team.agentIds.length],
@@ -128,7 +128,7 @@ function conversation(team: InboxTeam, index: number, next: () => number, now: n
     snoozeLeaseToken: null,
     pauseAnnounced: false,
   };
-  return row as ConversationEntity;
+  return row;
 }
 
 /** The app's database, opened from the suite's process beside the running app. */

@@ -20,6 +20,7 @@ import { InboxStatus1733154000000 } from './1733154000000-inbox-status';
 import { PauseAnnounced1733157600000 } from './1733157600000-pause-announced';
 import { TeamQueue1733162400000 } from './1733162400000-team-queue';
 import { InboxListIndexes1733169600000 } from './1733169600000-inbox-list-indexes';
+import { DropConversationContactColumns1733173200000 } from './1733173200000-drop-conversation-contact-columns';
 
 /** Every migration, oldest first; `secretBox` opens and seals the stored secrets some rewrite. */
 export function migrations(secretBox: SecretBox): Array<new () => unknown> {
@@ -45,5 +46,6 @@ export function migrations(secretBox: SecretBox): Array<new () => unknown> {
     PauseAnnounced1733157600000,
     TeamQueue1733162400000,
     InboxListIndexes1733169600000,
+    DropConversationContactColumns1733173200000,
   ];
 }

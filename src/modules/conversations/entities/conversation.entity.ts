@@ -74,18 +74,6 @@ export class ConversationEntity extends AgentScopedEntity {
   @Column({ name: 'last_message_preview', type: 'varchar', length: 255, nullable: true })
   lastMessagePreview: string | null;
 
-  @Column({ name: 'full_name', type: 'varchar', length: 255, nullable: true })
-  fullName: string | null;
-
-  @Column({ type: 'varchar', length: 255, nullable: true })
-  email: string | null;
-
-  @Column({ name: 'phone_number', type: 'varchar', length: 64, nullable: true })
-  phoneNumber: string | null;
-
-  @Column({ name: 'profile_picture', type: 'varchar', length: 2048, nullable: true })
-  profilePicture: string | null;
-
   /** The sequence number of the newest message: messages are numbered in commit order. */
   @Column({ name: 'last_seq', type: 'integer' })
   lastSeq: number;
