@@ -49,8 +49,8 @@ const VARIANTS: Variant[] = [
     ),
   },
   {
-    name: 'unassigned_attention_label',
-    queries: INBOX_LABELS.map((label) => ({ assignee_id: 'none', needs_attention: 'true', label })),
+    name: 'unassigned_label',
+    queries: INBOX_LABELS.map((label) => ({ status: 'open', assignee_id: 'none', label })),
   },
 ];
 
@@ -158,6 +158,7 @@ export async function inboxList(
     figures[`${variant.name}_rps`] = round(result.rps, 1);
     figures[`${variant.name}_p50_ms`] = round(result.p50_ms);
     figures[`${variant.name}_p99_ms`] = round(result.p99_ms);
+    figures[`${variant.name}_cpu_us_per_request`] = round(result.cpu_us_per_request, 0);
   }
   return scenarioLine(
     'inbox-list',
