@@ -14,6 +14,7 @@ import { renderTable } from './lib/table';
 import { answers } from './scenarios/answers';
 import { clusterDelivery } from './scenarios/cluster-delivery';
 import { EmbeddedContext, Floors } from './scenarios/context';
+import { inboxList } from './scenarios/inbox-list';
 import { knowledgeIsolation } from './scenarios/knowledge-isolation';
 import { measureBaselines, runLoadScenarios } from './scenarios/load-scenarios';
 import { runPostgres } from './scenarios/postgres';
@@ -107,6 +108,8 @@ async function runEmbedded(
       await restart('stream-stalled-replay');
       await run('stream-stalled-replay', (ctx) => streamStalledReplay(ctx, long));
     }
+    // Last: its 120,000 conversations would otherwise sit under the scenarios above.
+    await run('inbox-list', (ctx) => inboxList(ctx, { databaseUrl, env }));
     return floors;
   } finally {
     await app.stop();

@@ -34,4 +34,5 @@ export const TARGETS: Record<string, Target[]> = {
   'webhook-isolation': [atMost('p99_ms', 5_000)],
   'reply-latency': [],
   'knowledge-isolation': [atMost('p99_ms', 100)],
+  'inbox-list': [atMost('p99_ms', 50)],
 };

@@ -13,6 +13,7 @@ export const SCENARIOS = [
   'webhook-isolation',
   'reply-latency',
   'knowledge-isolation',
+  'inbox-list',
 ] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
 const CLUSTER_SCENARIOS: ScenarioName[] = ['cluster-delivery', 'webhook-delivery-cluster'];
@@ -98,7 +99,7 @@ export interface BenchOptions {
 const USAGE =
   'usage: npm run bench -- [--quick] [--cluster] [--database=sqlite,postgres] [--only=<scenario>,…]\n' +
   `scenarios: ${SCENARIOS.join(', ')} (cluster-delivery, webhook-delivery-cluster need --cluster)\n` +
-  'databases: sqlite (default), postgres (get-workflow, list-workflows, post-messages)';
+  'databases: sqlite (default), postgres (get-workflow, list-workflows, post-messages, inbox-list)';
 
 export function parseOptions(args: string[]): BenchOptions {
   let quick = false;

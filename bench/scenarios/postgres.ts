@@ -5,8 +5,10 @@ import { onCleanup } from '../lib/cleanup';
 import { progress } from '../lib/log';
 import { BenchOptions } from '../lib/options';
 import { Report } from '../lib/report';
+import { runScenario } from '../lib/scenario-runner';
 import { seedLoadData } from '../lib/seed';
 import { EmbeddedContext, Floors } from './context';
+import { inboxList } from './inbox-list';
 import { LOAD_SCENARIOS, measureBaselines, runLoadScenarios } from './load-scenarios';
 
 /**
@@ -21,7 +23,7 @@ export async function runPostgres(
   sqliteFloors: Floors | null,
 ): Promise<void> {
   const { sizes, scenarios } = options;
-  if (!LOAD_SCENARIOS.some((name) => scenarios.has(name))) {
+  if (![...LOAD_SCENARIOS, 'inbox-list' as const].some((name) => scenarios.has(name))) {
     return;
   }
   const cluster = await clusterEnv({ LOG_LEVEL: 'warn' });
@@ -63,7 +65,19 @@ export async function runPostgres(
       instances: on,
     });
     await runLoadScenarios(report, scenarios, () => context([app], true));
+    if (scenarios.has('inbox-list')) {
+      await runScenario(
+        report,
+        'inbox-list',
+        sizes,
+        () => inboxList(context([app], false), { databaseUrl: cluster.database.url, env: single }),
+        { database: 'postgres', instances: 1 },
+      );
+    }
     await stopAll();
+    if (!LOAD_SCENARIOS.some((name) => scenarios.has(name))) {
+      return;
+    }
 
     progress('starting two instances on the same PostgreSQL database with Redis (cluster mode)');
     const a = await startApp('pg-instance-a', env, workDir);

@@ -176,4 +176,17 @@ describe('the team queue', () => {
     await api.get(`${QUEUE}/counts?page=2`).expect(400);
     await api.get(`${conversationsPath(ada)}?priority=extreme`).expect(400);
   });
+
+  it('matches a label as a whole, quotes and accents included', async () => {
+    const label = 'Rückruf "dringend"';
+    await t
+      .api()
+      .patch(`${conversationsPath(ben)}/${fresh}`)
+      .send({ labels: [label, 'vip-gold'] })
+      .expect(200);
+    expect(await ids(`label=${encodeURIComponent(label)}`)).toEqual([fresh]);
+    expect(await ids(`label=${encodeURIComponent('"dringend"')}`)).toEqual([]);
+    expect(await ids('label=vip-gold')).toEqual([fresh]);
+    expect(await ids('label=vip')).toEqual([resolved]);
+  });
 });

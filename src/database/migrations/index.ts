@@ -20,6 +20,8 @@ import { InboxStatus1733154000000 } from './1733154000000-inbox-status';
 import { PauseAnnounced1733157600000 } from './1733157600000-pause-announced';
 import { TeamQueue1733162400000 } from './1733162400000-team-queue';
 import { ConversationReports1733166000000 } from './1733166000000-conversation-reports';
+import { InboxListIndexes1733169600000 } from './1733169600000-inbox-list-indexes';
+import { DropConversationContactColumns1733173200000 } from './1733173200000-drop-conversation-contact-columns';
 import { ChannelConnections1733176800000 } from './1733176800000-channel-connections';
 
 /** Every migration, oldest first; `secretBox` opens and seals the stored secrets some rewrite. */
@@ -46,6 +48,8 @@ export function migrations(secretBox: SecretBox): Array<new () => unknown> {
     PauseAnnounced1733157600000,
     TeamQueue1733162400000,
     ConversationReports1733166000000,
+    InboxListIndexes1733169600000,
+    DropConversationContactColumns1733173200000,
     ChannelConnections1733176800000,
   ];
 }

@@ -36,6 +36,8 @@ export interface FlowState {
 @Index('ix_conversations_snoozed', ['status', 'snoozedUntil'])
 @Index('ix_conversations_team_last_message', ['teamId', 'lastMessageAt'])
 @Index('ix_conversations_team_status', ['teamId', 'status', 'lastMessageAt'])
+@Index('ix_conversations_team_assignee', ['teamId', 'assigneeId', 'status', 'lastMessageAt'])
+@Index('ix_conversations_team_attention', ['teamId', 'needsAttention', 'status', 'lastMessageAt'])
 export class ConversationEntity extends AgentScopedEntity {
   @Column({ name: 'channel_type', type: 'varchar', length: 32 })
   channelType: ConversationChannel;
@@ -66,18 +68,6 @@ export class ConversationEntity extends AgentScopedEntity {
 
   @Column({ name: 'last_message_preview', type: 'varchar', length: 255, nullable: true })
   lastMessagePreview: string | null;
-
-  @Column({ name: 'full_name', type: 'varchar', length: 255, nullable: true })
-  fullName: string | null;
-
-  @Column({ type: 'varchar', length: 255, nullable: true })
-  email: string | null;
-
-  @Column({ name: 'phone_number', type: 'varchar', length: 64, nullable: true })
-  phoneNumber: string | null;
-
-  @Column({ name: 'profile_picture', type: 'varchar', length: 2048, nullable: true })
-  profilePicture: string | null;
 
   /** The sequence number of the newest message: messages are numbered in commit order. */
   @Column({ name: 'last_seq', type: 'integer' })
