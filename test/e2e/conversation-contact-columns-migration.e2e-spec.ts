@@ -5,6 +5,7 @@ import { SecretBox } from '@/config/secret-box';
 import { dataSourceOptions } from '@/database/data-source-options';
 import { migrate } from '@/database/migrate';
 import { migrations } from '@/database/migrations';
+import { DropConversationContactColumns1733173200000 } from '@/database/migrations/1733173200000-drop-conversation-contact-columns';
 import { API, startTestApp, TestApp } from '../factories/test-app';
 import { migrationTargets, seedPreviousRelease } from '../factories/previous-release';
 import { createTestDatabase, TestDatabase } from '../factories/test-database';
@@ -147,7 +148,12 @@ describe.each(migrationTargets())(
     it('restores the columns on the way back, filled from the contacts, and drops them again', async () => {
       const dataSource = await openDatabase();
       try {
-        await dataSource.undoLastMigration();
+        // Back to just before the drop: it and every later migration undone.
+        const all = migrations(new SecretBox(secretKey));
+        const undone = all.length - all.indexOf(DropConversationContactColumns1733173200000);
+        for (let i = 0; i < undone; i++) {
+          await dataSource.undoLastMigration();
+        }
         expect(await storedDetails(dataSource)).toEqual({
           [ID.kemi]: KEMI,
           [ID.visitor]: {

@@ -25,10 +25,10 @@ describe('routes', () => {
     expect(unguarded).toEqual([]);
   });
 
-  it('keeps @Public() to health probes, the unknown-route fallback and the ticket-authenticated stream', () => {
+  it('keeps @Public() to health probes, the unknown-route fallback, the ticket-authenticated streams and the web chat', () => {
     const publicRoutes = routes.filter((route) => route.isPublic).map((route) => route.path);
     for (const path of publicRoutes) {
-      expect(path).toMatch(/^\/(healthz|readyz)$|\{\*path\}$|\/stream$/);
+      expect(path).toMatch(/^\/(healthz|readyz|widget\.js)$|\{\*path\}$|\/stream$|^\/api\/v1\/widget\//);
     }
   });
 

@@ -42,6 +42,9 @@ const BODIES: Record<string, unknown> = {
     text: 'Taken over',
     author: { id: 'intruder', name: 'Intruder' },
   },
+  [`POST ${API}/agents/{agentId}/channels/webchat/connect`]: {
+    allowed_origins: ['https://intruder.example'],
+  },
   [`PATCH ${API}/contacts/{contactId}`]: { notes: 'Taken over', email: 'intruder@example.com' },
   [`PATCH ${API}/agents/{agentId}/conversations/{conversationId}`]: {
     status: 'resolved',
@@ -157,6 +160,9 @@ describe('tenant isolation, swept over the OpenAPI document', () => {
     key = intruder.key,
     records = own,
   ): Promise<string> {
+    if (operation.requiredQuery.includes('from')) {
+      return `?from=2026-01-01&to=2026-01-31`;
+    }
     const unknown = operation.requiredQuery.filter((name) => name !== 'ticket');
     if (unknown.length) {
       throw new Error(`${operation.path}: no value for required query ${unknown.join(', ')}`);
@@ -180,7 +186,11 @@ describe('tenant isolation, swept over the OpenAPI document', () => {
       if (operation.method !== 'GET' || operation.isPublic || answersEveryone(operation)) {
         continue;
       }
-      const path = fillPath(operation.path, victim, victim);
+      // A report needs its period; the owner's records are all of today.
+      const period = operation.requiredQuery.includes('from')
+        ? `?from=${new Date(Date.now() - 86_400_000).toISOString().slice(0, 10)}&to=${new Date(Date.now() + 86_400_000).toISOString().slice(0, 10)}`
+        : '';
+      const path = fillPath(operation.path, victim, victim) + period;
       const res = await call(t, 'GET', path, bearer(t.key));
       expect({ path, status: res.status }).toEqual({ path, status: 200 });
       view[path] = { data: res.body.data, meta: res.body.meta };
@@ -208,9 +218,11 @@ describe('tenant isolation, swept over the OpenAPI document', () => {
     for (const operation of operations) {
       // All of the victim's ids; then the intruder's own parents with the victim's record last
       // (its own agent, the victim's conversation), which a check of the parent alone lets by.
+      // A channel is named by its type, not an id: under the intruder's own agent it is theirs.
+      const namedByType = /\/channels\/\{type\}/.test(operation.path);
       const paths = new Set([
         fillPath(operation.path, victim, victim),
-        fillPath(operation.path, own, victim),
+        ...(namedByType ? [] : [fillPath(operation.path, own, victim)]),
       ]);
       for (const path of paths) {
         const credentials = operation.isPublic ? {} : bearer(intruder.key);
@@ -246,7 +258,8 @@ describe('tenant isolation, swept over the OpenAPI document', () => {
       reads &&
       (operation.path.startsWith(`${API}/workflows`) ||
         operation.path === `${API}/agents` ||
-        operation.path.startsWith(`${API}/conversations`))
+        operation.path.startsWith(`${API}/conversations`) ||
+        operation.path.startsWith(`${API}/reports`))
     ) {
       return 200;
     }
@@ -280,9 +293,10 @@ describe('tenant isolation, swept over the OpenAPI document', () => {
     for (const operation of operations) {
       // The victim's ids; then the sibling's parents with the victim's record last (its own
       // agent, another agent's conversation of the same team).
+      const namedByType = /\/channels\/\{type\}/.test(operation.path);
       const paths = new Set([
         fillPath(operation.path, victim, victim),
-        fillPath(operation.path, sibling, victim),
+        ...(namedByType ? [] : [fillPath(operation.path, sibling, victim)]),
       ]);
       for (const path of paths) {
         const status = limitedKeyGets(operation);

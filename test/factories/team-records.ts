@@ -25,6 +25,11 @@ export interface TeamRecords {
   deliveries: string;
   'action-runs': string;
   contacts: string;
+  /**
+   * A channel type: channels are named by their type under their agent (telephony, whose routes
+   * are the generic `{type}` ones).
+   */
+  channels: string;
 }
 
 /** Creates one record of every kind in the team of `key`. */
@@ -81,6 +86,7 @@ export async function seedTeam(t: TestApp, key: string): Promise<TeamRecords> {
     deliveries: delivery,
     'action-runs': runs.body.data[0].id,
     contacts: conversation.body.data.contact_id,
+    channels: 'telephony',
   };
 }
 

@@ -13,7 +13,9 @@ export interface Route {
   handler: string;
 }
 
-const EXCLUDED_FROM_PREFIX = new Set(['/healthz', '/readyz']);
+/** Served outside the console prefix: the probes and the web chat's public surface. */
+const outsidePrefix = (path: string) =>
+  /^\/(healthz|readyz|widget\.js)$|^\/api\/v1\/widget\//.test(path);
 
 function joinPath(...parts: Array<string | undefined>): string {
   const joined = parts
@@ -45,7 +47,7 @@ export function routesOf(t: TestApp): Route[] {
       const local = joinPath(base, path);
       routes.push({
         method: RequestMethod[method].toLowerCase(),
-        path: EXCLUDED_FROM_PREFIX.has(local) ? local : joinPath(API, local),
+        path: outsidePrefix(local) ? local : joinPath(API, local),
         isPublic: Boolean(reflector.getAllAndOverride<boolean>(IS_PUBLIC, [handler, controller])),
         scopes: reflector.getAllAndOverride<string[]>(REQUIRED_SCOPES, [handler, controller]),
         handler: `${controller.name}.${name}`,

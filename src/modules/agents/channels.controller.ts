@@ -48,7 +48,7 @@ export class ChannelsController {
     message: 'Channel connected successfully',
     response: ConnectedChannelResponseDto,
     status: 200,
-    errors: [400, 404],
+    errors: [400, 404, 409, 422],
   })
   async connectWebchat(
     @TeamId() teamId: string,
@@ -66,10 +66,14 @@ export class ChannelsController {
     message: 'Channel connected successfully',
     response: ConnectedChannelResponseDto,
     status: 200,
-    errors: [400, 404],
+    errors: [400, 404, 409, 422],
   })
-  connectChannel(@Param('type', ChannelTypePipe) type: ChannelType): never {
-    return this.channels.refuseConnect(type);
+  connectChannel(
+    @TeamId() teamId: string,
+    @AgentId() agentId: string,
+    @Param('type', ChannelTypePipe) type: ChannelType,
+  ): Promise<never> {
+    return this.channels.refuseConnect(teamId, agentId, type);
   }
 
   @Post(':type/disconnect')
@@ -80,7 +84,7 @@ export class ChannelsController {
     message: 'Channel disconnected successfully',
     response: ChannelResponseDto,
     status: 200,
-    errors: [404],
+    errors: [404, 409, 422],
   })
   async disconnectChannel(
     @TeamId() teamId: string,

@@ -89,7 +89,8 @@ export class ChannelsService {
   }
 
   /** Refuses a connect this service cannot make for `type` (telephony: calls are not answered). */
-  refuseConnect(type: ChannelType): never {
+  async refuseConnect(teamId: string, agentId: string, type: ChannelType): Promise<never> {
+    await this.agents.requireOwned(teamId, agentId);
     if (type === 'telephony') {
       throw Errors.badRequest(
         `telephony cannot be connected here: ${CALLS_UNAVAILABLE}. Phone numbers: POST /phone-numbers/request`,

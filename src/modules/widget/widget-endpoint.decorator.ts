@@ -1,6 +1,12 @@
 import { applyDecorators, HttpCode, Type, UseGuards } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApiEnvelope, ApiErrors, ErrorStatus } from '@/common/http/api-docs.decorators';
+import {
+  ApiEnvelope,
+  ApiErrorResponse,
+  ApiErrors,
+  ApiHeadersTooLarge,
+  ErrorStatus,
+} from '@/common/http/api-docs.decorators';
 import { ResponseMessage } from '@/common/http/response-message.decorator';
 import { WidgetKeyGuard } from './widget-key.guard';
 
@@ -33,5 +39,8 @@ export const WidgetEndpoint = (options: WidgetEndpointOptions) =>
       paginated: options.paginated ?? false,
     }),
     ApiErrors(400, 403, ...(options.errors ?? [])),
+    ApiErrorResponse(401, 'unauthorized: no publishable key, or an unknown one'),
+    ApiErrorResponse(429, 'too_many_requests: WIDGET_RATE_LIMIT_MAX, or the rate limit'),
+    ApiHeadersTooLarge(),
     HttpCode(options.status ?? 200),
   );

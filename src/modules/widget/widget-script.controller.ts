@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { Controller, Get, Headers, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
+import { ApiHeadersTooLarge } from '@/common/http/api-docs.decorators';
 import { Errors } from '@/common/http/api-error';
 import { Public } from '@/common/http/public.decorator';
 import { responseHeaders } from '@/common/http/response-headers.docs';
@@ -37,6 +38,7 @@ export class WidgetScriptController {
   private script: Promise<Script> | null = null;
 
   @Get('widget.js')
+  @ApiHeadersTooLarge()
   @ApiOperation({ summary: 'The web-chat widget script (no key)' })
   @ApiOkResponse({
     description: 'application/javascript',

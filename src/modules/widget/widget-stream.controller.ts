@@ -1,7 +1,7 @@
 import { Controller, Get, Query, Req, Res } from '@nestjs/common';
 import { ApiHeader, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { ApiErrorResponse } from '@/common/http/api-docs.decorators';
+import { ApiErrorResponse, ApiHeadersTooLarge } from '@/common/http/api-docs.decorators';
 import { Errors } from '@/common/http/api-error';
 import { Public } from '@/common/http/public.decorator';
 import { responseHeaders } from '@/common/http/response-headers.docs';
@@ -32,6 +32,7 @@ export class WidgetStreamController {
   ) {}
 
   @Get('stream')
+  @ApiHeadersTooLarge()
   @ApiOperation({
     summary: "Server-Sent Events: the visitor's conversation, live, as the visitor sees it",
   })

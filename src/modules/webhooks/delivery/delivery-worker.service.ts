@@ -11,7 +11,7 @@ import { MailMessage, HandoffMail } from '../mail/handoff-mail';
 import { WebhookEventsRepository } from '../outbox/webhook-events.repository';
 import { DeliveryOutcome, WebhookDeliveriesRepository } from '../webhook-deliveries.repository';
 import { WebhookEndpointsRepository } from '../webhook-endpoints.repository';
-import { nextAttemptAt } from './backoff';
+import { nextAttemptAt } from '@/database/jobs/backoff';
 import { AttemptResult, WebhookSender } from './webhook-sender';
 
 /** Deliveries in flight at once in one process, and of one team. */

@@ -5,7 +5,7 @@ const day = new Date(now.getTime() + 86_400_000);
 const delayS = (attempts: number, random: number) =>
   (nextAttemptAt(attempts, now, day, 10, () => random)!.getTime() - now.getTime()) / 1000;
 
-describe('webhook backoff', () => {
+describe('retry backoff', () => {
   it('doubles from the first retry delay, jittered between half and all of it', () => {
     expect(delayS(1, 1)).toBe(10);
     expect(delayS(1, 0)).toBe(5);
