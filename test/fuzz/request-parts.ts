@@ -135,7 +135,11 @@ export function queryArbitrary(
 ): fc.Arbitrary<Part<string>> {
   const parameters = operation.parameters.filter((parameter) => parameter.in === 'query');
   const model = Object.fromEntries(
-    parameters.map((p) => [p.name, hints(p.name) ?? arbitraryFor(document, p.schema, hints)]),
+    parameters.map((p) => [
+      p.name,
+      // A query parameter may have a hint of its own: a body's `agent_id` may be null, a query's not.
+      hints(`query.${p.name}`) ?? hints(p.name) ?? arbitraryFor(document, p.schema, hints),
+    ]),
   );
   const valid = fc
     .record(model, { requiredKeys: parameters.filter((p) => p.required).map((p) => p.name) })
