@@ -43,10 +43,15 @@ export function authArbitrary(keys: Keys): fc.Arbitrary<Part<Record<string, stri
     },
     { tag: 'auth:huge', value: { 'X-Api-Key': `sk_${'a'.repeat(10_000)}` } },
   ];
+  const limited: Part<Record<string, string>> = {
+    tag: 'auth:agent-limited',
+    value: { 'X-Api-Key': keys.agentLimited ?? keys.own },
+  };
   return fc.oneof(
     { weight: 10, arbitrary: fc.constant({ value: { 'X-Api-Key': keys.own } }) },
     { weight: 4, arbitrary: fc.constant({ value: { Authorization: `Bearer ${keys.own}` } }) },
     { weight: 4, arbitrary: fc.constantFrom(...variants) },
+    { weight: 1, arbitrary: fc.constant(limited) },
     {
       weight: 1,
       arbitrary: fc.uint8Array({ minLength: 24, maxLength: 48 }).map((bytes) => ({

@@ -24,6 +24,9 @@ const log = (line: string) => process.stdout.write(`${line}\n`);
  * to the app is in the document (test/e2e/routes.e2e-spec.ts), so it is fuzzed, and the run fails
  * until its records are seeded well enough for requests to reach it.
  */
+/** Below this many requests per operation, a rare success may well not come up: not required. */
+const MIN_PER_OPERATION = 100;
+
 const NEVER_HANDLED: Record<string, string> = {
   [`GET ${API}/agents/{agentId}/action-runs/{runId}`]: 'action runs need an MCP server or API',
   [`POST ${API}/agents/{agentId}/action-runs/{runId}/approve`]: 'likewise',
@@ -58,6 +61,7 @@ async function fuzz(
   await seeder.replenish();
   await seeder.seedPhoneNumbers(env);
   await seeder.seedWebhooks();
+  await seeder.createAgentLimitedKey(env, keys);
   const context = { document, resources, keys, hints: hintsFor(resources) };
   // No bias towards small values: the hostile variants already are the edge cases.
   const arbitraries = operations.map((operation) =>
@@ -149,8 +153,12 @@ async function main(): Promise<number> {
     const unhandled = report
       .neverHandled(operations.map((operation) => operation.name))
       .filter((name) => !(name in NEVER_HANDLED));
-    if (unhandled.length > 0) {
+    if (unhandled.length > 0 && options.requests >= operations.length * MIN_PER_OPERATION) {
       problems.push(`operations whose handler no request reached: ${unhandled.join(', ')}`);
+    } else if (unhandled.length > 0) {
+      log(
+        `(too few requests to require each handler be reached; not reached: ${unhandled.length})`,
+      );
     }
     if (app.loggedErrors().length > 0) {
       problems.push(`the server logged errors:\n${app.loggedErrors().join('\n')}`);

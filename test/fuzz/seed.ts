@@ -9,6 +9,8 @@ export interface Keys {
   readOnly: string;
   expired: string;
   revoked: string;
+  /** A key limited to one seeded agent (`keys create --agents`), made once agents exist. */
+  agentLimited?: string;
 }
 
 /** Creates the second team and the odd keys with the admin CLI, as an operator would. */
@@ -195,6 +197,15 @@ export class Seeder {
       const { number } = JSON.parse(result.stdout);
       this.resources.add(`${API}/phone-numbers/{id}`, owner, { id: String(number.id) });
     }
+  }
+
+  /**
+   * A key of the own team limited to its first seeded agent: it reaches that agent's routes and
+   * the queue (its agent's conversations only), and is refused (403) everything team-wide.
+   */
+  async createAgentLimitedKey(env: Record<string, string>, keys: Keys): Promise<void> {
+    const agentId = this.resources.pick(AGENT, 'own', 0)!.values.agentId;
+    keys.agentLimited = (await createKeyWithCli(env, 'default', '*', ['--agents', agentId])).key;
   }
 
   /** One webhook endpoint per team, with a delivery. */
