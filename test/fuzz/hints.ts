@@ -32,6 +32,10 @@ export function hintsFor(resources: Resources): Hints {
     'javascript:alert(1)',
     'http://0x7f000001:9/',
   );
+  const credentials = fc.oneof(
+    { weight: 3, arbitrary: fc.constantFrom('sk_test_fuzz', 'tok_fuzz_123') },
+    { weight: 1, arbitrary: fc.string({ maxLength: 40 }) },
+  );
   const toolParams = fc.constantFrom([], [{ name: 'order_id', type: 'string', required: true }], {
     order_id: 'string',
   });
@@ -85,6 +89,9 @@ export function hintsFor(resources: Resources): Hints {
       fc.string({ minLength: 1, maxLength: 20 }),
     ),
     currency: fc.constantFrom('NGN', 'USD', 'XXXX', ''),
+    // Credentials a provider (a local fake) accepts, or anything: header-unsafe ones are refused.
+    token: credentials,
+    secret_key: credentials,
     app_slug: fc.constantFrom('google_drive', 'slack', 'notion', 'Not A Slug!', ''),
     // A custom API tool's parameters and mapping: the shapes its route takes, or anything.
     url_params: fc.oneof({ weight: 3, arbitrary: toolParams }, fc.jsonValue({ maxDepth: 2 })),
@@ -102,6 +109,12 @@ export function hintsFor(resources: Resources): Hints {
       fc
         .date({ min: new Date('2000-01-01T00:00:00Z'), max: new Date('2100-01-01T00:00:00Z') })
         .map((d) => d.toISOString()),
+    ),
+    // A built-in connector's fields depend on its type: bodies its route takes.
+    [`body ${API}/agents/{agentId}/integrations/bimpeai/configure`]: fc.constantFrom(
+      { type: 'paystack', secret_key: 'sk_test_fuzz' },
+      { type: 'stripe', secret_key: 'sk_test_fuzz', currency: 'USD' },
+      { type: 'bumpa', token: 'tok_fuzz_123' },
     ),
     ticket: fc.oneof(
       { weight: 3, arbitrary: fc.constant(FRESH_TICKET) },

@@ -264,9 +264,14 @@ export function bodyArbitrary(
   }
   const required: string[] = resolve(document, operation.body).required ?? [];
   const picks = fc.record({ a: fc.nat(), b: fc.nat() });
+  // An operation whose fields depend on each other may have whole bodies as a hint, now and then.
+  const generated = arbitraryFor(document, operation.body, hints);
+  const examples = hints(`body ${operation.path}`);
   return fc
     .tuple(
-      arbitraryFor(document, operation.body, hints),
+      examples
+        ? fc.oneof({ weight: 3, arbitrary: generated }, { weight: 1, arbitrary: examples })
+        : generated,
       fc.nat(BODY_MUTATION_NAMES.length * 2),
       picks,
     )
