@@ -36,6 +36,7 @@ export function hintsFor(resources: Resources): Hints {
     { weight: 3, arbitrary: fc.constantFrom('sk_test_fuzz', 'tok_fuzz_123') },
     { weight: 1, arbitrary: fc.string({ maxLength: 40 }) },
   );
+  const unique = fc.uuid().map((uuid) => uuid.slice(0, 8));
   const toolParams = fc.constantFrom([], [{ name: 'order_id', type: 'string', required: true }], {
     order_id: 'string',
   });
@@ -116,6 +117,34 @@ export function hintsFor(resources: Resources): Hints {
       { type: 'stripe', secret_key: 'sk_test_fuzz', currency: 'USD' },
       { type: 'bumpa', token: 'tok_fuzz_123' },
     ),
+    // Bodies that are likely whole for routes whose generated bodies rarely are (names unique).
+    [`body ${API}/agents/{agentId}/integrations/custom_api/{integrationId}/tools`]: unique.map(
+      (n) => ({
+        name: `Get order ${n}`,
+        http_method: 'GET',
+        url_template: '/orders/{order_id}',
+        url_params: [{ name: 'order_id', type: 'string', required: true }],
+        response_mapping: { status: '$.data.status' },
+      }),
+    ),
+    [`body ${API}/agents/{agentId}/integrations/custom_api/configure`]: unique.map((n) => ({
+      name: `Orders ${n}`,
+      base_url: 'http://127.0.0.1:9/api',
+    })),
+    [`body ${API}/agents/{agentId}/integrations/mcp_server/configure`]: unique.map((n) => ({
+      name: `Tools ${n}`,
+      server_url: 'http://127.0.0.1:9/mcp',
+    })),
+    [`body ${API}/agents/{agentId}/conversations/messages`]: unique.map((n) => ({
+      message: 'Hello, where is my order?',
+      channel_type: 'webchat',
+      channel_user_id: `visitor-${n}`,
+    })),
+    [`body ${API}/agents/{agentId}/knowledge_bases`]: unique.map((n) => ({
+      type: 'text',
+      name: `Notes ${n}`,
+      content: 'We open at nine.',
+    })),
     ticket: fc.oneof(
       { weight: 3, arbitrary: fc.constant(FRESH_TICKET) },
       { weight: 1, arbitrary: fc.string({ maxLength: 64 }) },
