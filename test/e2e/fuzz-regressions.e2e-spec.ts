@@ -2,6 +2,9 @@ import { connect } from 'node:net';
 import { createAgent } from '../factories/agents';
 import { API, startTestApp, TestApp } from '../factories/test-app';
 import { configureIntegration } from '../factories/integrations';
+import { ApiKeysService } from '@/modules/auth/api-keys.service';
+import { TeamsService } from '@/modules/auth/teams.service';
+import { recordSecret } from '../support/log-capture';
 
 /** Failures the contract fuzzer (test/fuzz, docs/fuzzing.md) found, kept as regression tests. */
 describe('contract fuzzing regressions', () => {
@@ -18,6 +21,33 @@ describe('contract fuzzing regressions', () => {
     Object.entries<Record<string, any>>(document.paths).flatMap(([path, item]) =>
       Object.entries<any>(item).map(([method, operation]) => ({ path, method, operation })),
     );
+
+  it("documents 404 on every route of an agent: a key limited to other agents is answered so, calls' 501 routes included", async () => {
+    const agentId = (await createAgent(t)).id;
+    const other = (await createAgent(t)).id;
+    const teamId = (await t.app.get(TeamsService).findByName('default'))!.id;
+    const created = await t.app.get(ApiKeysService).createForAgents(teamId, ['*'], [other]);
+    if ('notAgents' in created) {
+      throw new Error('the agent is the team’s');
+    }
+    recordSecret('api key', created.key);
+    const limited = t.api(created.key);
+    const calls = `${API}/agents/${agentId}/calls`;
+    for (const res of [
+      await limited.get(calls),
+      await limited.post(calls).send({}),
+      await limited.get(`${calls}/00000000-0000-4000-8000-000000000000`),
+    ]) {
+      expect(res.status).toBe(404);
+      expect(res.body.code).toBe('not_found');
+    }
+    await t.api(created.key).get(`${API}/agents/${other}/calls`).expect(501);
+    const undocumented = operations()
+      .filter(({ path }) => path.includes('{agentId}'))
+      .filter(({ operation }) => !operation.responses['404'])
+      .map(({ method, path }) => `${method} ${path}`);
+    expect(undocumented).toEqual([]);
+  });
 
   it('answers a path id with malformed percent-encoding with 404 after authentication, rate limited', async () => {
     for (const id of ['%', '%ZZ', '%C0%AF']) {

@@ -220,6 +220,77 @@ describe('the OpenAPI document', () => {
     expect(properties.integrations.items.oneOf).toContainEqual(freeForm);
   });
 
+  it('documents the team inbox routes: their query enums, bodies and error responses', () => {
+    const find = (method: string, path: string) =>
+      operations.find((o) => o.method === method && o.path === `/${PREFIX}${path}`)!;
+    const query = (operation: Operation) =>
+      Object.fromEntries(
+        operation.parameters.filter((p) => p.in === 'query').map((p) => [p.name, p.schema]),
+      );
+    const statuses = (operation: Operation) => [...operation.responses.keys()];
+    const STATUSES = ['open', 'pending', 'snoozed', 'resolved'];
+    const PRIORITIES = ['low', 'normal', 'high', 'urgent'];
+    const filters = {
+      agent_id: { type: 'string', format: 'uuid' },
+      assignee_id: { type: 'string', minLength: 1, maxLength: 255 },
+      label: { type: 'string', maxLength: 255 },
+      channel: { type: 'string', enum: expect.arrayContaining(['webchat', 'test_webchat']) },
+      is_test_channel: { type: 'boolean' },
+      is_ai_chat_paused: { type: 'boolean' },
+      needs_attention: { type: 'boolean' },
+      priority: { type: 'string', enum: PRIORITIES },
+      updated_after: { type: 'string', format: 'date-time' },
+    };
+    const lists = [find('GET', '/conversations'), find('GET', '/agents/{agentId}/conversations')];
+    for (const list of lists) {
+      expect(query(list)).toMatchObject({
+        ...filters,
+        status: { type: 'string', enum: STATUSES },
+        sort: { enum: expect.arrayContaining(['-last_message_at', 'priority', '-priority']) },
+        page: { type: 'integer' },
+        limit: { type: 'integer' },
+        search: { type: 'string' },
+      });
+      expect(statuses(list)).toEqual(expect.arrayContaining([200, 400, 401, 403, 429]));
+    }
+    const counts = find('GET', '/conversations/counts');
+    expect(Object.keys(query(counts)).sort()).toEqual(Object.keys(filters).sort());
+    expect(query(counts)).toMatchObject(filters);
+    const countsSchema = resolve(doc, counts.responses.get(200)!.schema.properties.data);
+    expect(Object.keys(countsSchema.properties).sort()).toEqual(
+      ['needs_attention', 'open', 'pending', 'resolved', 'snoozed', 'unassigned'].sort(),
+    );
+    expect(Object.values(countsSchema.properties)).toEqual(
+      Array(6).fill({ type: 'integer', minimum: 0 }),
+    );
+    expect(query(find('GET', '/contacts'))).toMatchObject({
+      sort: { enum: expect.arrayContaining(['created_at', 'updated_at', '-full_name']) },
+    });
+
+    const update = find('PATCH', '/agents/{agentId}/conversations/{conversationId}');
+    expect(resolve(doc, update.body!).properties).toMatchObject({
+      status: { enum: STATUSES },
+      snoozed_until: { type: 'string', format: 'date-time', nullable: true },
+      assignee: { nullable: true },
+      labels: { type: 'array', maxItems: 20, items: { minLength: 1, maxLength: 50 } },
+      priority: { enum: PRIORITIES },
+    });
+    const note = find('POST', '/agents/{agentId}/conversations/{conversationId}/notes');
+    expect(resolve(doc, note.body!)).toMatchObject({ required: ['text'] });
+    const contact = find('PATCH', '/contacts/{contactId}');
+    expect(Object.keys(resolve(doc, contact.body!).properties).sort()).toEqual([
+      'email',
+      'full_name',
+      'notes',
+      'phone_number',
+    ]);
+    for (const write of [update, note, contact]) {
+      expect(statuses(write)).toEqual(expect.arrayContaining([400, 401, 403, 404, 409, 422]));
+      expect(raw(write).responses['403'].description).toContain('inbox:write');
+    }
+    expect(statuses(find('GET', '/contacts/{contactId}'))).toContain(404);
+  });
+
   it("describes DELETE's `data: null` in OpenAPI 3.0 terms", async () => {
     const deletes = operations.filter((o) => o.method === 'DELETE');
     expect(deletes.length).toBeGreaterThan(5);

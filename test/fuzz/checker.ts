@@ -2,7 +2,7 @@ import { STATUS_CODES } from 'node:http';
 import Ajv, { ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import { API } from '../support/api-client';
-import { OpenApiDocument, Operation } from '../support/openapi';
+import { forAjv, OpenApiDocument, Operation } from '../support/openapi';
 import { UNKNOWN_QUERY_PARAMETER } from './request-parts';
 
 export interface Observed {
@@ -115,11 +115,6 @@ export class ContractChecker {
 }
 
 /**
- * The document's schemas as JSON Schema for Ajv: references point into the document, and
- * `nullable: true` admits null whatever else the schema says, as the document's generator and
- * its clients mean it (`{nullable, allOf: [$ref]}`, `{nullable, enum}`).
- */
-/**
  * docs/api.md §1: a request with a query parameter its route does not take never succeeds
  * (the probes outside the API prefix aside).
  */
@@ -133,28 +128,6 @@ export function strictQueryProblems(
   return unknownSent && underApi && status < 300
     ? [`unknown query parameter accepted (${status})`]
     : [];
-}
-
-function forAjv(schema: unknown): any {
-  if (Array.isArray(schema)) {
-    return schema.map(forAjv);
-  }
-  if (schema === null || typeof schema !== 'object') {
-    return schema;
-  }
-  const converted = Object.fromEntries(
-    Object.entries(schema).map(([key, value]) => [
-      key,
-      key === '$ref'
-        ? String(value).replace('#/components/', 'openapi.json#/components/')
-        : forAjv(value),
-    ]),
-  );
-  if (converted.nullable === true) {
-    const { nullable: _nullable, ...rest } = converted;
-    return { anyOf: [{ type: 'null' }, rest] };
-  }
-  return converted;
 }
 
 function header(response: Observed, name: string): string | undefined {

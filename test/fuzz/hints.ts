@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { API } from '../support/api-client';
 import { Resources } from './resources';
 import { Hints } from './schema-arbitrary';
+import { SEEDED_ASSIGNEES, SEEDED_LABELS } from './seed';
 
 /** Stands for a real stream ticket, issued just before the request is sent. */
 export const FRESH_TICKET = '__fresh_ticket__';
@@ -31,11 +32,29 @@ export function hintsFor(resources: Resources): Hints {
     'javascript:alert(1)',
     'http://0x7f000001:9/',
   );
+  const credentials = fc.oneof(
+    { weight: 3, arbitrary: fc.constantFrom('sk_test_fuzz', 'tok_fuzz_123') },
+    { weight: 1, arbitrary: fc.string({ maxLength: 40 }) },
+  );
+  const unique = fc.uuid().map((uuid) => uuid.slice(0, 8));
+  const toolParams = fc.constantFrom([], [{ name: 'order_id', type: 'string', required: true }], {
+    order_id: 'string',
+  });
   const byName: Record<string, fc.Arbitrary<unknown>> = {
     workflow_id: mixed(workflowIds),
     source_workflow_id: mixed(workflowIds),
     conversation_id: mixed(conversationIds),
     agent_id: fc.oneof({ weight: 4, arbitrary: mixed(agentIds) }, fc.constant(null)),
+    'query.agent_id': mixed(agentIds),
+    // The inbox filters: values the seeded conversations hold, `none`, or anything.
+    'query.assignee_id': fc.oneof(
+      { weight: 3, arbitrary: fc.constantFrom('none', ...SEEDED_ASSIGNEES) },
+      { weight: 1, arbitrary: fc.string({ minLength: 1, maxLength: 20 }) },
+    ),
+    'query.label': fc.oneof(
+      { weight: 3, arbitrary: fc.constantFrom(...SEEDED_LABELS) },
+      { weight: 1, arbitrary: fc.string({ minLength: 1, maxLength: 20 }) },
+    ),
     submitted_by_agent_id: mixed(agentIds),
     action_ids: fc.array(mixed(resources.idArbitrary('actions', 'actionId')), { maxLength: 5 }),
     url: urls,
@@ -46,14 +65,23 @@ export function hintsFor(resources: Resources): Hints {
     youtubeUrl: urls,
     logo: urls,
     app_icon: urls,
-    url_template: fc.constantFrom(
-      '/orders/{order_id}',
-      'http://127.0.0.1:9/x',
-      '{{x}}',
-      '/a/{b}/{c}',
-      '',
-      '//169.254.169.254/x',
-      '/\\169.254.169.254/x',
+    url_template: fc.oneof(
+      { weight: 3, arbitrary: fc.constantFrom('/orders/{order_id}', 'http://127.0.0.1:9/x') },
+      {
+        weight: 2,
+        arbitrary: fc.constantFrom(
+          '{{x}}',
+          '/a/{b}/{c}',
+          '',
+          '//169.254.169.254/x',
+          '/\\169.254.169.254/x',
+        ),
+      },
+    ),
+    // Mostly the settings of no authentication (`{}`), so that a tool or API can be made.
+    auth_config: fc.oneof(
+      { weight: 3, arbitrary: fc.constant({}) },
+      { weight: 1, arbitrary: fc.constantFrom({ token: 't' }, { username: 'u', password: 'p' }) },
     ),
     header_name: fc.constantFrom('X-Api-Key', 'X-Shop-Token', 'Bad Header', 'X-Evil\r\n', ''),
     timezone: fc.constantFrom('Africa/Lagos', 'UTC', 'Mars/Olympus', 'Etc/GMT+14', ''),
@@ -62,7 +90,61 @@ export function hintsFor(resources: Resources): Hints {
       fc.string({ minLength: 1, maxLength: 20 }),
     ),
     currency: fc.constantFrom('NGN', 'USD', 'XXXX', ''),
+    // Credentials a provider (a local fake) accepts, or anything: header-unsafe ones are refused.
+    token: credentials,
+    secret_key: credentials,
     app_slug: fc.constantFrom('google_drive', 'slack', 'notion', 'Not A Slug!', ''),
+    // A custom API tool's parameters and mapping: the shapes its route takes, or anything.
+    url_params: fc.oneof({ weight: 3, arbitrary: toolParams }, fc.jsonValue({ maxDepth: 2 })),
+    body_params: fc.oneof({ weight: 3, arbitrary: toolParams }, fc.jsonValue({ maxDepth: 2 })),
+    response_mapping: fc.oneof(
+      { weight: 3, arbitrary: fc.constantFrom({}, { status: '$.data.status' }) },
+      { weight: 1, arbitrary: fc.dictionary(fc.string({ maxLength: 10 }), fc.jsonValue()) },
+    ),
+    // A snooze: none, in the future (valid with status snoozed), or past.
+    snoozed_until: fc.oneof(
+      fc.constant(null),
+      fc
+        .integer({ min: 60, max: 30 * 86_400 })
+        .map((s) => new Date(Date.now() + s * 1000).toISOString()),
+      fc
+        .date({ min: new Date('2000-01-01T00:00:00Z'), max: new Date('2100-01-01T00:00:00Z') })
+        .map((d) => d.toISOString()),
+    ),
+    // A built-in connector's fields depend on its type: bodies its route takes.
+    [`body ${API}/agents/{agentId}/integrations/bimpeai/configure`]: fc.constantFrom(
+      { type: 'paystack', secret_key: 'sk_test_fuzz' },
+      { type: 'stripe', secret_key: 'sk_test_fuzz', currency: 'USD' },
+      { type: 'bumpa', token: 'tok_fuzz_123' },
+    ),
+    // Bodies that are likely whole for routes whose generated bodies rarely are (names unique).
+    [`body ${API}/agents/{agentId}/integrations/custom_api/{integrationId}/tools`]: unique.map(
+      (n) => ({
+        name: `Get order ${n}`,
+        http_method: 'GET',
+        url_template: '/orders/{order_id}',
+        url_params: [{ name: 'order_id', type: 'string', required: true }],
+        response_mapping: { status: '$.data.status' },
+      }),
+    ),
+    [`body ${API}/agents/{agentId}/integrations/custom_api/configure`]: unique.map((n) => ({
+      name: `Orders ${n}`,
+      base_url: 'http://127.0.0.1:9/api',
+    })),
+    [`body ${API}/agents/{agentId}/integrations/mcp_server/configure`]: unique.map((n) => ({
+      name: `Tools ${n}`,
+      server_url: 'http://127.0.0.1:9/mcp',
+    })),
+    [`body ${API}/agents/{agentId}/conversations/messages`]: unique.map((n) => ({
+      message: 'Hello, where is my order?',
+      channel_type: 'webchat',
+      channel_user_id: `visitor-${n}`,
+    })),
+    [`body ${API}/agents/{agentId}/knowledge_bases`]: unique.map((n) => ({
+      type: 'text',
+      name: `Notes ${n}`,
+      content: 'We open at nine.',
+    })),
     ticket: fc.oneof(
       { weight: 3, arbitrary: fc.constant(FRESH_TICKET) },
       { weight: 1, arbitrary: fc.string({ maxLength: 64 }) },

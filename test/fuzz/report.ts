@@ -57,6 +57,19 @@ export class FuzzReport {
     return operationNames.filter((name) => !this.statuses.has(name));
   }
 
+  /**
+   * Operations that no request got through to their handler: none answered with a success, nor
+   * with what only a handler answers (501 not implemented, 502 from the upstream it called).
+   * Refusals alone (400, 401, 404…) prove only that the guards and pipes work.
+   */
+  neverHandled(operationNames: string[]): string[] {
+    const handled = (status: number) =>
+      (status >= 200 && status < 300) || [501, 502].includes(status);
+    return operationNames.filter(
+      (name) => ![...(this.statuses.get(name)?.keys() ?? [])].some(handled),
+    );
+  }
+
   print(write: (line: string) => void): void {
     write('Requests, mean and max milliseconds, and statuses per operation:');
     for (const [name, byStatus] of [...this.statuses].sort(([a], [b]) => a.localeCompare(b))) {

@@ -43,10 +43,15 @@ export function authArbitrary(keys: Keys): fc.Arbitrary<Part<Record<string, stri
     },
     { tag: 'auth:huge', value: { 'X-Api-Key': `sk_${'a'.repeat(10_000)}` } },
   ];
+  const limited: Part<Record<string, string>> = {
+    tag: 'auth:agent-limited',
+    value: { 'X-Api-Key': keys.agentLimited ?? keys.own },
+  };
   return fc.oneof(
     { weight: 10, arbitrary: fc.constant({ value: { 'X-Api-Key': keys.own } }) },
     { weight: 4, arbitrary: fc.constant({ value: { Authorization: `Bearer ${keys.own}` } }) },
     { weight: 4, arbitrary: fc.constantFrom(...variants) },
+    { weight: 1, arbitrary: fc.constant(limited) },
     {
       weight: 1,
       arbitrary: fc.uint8Array({ minLength: 24, maxLength: 48 }).map((bytes) => ({
@@ -135,7 +140,11 @@ export function queryArbitrary(
 ): fc.Arbitrary<Part<string>> {
   const parameters = operation.parameters.filter((parameter) => parameter.in === 'query');
   const model = Object.fromEntries(
-    parameters.map((p) => [p.name, hints(p.name) ?? arbitraryFor(document, p.schema, hints)]),
+    parameters.map((p) => [
+      p.name,
+      // A query parameter may have a hint of its own: a body's `agent_id` may be null, a query's not.
+      hints(`query.${p.name}`) ?? hints(p.name) ?? arbitraryFor(document, p.schema, hints),
+    ]),
   );
   const valid = fc
     .record(model, { requiredKeys: parameters.filter((p) => p.required).map((p) => p.name) })
@@ -255,9 +264,14 @@ export function bodyArbitrary(
   }
   const required: string[] = resolve(document, operation.body).required ?? [];
   const picks = fc.record({ a: fc.nat(), b: fc.nat() });
+  // An operation whose fields depend on each other may have whole bodies as a hint, now and then.
+  const generated = arbitraryFor(document, operation.body, hints);
+  const examples = hints(`body ${operation.path}`);
   return fc
     .tuple(
-      arbitraryFor(document, operation.body, hints),
+      examples
+        ? fc.oneof({ weight: 3, arbitrary: generated }, { weight: 1, arbitrary: examples })
+        : generated,
       fc.nat(BODY_MUTATION_NAMES.length * 2),
       picks,
     )

@@ -109,6 +109,10 @@ const CREATED: Record<string, (data: any) => Array<[string, Record<string, strin
       { conversationId: data.conversation_id, messageId: data.id },
     ],
   ],
+  [`${API}/webhooks`]: (data) => [[`${API}/webhooks/{id}`, { id: data.id }]],
+  [`${API}/webhooks/{id}/test`]: (data) => [
+    [`${API}/webhooks/{id}/deliveries/{deliveryId}`, { deliveryId: data.id }],
+  ],
   [`${CONVERSATION}/messages`]: (data) => [
     [`${CONVERSATION}/messages/{messageId}`, { messageId: data.id }],
   ],

@@ -9,6 +9,8 @@ export interface Keys {
   readOnly: string;
   expired: string;
   revoked: string;
+  /** A key limited to one seeded agent (`keys create --agents`), made once agents exist. */
+  agentLimited?: string;
 }
 
 /** Creates the second team and the odd keys with the admin CLI, as an operator would. */
@@ -106,8 +108,44 @@ async function seedAgent(api: ApiClient, workflowId: string, n: number): Promise
       200,
     );
     created.push([`${API}/contacts/{contactId}`, { contactId: String(conversation.contact_id) }]);
+    await seedInbox(api, `${under}/conversations/${values.conversationId}`, i);
   }
   return created;
+}
+
+/** Operators the seeded conversations are assigned to, so `assignee_id` filters match some. */
+export const SEEDED_ASSIGNEES = ['fuzz-operator-1', 'fuzz-operator-2'];
+export const SEEDED_LABELS = ['vip', 'refund'];
+
+/**
+ * Gives a seeded conversation inbox state (status, assignee, label, priority) and a private note,
+ * so that the team queue, its counts and their filters find rows, not only empty pages.
+ */
+async function seedInbox(api: ApiClient, conversation: string, i: number): Promise<void> {
+  await api.data('PATCH', conversation, 200, {
+    status: i % 2 === 0 ? 'pending' : 'open',
+    assignee: { id: SEEDED_ASSIGNEES[i % 2], name: `Operator ${i}` },
+    labels: [SEEDED_LABELS[i % 2]],
+    priority: i % 2 === 0 ? 'high' : 'low',
+  });
+  await api.data('POST', `${conversation}/notes`, 201, { text: 'Seeded note' });
+}
+
+/**
+ * A webhook endpoint (on a closed port: deliveries fail and are retried, never leave the machine)
+ * with one delivery, its ping, so that the webhook and delivery routes see real ids.
+ */
+async function seedWebhook(api: ApiClient): Promise<Created> {
+  const webhook = await api.data('POST', '/webhooks', 201, {
+    url: 'http://127.0.0.1:9/hook',
+    events: ['conversation.created', 'conversation.status_changed'],
+  });
+  const id = String(webhook.id);
+  const delivery = await api.data('POST', `/webhooks/${id}/test`, 200);
+  return [
+    [`${API}/webhooks/{id}`, { id }],
+    [`${API}/webhooks/{id}/deliveries/{deliveryId}`, { id, deliveryId: String(delivery.id) }],
+  ];
 }
 
 const AGENTS_PER_TEAM: Record<Owner, number> = { own: 3, other: 1 };
@@ -158,6 +196,24 @@ export class Seeder {
       }
       const { number } = JSON.parse(result.stdout);
       this.resources.add(`${API}/phone-numbers/{id}`, owner, { id: String(number.id) });
+    }
+  }
+
+  /**
+   * A key of the own team limited to its first seeded agent: it reaches that agent's routes and
+   * the queue (its agent's conversations only), and is refused (403) everything team-wide.
+   */
+  async createAgentLimitedKey(env: Record<string, string>, keys: Keys): Promise<void> {
+    const agentId = this.resources.pick(AGENT, 'own', 0)!.values.agentId;
+    keys.agentLimited = (await createKeyWithCli(env, 'default', '*', ['--agents', agentId])).key;
+  }
+
+  /** One webhook endpoint per team, with a delivery. */
+  async seedWebhooks(): Promise<void> {
+    for (const owner of ['own', 'other'] as const) {
+      for (const [slot, values] of await seedWebhook(this.clients[owner])) {
+        this.resources.add(slot, owner, values);
+      }
     }
   }
 

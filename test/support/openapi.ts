@@ -71,3 +71,30 @@ export function resolve(document: OpenApiDocument, schema: Schema): Schema {
   }
   return current;
 }
+
+/**
+ * The document's schemas as JSON Schema for Ajv: references point into the document (added to Ajv
+ * as `openapi.json`), and `nullable: true` admits null whatever else the schema says, as the
+ * document's generator and its clients mean it (`{nullable, allOf: [$ref]}`, `{nullable, enum}`).
+ */
+export function forAjv(schema: unknown): any {
+  if (Array.isArray(schema)) {
+    return schema.map(forAjv);
+  }
+  if (schema === null || typeof schema !== 'object') {
+    return schema;
+  }
+  const converted = Object.fromEntries(
+    Object.entries(schema).map(([key, value]) => [
+      key,
+      key === '$ref'
+        ? String(value).replace('#/components/', 'openapi.json#/components/')
+        : forAjv(value),
+    ]),
+  );
+  if (converted.nullable === true) {
+    const { nullable: _nullable, ...rest } = converted;
+    return { anyOf: [{ type: 'null' }, rest] };
+  }
+  return converted;
+}

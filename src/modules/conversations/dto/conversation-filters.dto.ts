@@ -24,7 +24,12 @@ export class ConversationFiltersDto {
   @IsUUID()
   agent_id?: string;
 
-  @ApiPropertyOptional({ description: 'An assignee id, or `none` for unassigned conversations' })
+  @ApiPropertyOptional({
+    description: 'An assignee id, or `none` for unassigned conversations',
+    minLength: 1,
+    maxLength: 255,
+    pattern: '\\S',
+  })
   @IsOptional()
   @IsString()
   @MaxLength(255)
@@ -74,11 +79,13 @@ export class ConversationFiltersDto {
   updated_after?: string;
 }
 
+const COUNT = { type: 'integer', minimum: 0 } as const;
+
 export class ConversationCountsDto {
-  @ApiProperty() open: number;
-  @ApiProperty() pending: number;
-  @ApiProperty() snoozed: number;
-  @ApiProperty() resolved: number;
-  @ApiProperty() needs_attention: number;
-  @ApiProperty() unassigned: number;
+  @ApiProperty(COUNT) open: number;
+  @ApiProperty(COUNT) pending: number;
+  @ApiProperty(COUNT) snoozed: number;
+  @ApiProperty(COUNT) resolved: number;
+  @ApiProperty(COUNT) needs_attention: number;
+  @ApiProperty(COUNT) unassigned: number;
 }

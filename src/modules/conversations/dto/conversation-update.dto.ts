@@ -57,7 +57,8 @@ export class ConversationUpdateDto {
   assignee?: AssigneeDto | null;
 
   @ApiPropertyOptional({
-    type: [String],
+    type: 'array',
+    items: { type: 'string', minLength: 1, maxLength: MAX_LABEL_LENGTH },
     maxItems: MAX_LABELS,
     description: `At most ${MAX_LABELS} labels of 1 to ${MAX_LABEL_LENGTH} characters`,
   })
