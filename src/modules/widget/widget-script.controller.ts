@@ -10,6 +10,7 @@ import { Public } from '@/common/http/public.decorator';
 import { responseHeaders } from '@/common/http/response-headers.docs';
 import { RawResponse } from '@/common/http/response-message.decorator';
 import { SkipRateLimit } from '@/common/rate-limit/rate-limit.guard';
+import { AnyQuery } from '@/common/validation/query-parameters';
 
 /**
  * The bundle `npm run build` leaves beside the server: the same path from src/ (tests) and dist/
@@ -33,6 +34,8 @@ interface Script {
 @Public()
 @RawResponse()
 @SkipRateLimit()
+// Pages add cache-busting parameters (`?v=3`) as they please.
+@AnyQuery()
 @Controller()
 export class WidgetScriptController {
   private script: Promise<Script> | null = null;
