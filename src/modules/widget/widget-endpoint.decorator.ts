@@ -1,5 +1,5 @@
 import { applyDecorators, HttpCode, Type, UseGuards } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOperation } from '@nestjs/swagger';
 import { ApiEnvelope, ApiErrors, ErrorStatus } from '@/common/http/api-docs.decorators';
 import { ResponseMessage } from '@/common/http/response-message.decorator';
 import { WidgetKeyGuard } from './widget-key.guard';
@@ -19,7 +19,6 @@ interface WidgetEndpointOptions {
  */
 export const WidgetEndpoint = (options: WidgetEndpointOptions) =>
   applyDecorators(
-    ApiTags('widget'),
     UseGuards(WidgetKeyGuard),
     ApiOperation({
       summary: options.summary,
