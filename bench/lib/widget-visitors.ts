@@ -37,7 +37,17 @@ const visitors: Visitor[] = [];
 const agent = new Agent({ keepAlive: true, maxSockets: 64 });
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-function call(target: WidgetTarget, method: string, path: string, body?: unknown): Promise<Answer> {
+/**
+ * One request of a visitor. A kept-alive socket the server closed as it was reused (ECONNRESET on
+ * a reused socket, the race Node's documentation describes) is retried once on a fresh one.
+ */
+function call(
+  target: WidgetTarget,
+  method: string,
+  path: string,
+  body?: unknown,
+  retry = true,
+): Promise<Answer> {
   const payload = body === undefined ? undefined : JSON.stringify(body);
   return new Promise((resolve, reject) => {
     const req = request(`${target.origin}${WIDGET}${path}`, {
@@ -52,7 +62,13 @@ function call(target: WidgetTarget, method: string, path: string, body?: unknown
       },
     });
     req.setTimeout(30_000, () => req.destroy(new Error(`${method} ${path}: timeout`)));
-    req.on('error', reject);
+    req.on('error', (error: NodeJS.ErrnoException) => {
+      if (retry && req.reusedSocket && error.code === 'ECONNRESET') {
+        call(target, method, path, body, false).then(resolve, reject);
+      } else {
+        reject(error);
+      }
+    });
     req.on('response', (res) => {
       let text = '';
       res.setEncoding('utf8');
