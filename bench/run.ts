@@ -26,6 +26,7 @@ import { streamFanout } from './scenarios/stream-fanout';
 import { streamStalledReplay } from './scenarios/stream-stalled-replay';
 import { webhookDelivery } from './scenarios/webhook-delivery';
 import { webhookIsolation } from './scenarios/webhook-isolation';
+import { widget } from './scenarios/widget';
 
 /**
  * `npm run bench`: starts the built app and the baselines as processes of their own, runs the
@@ -44,6 +45,7 @@ const SELF_CONTAINED_SCENARIOS: ScenarioName[] = [
   'webhook-isolation',
   'reply-latency',
   'knowledge-isolation',
+  'widget',
 ];
 
 /** Scenarios 1–5 and 7 and the start-up time, on one instance with a fresh SQLite database. */
@@ -177,6 +179,9 @@ async function main(): Promise<void> {
       await runScenario(report, 'knowledge-isolation', options.sizes, () =>
         knowledgeIsolation(options.sizes, workDir),
       );
+    }
+    if (options.scenarios.has('widget')) {
+      await runScenario(report, 'widget', options.sizes, () => widget(options.sizes, workDir));
     }
     if (options.scenarios.has('cluster-delivery')) {
       await runScenario(report, 'cluster-delivery', options.sizes, () =>

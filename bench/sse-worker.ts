@@ -11,6 +11,7 @@ import {
 } from './lib/sse-protocol';
 import { EventStream, openEventStream, SseFrame } from './lib/sse-stream';
 import { summarize } from './lib/stats';
+import { closeVisitors, openVisitors, postAsVisitors } from './lib/widget-visitors';
 import { serveParent } from './lib/worker';
 
 /**
@@ -162,7 +163,7 @@ async function post(command: PostCommand): Promise<DeliveredAnswer> {
 }
 
 function close(): ClosedAnswer {
-  const dropped = subscribers.filter((s) => !s.stream.isOpen()).length;
+  const dropped = subscribers.filter((s) => !s.stream.isOpen()).length + closeVisitors();
   for (const subscriber of subscribers) {
     subscriber.stream.close();
   }
@@ -179,5 +180,9 @@ serveParent<SseCommand>(async (command): Promise<SseAnswer> => {
       return post(command);
     case 'close':
       return close();
+    case 'widget-open':
+      return openVisitors(command);
+    case 'widget-post':
+      return postAsVisitors(command);
   }
 });

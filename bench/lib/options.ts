@@ -14,6 +14,7 @@ export const SCENARIOS = [
   'reply-latency',
   'knowledge-isolation',
   'inbox-list',
+  'widget',
 ] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
 const CLUSTER_SCENARIOS: ScenarioName[] = ['cluster-delivery', 'webhook-delivery-cluster'];
@@ -45,6 +46,9 @@ export interface Sizes {
   webhookEvents: number;
   /** Replies timed with the stub model, with and without a tool call. */
   replySamples: number;
+  /** Web-chat visitors holding a widget stream, and the rounds in which all of them send at once. */
+  widgetVisitors: number;
+  widgetRounds: number;
 }
 
 const FULL: Sizes = {
@@ -67,6 +71,8 @@ const FULL: Sizes = {
   matchRuns: 100,
   webhookEvents: 2_000,
   replySamples: 200,
+  widgetVisitors: 200,
+  widgetRounds: 5,
 };
 
 const QUICK: Sizes = {
@@ -84,6 +90,7 @@ const QUICK: Sizes = {
   matchRuns: 30,
   webhookEvents: 500,
   replySamples: 50,
+  widgetRounds: 2,
 };
 
 export const DATABASES = ['sqlite', 'postgres'] as const;

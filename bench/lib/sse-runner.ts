@@ -5,6 +5,9 @@ import {
   OpenedAnswer,
   SseAnswer,
   SseCommand,
+  WidgetDeliveredAnswer,
+  WidgetOpenedAnswer,
+  WidgetTarget,
 } from './sse-protocol';
 import { Worker } from './worker';
 
@@ -50,6 +53,35 @@ export class SseClient {
     });
     const timeoutMs = SLACK_MS + settleTimeoutMs + messages * (intervalMs + POST_MS_PER_MESSAGE);
     return this.worker.receive('delivered', timeoutMs);
+  }
+
+  /** Web-chat visitors, each with its conversation and its widget stream open. */
+  async openVisitors(
+    target: WidgetTarget,
+    visitors: number,
+    message: string,
+    batchSize: number,
+  ): Promise<WidgetOpenedAnswer> {
+    this.worker.send({ type: 'widget-open', target, visitors, message, batchSize });
+    return this.worker.receive('widget-opened', SLACK_MS + visitors * OPEN_MS_PER_STREAM * 4);
+  }
+
+  /**
+   * `rounds` times, every visitor sends `message`, spread over `spreadMs` (0: all at once); times
+   * each reply on its visitor's stream.
+   */
+  async postAsVisitors(
+    target: WidgetTarget,
+    rounds: number,
+    spreadMs: number,
+    message: string,
+    settleTimeoutMs: number,
+  ): Promise<WidgetDeliveredAnswer> {
+    this.worker.send({ type: 'widget-post', target, rounds, spreadMs, message, settleTimeoutMs });
+    return this.worker.receive(
+      'widget-delivered',
+      SLACK_MS + rounds * (spreadMs + settleTimeoutMs + POST_MS_PER_MESSAGE),
+    );
   }
 
   async close(): Promise<ClosedAnswer> {

@@ -22,10 +22,14 @@ export function openEventStream(
   url: string,
   onFrame: (frame: SseFrame) => void,
   timeoutMs = 30_000,
+  headers: Record<string, string> = {},
 ): Promise<EventStream> {
   return new Promise((resolve, reject) => {
     let open = false;
-    const req = request(url, { agent: false, headers: { Accept: 'text/event-stream' } });
+    const req = request(url, {
+      agent: false,
+      headers: { Accept: 'text/event-stream', ...headers },
+    });
     const timer = setTimeout(() => req.destroy(new Error('stream open timed out')), timeoutMs);
     req.on('error', (error) => {
       clearTimeout(timer);

@@ -198,8 +198,20 @@ describe('the message stream in a browser', () => {
     expect(calls[1].ticket).toEqual(expect.any(String));
     expect(calls[1].ticket).not.toBe(calls[0].ticket);
     expect(streams.requests).toEqual([
-      { ticket: calls[0].ticket, after: null, lastEventId: null, status: 200 },
-      { ticket: calls[1].ticket, after: lastBefore, lastEventId: null, status: 200 },
+      {
+        ticket: calls[0].ticket,
+        after: null,
+        lastEventId: null,
+        status: 200,
+        written: expect.any(Array),
+      },
+      {
+        ticket: calls[1].ticket,
+        after: lastBefore,
+        lastEventId: null,
+        status: 200,
+        written: expect.any(Array),
+      },
     ]);
 
     // The API key stayed with the harness.

@@ -214,6 +214,23 @@ describe('the web-chat widget API', () => {
     await t.http().get('/widget.js').set('If-None-Match', res.headers.etag).expect(304);
   });
 
+  // Regression: the widget's operations were tagged both `widget` and `Widget` (made by
+  // @nestjs/swagger from the controller's name), so that Swagger UI listed each of them twice.
+  it('lists its operations under the one tag `widget` in the OpenAPI document', async () => {
+    const doc = (await t.http().get(`${API}/openapi.json`).expect(200)).body as {
+      paths: Record<string, Record<string, { tags?: string[] }>>;
+    };
+    const widgetOperations = Object.entries(doc.paths)
+      .filter(([path]) => path.startsWith(WIDGET) || path === '/widget.js')
+      .flatMap(([path, methods]) =>
+        Object.entries(methods).map(([method, operation]) => [`${method} ${path}`, operation.tags]),
+      );
+    expect(widgetOperations).toHaveLength(7);
+    expect(widgetOperations.filter(([, tags]) => JSON.stringify(tags) !== '["widget"]')).toEqual(
+      [],
+    );
+  });
+
   it('stops when the web chat is disconnected', async () => {
     const other = (await createAgent(t, { name: 'Bo' })).id;
     const key = (

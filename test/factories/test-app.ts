@@ -76,7 +76,8 @@ function authenticated(url: string, key: string): AuthenticatedRequests {
 
 /**
  * The application as shipped (same module, same setup), on a fresh database (a copy of the
- * worker's migrated template), over real HTTP.
+ * worker's migrated template), over real HTTP, on a free port of 127.0.0.1 (or on `PORT` when
+ * the overrides give one).
  */
 export async function startTestApp(overrides: Record<string, string> = {}): Promise<TestApp> {
   const database: TestDatabase = overrides.DATABASE_URL
@@ -104,7 +105,8 @@ export async function startTestApp(overrides: Record<string, string> = {}): Prom
   });
   app.use(recordHttpExchanges);
   configureApp(app);
-  await app.listen(0, '127.0.0.1');
+  // A port of its own only when asked (PORT), e.g. for a PUBLIC_URL known before it starts.
+  await app.listen(overrides.PORT ? Number(overrides.PORT) : 0, '127.0.0.1');
   const { port } = app.getHttpServer().address() as AddressInfo;
   const url = `http://127.0.0.1:${port}`;
   return {

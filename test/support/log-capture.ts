@@ -139,7 +139,8 @@ function recordResponse(req: Request, status: number, body: string): void {
     recordErrorBody({ request: `${req.method} ${req.path}`, status, body });
   } else if (HANDED_ON_ANSWERS.test(req.path)) {
     recordHandedOn(`answer of ${req.method} ${req.path} (${status})`, body);
-  } else if (req.path.endsWith('/stream-ticket')) {
+  } else if (req.method === 'POST' && req.path.endsWith('/stream-ticket')) {
+    // (A browser's preflight, OPTIONS, is answered with no body.)
     recordSecret('stream ticket', (JSON.parse(body) as { data: { ticket: string } }).data.ticket);
   }
 }

@@ -1,5 +1,5 @@
 import { applyDecorators, HttpCode, Type, UseGuards } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOperation } from '@nestjs/swagger';
 import {
   ApiEnvelope,
   ApiErrorResponse,
@@ -25,7 +25,6 @@ interface WidgetEndpointOptions {
  */
 export const WidgetEndpoint = (options: WidgetEndpointOptions) =>
   applyDecorators(
-    ApiTags('widget'),
     UseGuards(WidgetKeyGuard),
     ApiOperation({
       summary: options.summary,

@@ -1,10 +1,14 @@
 import { Body, Controller, Get, Post, Query, Req, Res } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { Errors } from '@/common/http/api-error';
 import { Public } from '@/common/http/public.decorator';
 import { Page } from '@/common/pagination/page';
 import { AgentsService } from '@/modules/agents/agents.service';
-import type { AgentChannelEntity, WebchatConfig } from '@/modules/agents/entities/agent-channel.entity';
+import type {
+  AgentChannelEntity,
+  WebchatConfig,
+} from '@/modules/agents/entities/agent-channel.entity';
 import { ConversationsService } from '@/modules/conversations/conversations.service';
 import { CustomerViewService } from '@/modules/conversations/customer-view.service';
 import {
@@ -34,6 +38,9 @@ import type { WidgetVisitorEntity } from './entities/widget-visitor.entity';
  * allowed origins. A visitor reaches its own conversation, in the customer's view, and nothing
  * else.
  */
+// On the class: a controller without tags of its own gets one made from its name ("Widget") from
+// @nestjs/swagger besides, and Swagger UI then shows each operation twice.
+@ApiTags('widget')
 @Public()
 @Controller(WIDGET_API_PREFIX)
 export class WidgetController {

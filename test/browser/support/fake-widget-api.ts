@@ -6,10 +6,11 @@ import { WIDGET_BUNDLE } from '../../../scripts/build-widget';
 
 /**
  * A TEST FAKE of the public widget API (docs/api.md §7a), in memory, for driving the real
- * widget.js bundle in a browser before (and apart from) the real server: a publishable key, its
- * allowed origins, visitors, their messages, single-use stream tickets and an SSE stream. Each
- * visitor message gets a reply streamed as `message.delta` pieces then the final `message`; a
- * message containing "operator" is answered by an operator named Ada instead.
+ * widget.js bundle in a browser with what the application does not send yet: replies streamed in
+ * `message.delta` pieces (widget-app.browser-spec.ts runs the widget against the application). A
+ * publishable key, its allowed origins, visitors, their messages, single-use stream tickets and
+ * an SSE stream. Each visitor message gets a reply streamed as `message.delta` pieces then the
+ * final `message`; a message containing "operator" is answered by an operator named Ada instead.
  */
 export interface FakeMessage {
   id: string;
@@ -26,13 +27,6 @@ export interface FakeWidgetApi {
   url: string;
   key: string;
   allowOrigin(origin: string): void;
-  messagesOf(visitorToken: string): FakeMessage[];
-  /** An operator's message, as the console would write it. */
-  operatorSays(visitorToken: string, text: string): FakeMessage;
-  /** The `after` of every stream request, in order (null when absent). */
-  streamRequests: Array<string | null>;
-  /** Cuts every open stream's connection, as a crashed proxy would; returns how many. */
-  dropStreams(): number;
   close(): Promise<void>;
 }
 
@@ -44,7 +38,6 @@ export async function startFakeWidgetApi(replyDelayMs = 300): Promise<FakeWidget
   const conversations = new Map<string, FakeMessage[]>(); // by visitor token
   const tickets = new Map<string, string>(); // ticket → visitor token
   const streams = new Map<string, Set<ServerResponse>>(); // visitor token → open streams
-  const streamRequests: Array<string | null> = [];
   let sequence = 0;
 
   const frame = (res: ServerResponse, event: string, id: string, data: unknown) =>
@@ -133,7 +126,6 @@ export async function startFakeWidgetApi(replyDelayMs = 300): Promise<FakeWidget
     }
     const route = `${req.method} ${url.pathname.replace('/api/v1/widget', '')}`;
     if (route === 'GET /stream') {
-      streamRequests.push(url.searchParams.get('after'));
       const token = tickets.get(url.searchParams.get('ticket') ?? '');
       tickets.delete(url.searchParams.get('ticket') ?? '');
       if (!token) {
@@ -213,20 +205,6 @@ export async function startFakeWidgetApi(replyDelayMs = 300): Promise<FakeWidget
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     key,
     allowOrigin: (origin) => origins.add(origin),
-    messagesOf: (token) => conversations.get(token) ?? [],
-    operatorSays: (token, text) =>
-      append(token, 'assistant', text, { type: 'operator', name: 'Ada' }),
-    streamRequests,
-    dropStreams: () => {
-      let count = 0;
-      streams.forEach((open) =>
-        open.forEach((res) => {
-          res.socket?.destroy();
-          count += 1;
-        }),
-      );
-      return count;
-    },
     close: () =>
       new Promise((resolve) => {
         streams.forEach((open) => open.forEach((res) => res.destroy()));
