@@ -4,6 +4,8 @@ import { ConsoleDataSource, ENTITY_FILES } from '@/database/console-data-source'
 import { Database } from '@/database/database.service';
 import { dataSourceOptions } from '@/database/data-source-options';
 import { SqlParam } from '@/database/sql/params';
+import { ConversationLabelEntity } from '@/modules/conversations/entities/conversation-label.entity';
+import { labelRows } from '@/modules/conversations/inbox/conversation-labels';
 import {
   CONVERSATION_STATUSES,
   ConversationEntity,
@@ -145,8 +147,9 @@ export async function openDatabase(
 /**
  * Writes the teams' conversations straight into the app's database (the app keeps running: SQLite
  * in WAL mode takes a second connection; on PostgreSQL it is one more client) with the app's own
- * `Database.insert`, a few hundred rows per statement; then ANALYZE, as the engines' maintenance
- * would after such a load, so that the planner sees the table as it is.
+ * `Database.insert`, a few hundred rows per statement, their label rows with them; then ANALYZE,
+ * as the engines' maintenance would after such a load, so that the planner sees the tables as
+ * they are.
  */
 export async function seedInbox(db: Database, teams: InboxTeam[]): Promise<void> {
   const now = Date.now();
@@ -161,6 +164,11 @@ export async function seedInbox(db: Database, teams: InboxTeam[]): Promise<void>
             rows.push(conversation(team, i, next, now));
           }
           await db.insert(ConversationEntity, rows);
+          // Their label rows, as the app writes them with the labels (5 columns each).
+          const labels = rows.flatMap(labelRows);
+          for (let at = 0; at < labels.length; at += ROWS_PER_STATEMENT) {
+            await db.insert(ConversationLabelEntity, labels.slice(at, at + ROWS_PER_STATEMENT));
+          }
         }
       });
     }

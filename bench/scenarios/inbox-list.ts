@@ -119,7 +119,7 @@ export async function inboxList(
       const { needs_attention: attention, ...rest } = variant.queries[0];
       const query =
         attention === undefined ? rest : { ...rest, needs_attention: attention === 'true' };
-      const filter = listFilter(db.dialect, scope, query);
+      const filter = listFilter(scope, query);
       const { page } = listStatementTexts(CONVERSATION_LIST, db.dialect, filter, {});
       plans[variant.name] = await queryPlan(db, page, [...filter.params, PAGE, 0]);
     }

@@ -2,7 +2,7 @@ import { ConversationEntity } from '@/modules/conversations/entities/conversatio
 import { SnoozesRepository } from '@/modules/conversations/inbox/snoozes.repository';
 import { createAgent } from '../factories/agents';
 import { conversationsPath, repliesSettled, sendAs, sendTo } from '../factories/conversations';
-import { startTestApp, TestApp } from '../factories/test-app';
+import { API, startTestApp, TestApp } from '../factories/test-app';
 import { createWebhook } from '../factories/webhooks';
 import { createWorkflow } from '../factories/workflows';
 import { WebhookReceiver } from '../support/webhook-receiver';
@@ -186,6 +186,49 @@ describe('the team inbox: status, assignee, labels, priority', () => {
     await patch(id, { status: 'resolved' }).expect(200);
     await sendTo(t, agentId, id, 'Glad to help', 'assistant');
     expect((await t.api().get(`${base}/${id}`).expect(200)).body.data.status).toBe('resolved');
+  });
+
+  it("keeps the queue's label filter with the labels, status and assignee as they change", async () => {
+    const id = await newConversation();
+    const label = `follow-${user}`;
+    const listed = async (query: string, which = label) => {
+      const res = await t
+        .api()
+        .get(`${API}/conversations?limit=100&label=${which}&${query}`)
+        .expect(200);
+      expect(res.body.meta.total_count).toBe(res.body.data.length);
+      return res.body.data.some((c: { id: string }) => c.id === id);
+    };
+    await patch(id, { labels: [label, 'other'], assignee: { id: 'op-7', name: 'Kemi' } }).expect(
+      200,
+    );
+    expect(await listed('status=open&assignee_id=op-7')).toBe(true);
+    expect(await listed('assignee_id=none')).toBe(false);
+    await patch(id, { status: 'resolved', assignee: null }).expect(200);
+    expect(await listed('status=resolved&assignee_id=none')).toBe(true);
+    expect(await listed('status=open')).toBe(false);
+    // A customer's message reopens it.
+    await sendAs(t, agentId, `inbox-${user}`, 'Hello again');
+    await repliesSettled(t);
+    expect(await listed('status=open&assignee_id=none')).toBe(true);
+    // So does the end of a snooze.
+    const until = Date.now() + 3_600_000;
+    await patch(id, { status: 'snoozed', snoozed_until: new Date(until).toISOString() }).expect(
+      200,
+    );
+    expect(await listed('status=snoozed')).toBe(true);
+    const snoozes = t.app.get(SnoozesRepository, { strict: false });
+    const claim = await snoozes.claim(id, 60_000, new Date(until + 3_600_000));
+    expect(await snoozes.reopen(id, claim!.token, new Date(), async () => 'reopened')).toEqual({
+      result: 'reopened',
+    });
+    expect(await listed('status=open')).toBe(true);
+    expect(await listed('status=snoozed')).toBe(false);
+    await patch(id, { labels: ['other'] }).expect(200);
+    expect(await listed('')).toBe(false);
+    expect(await listed('status=open', 'other')).toBe(true);
+    await patch(id, { labels: [] }).expect(200);
+    expect(await listed('', 'other')).toBe(false);
   });
 
   describe('a snooze that ends', () => {

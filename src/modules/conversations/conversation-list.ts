@@ -1,4 +1,3 @@
-import { Dialect } from '@/database/sql/dialect';
 import { ListFilter, ListTable } from '@/database/sql/list-pages';
 import { SqlParams } from '@/database/sql/params';
 import { ConversationFiltersDto } from './dto/conversation-filters.dto';
@@ -34,14 +33,39 @@ export interface ConversationScope {
   agentIds: readonly string[] | null;
 }
 
+/**
+ * The conversations that carry `label`, read from `conversation_labels`' index: the team, the
+ * label, and the status and assignee its rows copy, so that the rows the index range holds are
+ * (nearly) the list's; the page and its total then read only those conversations.
+ */
+function labelCondition(
+  params: SqlParams,
+  team: string,
+  label: string,
+  status: ConversationStatus | undefined,
+  assignee: string | null,
+): string {
+  const copied = [`labelled.team_id = ${team}`, `labelled.label = ${params.add(label)}`];
+  if (status !== undefined) {
+    copied.push(`labelled.status = ${params.add(status)}`);
+  }
+  if (assignee) {
+    copied.push(`labelled.assignee_id ${assignee}`);
+  }
+  return (
+    'conversation.id IN (SELECT labelled.conversation_id FROM conversation_labels labelled ' +
+    `WHERE ${copied.join(' AND ')})`
+  );
+}
+
 /** The conversations of `scope` a query's filters keep (its status too, when it has one). */
 export function listFilter(
-  dialect: Dialect,
   scope: ConversationScope,
   query: ConversationFiltersDto & { status?: ConversationStatus },
 ): ListFilter {
   const params = new SqlParams();
-  const conditions = [`conversation.team_id = ${params.add(scope.teamId)}`];
+  const team = params.add(scope.teamId);
+  const conditions = [`conversation.team_id = ${team}`];
   if (scope.agentIds) {
     conditions.push(
       scope.agentIds.length > 0
@@ -68,24 +92,20 @@ export function listFilter(
       conditions.push(`conversation.${column} = ${params.add(value)}`);
     }
   }
-  if (query.assignee_id === 'none') {
-    conditions.push('conversation.assignee_id IS NULL');
-  } else if (query.assignee_id !== undefined) {
-    conditions.push(`conversation.assignee_id = ${params.add(query.assignee_id)}`);
+  const assignee =
+    query.assignee_id === undefined
+      ? null
+      : query.assignee_id === 'none'
+        ? 'IS NULL'
+        : `= ${params.add(query.assignee_id)}`;
+  if (assignee) {
+    conditions.push(`conversation.assignee_id ${assignee}`);
   }
   if (query.updated_after !== undefined) {
     conditions.push(`conversation.updated_at > ${params.add(new Date(query.updated_after))}`);
   }
-  // Last, after the conditions an index serves: no index serves the labels, read on each row
-  // left. Their stored text holds the label as JSON writes it, so a substring test spares most
-  // of those rows the parse of their array; the element test decides.
   if (query.label !== undefined) {
-    const needle = params.add(JSON.stringify(query.label));
-    const label = params.add(query.label);
-    conditions.push(
-      dialect.contains('conversation.labels', needle),
-      dialect.anyJsonElement('conversation.labels', (e) => `${e} = ${label}`),
-    );
+    conditions.push(labelCondition(params, team, query.label, query.status, assignee));
   }
   return { where: conditions.join(' AND '), params: params.values };
 }

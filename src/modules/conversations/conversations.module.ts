@@ -15,6 +15,7 @@ import { ConversationsService } from './conversations.service';
 import { NotesController } from './notes.controller';
 import { ConversationInbox } from './inbox/conversation-inbox';
 import { InboxController } from './inbox/inbox.controller';
+import { ConversationLabels } from './inbox/conversation-labels';
 import { InboxRepository } from './inbox/inbox.repository';
 import { SnoozeEndsWorker } from './inbox/snooze-ends.worker';
 import { TakeOver } from './inbox/take-over';
@@ -55,6 +56,7 @@ import { StreamService } from './stream/stream.service';
     ContactsService,
     ConversationWrites,
     ConversationInbox,
+    ConversationLabels,
     InboxRepository,
     SnoozesRepository,
     TakeOver,

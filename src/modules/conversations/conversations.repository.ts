@@ -112,7 +112,7 @@ export class ConversationsRepository {
     scope: ConversationScope,
     query: ConversationListQueryDto,
   ): Promise<Page<ConversationEntity>> {
-    const filter = listFilter(this.db.dialect, scope, query);
+    const filter = listFilter(scope, query);
     return Page.from(await this.lists.page(filter, query), query);
   }
 
@@ -121,7 +121,7 @@ export class ConversationsRepository {
     scope: ConversationScope,
     filters: ConversationFiltersDto,
   ): Promise<ConversationCountsDto> {
-    const { where, params } = listFilter(this.db.dialect, scope, filters);
+    const { where, params } = listFilter(scope, filters);
     const conditions = Object.entries(countConditions(`$${params.length + 1}`));
     const columns = conditions.map(
       ([name, condition]) => `sum(CASE WHEN ${condition} THEN 1 ELSE 0 END) AS ${name}`,

@@ -38,7 +38,7 @@ export class ConversationInbox {
       if (Object.keys(changes).length === 0) {
         return current;
       }
-      await this.inbox.update(teamId, id, { ...changes, updatedAt: now });
+      await this.inbox.update(current, { ...changes, updatedAt: now });
       const updated: ConversationEntity = { ...current, ...changes, updatedAt: now };
       if (changes.status !== undefined) {
         await this.events.statusChanged(updated);

@@ -2,19 +2,35 @@ import { Injectable } from '@nestjs/common';
 import { Database } from '@/database/database.service';
 import { Changes } from '@/database/sql/entity-statements';
 import { ConversationEntity } from '../entities/conversation.entity';
+import { ConversationLabels } from './conversation-labels';
 
-/** The reads and writes of the inbox fields; announcing them is the caller's (ConversationInbox). */
+/**
+ * The reads and writes of the inbox fields; announcing them is the caller's (ConversationInbox).
+ * The conversation's label rows follow its labels, status and assignee in the same transaction.
+ */
 @Injectable()
 export class InboxRepository {
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    private readonly labels: ConversationLabels,
+  ) {}
 
   /** The agent's conversation, locked until the caller's transaction ends. */
   findForUpdate(teamId: string, agentId: string, id: string): Promise<ConversationEntity | null> {
     return this.db.findOne(ConversationEntity, { teamId, agentId, id }, { lock: 'update' });
   }
 
-  async update(teamId: string, id: string, changes: Changes<ConversationEntity>): Promise<void> {
-    await this.db.update(ConversationEntity, { teamId, id }, changes);
+  /** Sets `changes` on `conversation` (as the caller's transaction read it). */
+  async update(
+    conversation: ConversationEntity,
+    changes: Changes<ConversationEntity>,
+  ): Promise<void> {
+    await this.db.update(
+      ConversationEntity,
+      { teamId: conversation.teamId, id: conversation.id },
+      changes,
+    );
+    await this.labels.follow(conversation, changes);
   }
 
   /** Opens the conversation if it is resolved or snoozed; whether it did. */
@@ -30,7 +46,11 @@ export class InboxRepository {
         updatedAt: now,
       },
     );
-    return changed > 0;
+    if (changed === 0) {
+      return false;
+    }
+    await this.labels.opened(id);
+    return true;
   }
 
   /**

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Database } from '@/database/database.service';
 import { Claim, JobTable } from '@/database/jobs/job-table';
 import { ConversationEntity } from '../entities/conversation.entity';
+import { ConversationLabels } from './conversation-labels';
 
 /**
  * Snoozes that end, as leased jobs: a snoozed conversation whose `snoozed_until` has passed is
@@ -11,7 +12,10 @@ import { ConversationEntity } from '../entities/conversation.entity';
 export class SnoozesRepository {
   private readonly jobs: JobTable<ConversationEntity>;
 
-  constructor(db: Database) {
+  constructor(
+    db: Database,
+    private readonly labels: ConversationLabels,
+  ) {
     this.jobs = new JobTable(db, ConversationEntity, {
       table: 'conversations',
       due: (params, now) => `status = 'snoozed' AND snoozed_until <= ${params.add(now)}`,
@@ -34,15 +38,19 @@ export class SnoozesRepository {
   }
 
   /**
-   * Opens the conversation while `token` still holds it, then runs `announce` in the same
-   * transaction; null when the claim was lost (the snooze changed, or another took it).
+   * Opens the conversation (and its label rows) while `token` still holds it, then runs
+   * `announce` in the same transaction; null when the claim was lost (the snooze changed, or
+   * another took it).
    */
   reopen<R>(id: string, token: string, now: Date, announce: () => Promise<R>) {
     return this.jobs.settleWith(
       id,
       token,
       { status: 'open', snoozed_until: null, updated_at: now },
-      announce,
+      async () => {
+        await this.labels.opened(id);
+        return announce();
+      },
     );
   }
 

@@ -41,7 +41,7 @@ export class TakeOver {
     if (!agent.operatorReplyPausesAi) {
       return conversation;
     }
-    await this.rows.update(conversation.teamId, conversation.id, { isAiChatPaused: true });
+    await this.rows.update(conversation, { isAiChatPaused: true });
     return { ...conversation, isAiChatPaused: true };
   }
 }
