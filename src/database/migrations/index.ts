@@ -23,6 +23,7 @@ import { ConversationReports1733166000000 } from './1733166000000-conversation-r
 import { InboxListIndexes1733169600000 } from './1733169600000-inbox-list-indexes';
 import { DropConversationContactColumns1733173200000 } from './1733173200000-drop-conversation-contact-columns';
 import { ChannelConnections1733176800000 } from './1733176800000-channel-connections';
+import { ChannelSends1733184000000 } from './1733184000000-channel-sends';
 
 /** Every migration, oldest first; `secretBox` opens and seals the stored secrets some rewrite. */
 export function migrations(secretBox: SecretBox): Array<new () => unknown> {
@@ -51,5 +52,6 @@ export function migrations(secretBox: SecretBox): Array<new () => unknown> {
     InboxListIndexes1733169600000,
     DropConversationContactColumns1733173200000,
     ChannelConnections1733176800000,
+    ChannelSends1733184000000,
   ];
 }
