@@ -29,12 +29,10 @@ export function parseMessengerNotification(
       out.ignore();
       return;
     }
-    for (const entry of out.take(list(body, 'entry'))) {
+    out.each(list(body, 'entry'), (entry) => {
       const ownId = id(field(entry, 'id'));
-      for (const event of out.take(list(entry, 'messaging'))) {
-        readEvent(event, ownId, out);
-      }
-    }
+      out.each(list(entry, 'messaging'), (event) => readEvent(event, ownId, out));
+    });
   });
 }
 
@@ -48,7 +46,7 @@ function readEvent(event: unknown, ownId: string | null, out: NotificationCollec
   const delivery = field(event, 'delivery');
   const read = field(event, 'read');
   if (message !== undefined) {
-    out.message(readMessage(message, sender, field(event, 'timestamp')));
+    out.message(readMessage(message, sender, field(event, 'timestamp'), out));
   } else if (delivery !== undefined) {
     readReceipt(delivery, 'delivered', sender, out);
   } else if (read !== undefined) {
@@ -58,7 +56,12 @@ function readEvent(event: unknown, ownId: string | null, out: NotificationCollec
   }
 }
 
-function readMessage(message: unknown, from: string, timestamp: unknown): InboundMessage | null {
+function readMessage(
+  message: unknown,
+  from: string,
+  timestamp: unknown,
+  out: NotificationCollector,
+): InboundMessage | null {
   const providerMessageId = id(field(message, 'mid'));
   if (
     providerMessageId === null ||
@@ -69,7 +72,8 @@ function readMessage(message: unknown, from: string, timestamp: unknown): Inboun
     return null;
   }
   const body = text(field(message, 'text'));
-  const attached = firstAttachment(list(message, 'attachments'), body);
+  const attachments = list(message, 'attachments');
+  const attached = firstAttachment(attachments, body);
   const common = {
     providerMessageId,
     from,
@@ -77,6 +81,7 @@ function readMessage(message: unknown, from: string, timestamp: unknown): Inboun
     timestamp: unixTime(timestamp, 'milliseconds'),
   };
   if (attached !== null) {
+    out.ignore(attachments.length - 1);
     return { ...common, ...attached };
   }
   return body === null ? null : { ...common, kind: 'text', text: body, media: null };
@@ -129,23 +134,24 @@ function readAttachment(attachment: unknown, caption: string | null): Content | 
  */
 function readReceipt(
   receipt: unknown,
-  status: 'delivered' | 'read',
+  kind: 'delivered' | 'read',
   customer: string,
   out: NotificationCollector,
 ): void {
-  const mids = out.take(list(receipt, 'mids'));
+  const mids = list(receipt, 'mids');
   const single = field(receipt, 'mid');
   if (mids.length > 0 || single !== undefined) {
-    for (const mid of single === undefined ? mids : [...mids, single]) {
+    const status = (mid: unknown) => {
       const providerMessageId = id(mid);
       out.status(
         providerMessageId === null
           ? null
-          : { providerMessageId, status, error: null, recipient: customer },
+          : { providerMessageId, status: kind, error: null, recipient: customer },
       );
-    }
+    };
+    out.each(single === undefined ? mids : [single], status, () => out.statusesFull);
     return;
   }
   const watermark = unixTime(field(receipt, 'watermark'), 'milliseconds');
-  out.watermark(watermark === null ? null : { recipient: customer, status, watermark });
+  out.watermark(watermark === null ? null : { recipient: customer, status: kind, watermark });
 }

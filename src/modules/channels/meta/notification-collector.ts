@@ -18,14 +18,24 @@ export class NotificationCollector {
   private examined = 0;
 
   /**
-   * The first items of `items` it may still look at; those beyond the budget are counted as
-   * ignored at once.
+   * Calls `visit` on the items of `items` in order while the budget lasts and `full()` is false;
+   * the items not visited are counted as ignored.
    */
-  take(items: readonly unknown[]): readonly unknown[] {
-    const room = Math.max(0, Math.min(items.length, MAX_EXAMINED - this.examined));
-    this.examined += room;
-    this.result.ignored += items.length - room;
-    return room === items.length ? items : items.slice(0, room);
+  each(items: readonly unknown[], visit: (item: unknown) => void, full = () => false): void {
+    let index = 0;
+    for (; index < items.length && this.examined < MAX_EXAMINED && !full(); index += 1) {
+      this.examined += 1;
+      visit(items[index]);
+    }
+    this.result.ignored += items.length - index;
+  }
+
+  get messagesFull(): boolean {
+    return this.result.messages.length >= MAX_ITEMS;
+  }
+
+  get statusesFull(): boolean {
+    return this.result.statuses.length >= MAX_ITEMS;
   }
 
   ignore(count = 1): void {

@@ -1,4 +1,14 @@
-import { field, id, isRecord, list, locationText, MAX_ID, text, unixTime } from './bounded-json';
+import {
+  field,
+  id,
+  isRecord,
+  list,
+  locationText,
+  MAX_ID,
+  MAX_ITEMS,
+  text,
+  unixTime,
+} from './bounded-json';
 import { collect, NotificationCollector } from './notification-collector';
 import {
   DeliveryStatus,
@@ -22,16 +32,16 @@ export function parseWhatsAppNotification(body: unknown): ParsedNotification {
       out.ignore();
       return;
     }
-    for (const entry of out.take(list(body, 'entry'))) {
-      for (const change of out.take(list(entry, 'changes'))) {
+    out.each(list(body, 'entry'), (entry) =>
+      out.each(list(entry, 'changes'), (change) => {
         const value = field(change, 'value');
         if (field(change, 'field') !== 'messages' || !isRecord(value)) {
           out.ignore();
-          continue;
+        } else {
+          readChange(value, out);
         }
-        readChange(value, out);
-      }
-    }
+      }),
+    );
   });
 }
 
@@ -43,13 +53,17 @@ export function phoneNumberIdOf(body: unknown): string | null {
 }
 
 function readChange(value: Record<string, unknown>, out: NotificationCollector): void {
-  const contacts = out.take(list(value, 'contacts'));
-  for (const message of out.take(list(value, 'messages'))) {
-    out.message(readMessage(message, contacts));
-  }
-  for (const status of out.take(list(value, 'statuses'))) {
-    out.status(readStatus(status));
-  }
+  const contacts = list(value, 'contacts').slice(0, MAX_ITEMS);
+  out.each(
+    list(value, 'messages'),
+    (message) => out.message(readMessage(message, contacts)),
+    () => out.messagesFull,
+  );
+  out.each(
+    list(value, 'statuses'),
+    (status) => out.status(readStatus(status)),
+    () => out.statusesFull,
+  );
 }
 
 function readMessage(message: unknown, contacts: readonly unknown[]): InboundMessage | null {
