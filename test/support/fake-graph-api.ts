@@ -175,7 +175,7 @@ export class FakeGraphApi {
   }
 
   private routeOf(method: string, path: string): GraphRoute | null {
-    const segments = path.split('/').filter(Boolean).map(decodeURIComponent);
+    const segments = path.split('/').filter(Boolean).map(safeDecode);
     if (method === 'POST' && segments.length === 2 && segments[1] === 'messages') {
       return 'messages';
     }
