@@ -124,6 +124,9 @@ export class Environment {
   @OptionalSetting(IsHttpUrl())
   PUBLIC_URL?: string;
 
+  @IsHttpUrl()
+  META_GRAPH_BASE_URL = 'https://graph.facebook.com/v21.0';
+
   @IntegerSetting({ min: 1, max: 100000 })
   WIDGET_RATE_LIMIT_MAX = 30;
 
