@@ -44,7 +44,7 @@ export class AppConfig {
    */
   readonly publicSurface: { url: string; urlConfigured: boolean; widgetRateLimitMax: number };
   /** Meta's Graph API (WhatsApp Cloud API, Messenger, Instagram); tests and proxies stand in. */
-  readonly meta: { graphBaseUrl: string };
+  readonly meta: { graphBaseUrl: string; firstRetryS: number };
   /** The time zone whose days the reports count in. */
   readonly reports: { timeZone: string };
   readonly outbound: { allowPrivate: boolean; timeoutMs: number };
@@ -169,7 +169,10 @@ export class AppConfig {
     };
     this.retention = { days: env.RETENTION_DAYS };
     this.reports = { timeZone: env.TEAM_TIME_ZONE };
-    this.meta = { graphBaseUrl: withoutTrailingSlashes(env.META_GRAPH_BASE_URL) };
+    this.meta = {
+      graphBaseUrl: withoutTrailingSlashes(env.META_GRAPH_BASE_URL),
+      firstRetryS: env.CHANNEL_FIRST_RETRY_S,
+    };
     this.publicSurface = {
       url: withoutTrailingSlashes(env.PUBLIC_URL ?? `http://localhost:${env.PORT}`),
       urlConfigured: env.PUBLIC_URL !== undefined,

@@ -7,7 +7,7 @@ import { ConversationEvents } from './conversation-events';
 import { ConversationEntity } from './entities/conversation.entity';
 import { DeliveryStatus, MessageEntity } from './entities/message.entity';
 import { isPrivate } from './messages/message-draft';
-import { ChannelSendEntity } from './outbound/channel-send.entity';
+import { ChannelSendEntity } from './entities/channel-send.entity';
 import { ChannelSendsRepository } from './outbound/channel-sends.repository';
 
 /** Told, once the transaction that queued it has committed, of a send to make. */
@@ -96,7 +96,12 @@ export class ChannelOutbox {
 
   /** The provider took it: `sent`, with its id for later status callbacks. */
   recordSent(claim: Claim<ChannelSendEntity>, providerMessageId: string | null): Promise<boolean> {
-    return this.record(claim, { status: 'sent', provider_message_id: providerMessageId }, 'sent', null);
+    return this.record(
+      claim,
+      { status: 'sent', provider_message_id: providerMessageId },
+      'sent',
+      null,
+    );
   }
 
   /** Another try at `nextAttemptAt`; the delivery stays queued. */

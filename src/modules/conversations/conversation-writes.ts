@@ -104,7 +104,10 @@ export class ConversationWrites {
 
   /** The message queued for its channel's provider when the channel sends (ChannelOutbox). */
   private async queued(appended: Appended): Promise<Appended> {
-    return { ...appended, message: await this.outbox.queue(appended.conversation, appended.message) };
+    return {
+      ...appended,
+      message: await this.outbox.queue(appended.conversation, appended.message),
+    };
   }
 
   /**

@@ -4,7 +4,10 @@ import { Errors } from '@/common/http/api-error';
 import { Public } from '@/common/http/public.decorator';
 import { Page } from '@/common/pagination/page';
 import { AgentsService } from '@/modules/agents/agents.service';
-import type { AgentChannelEntity, WebchatConfig } from '@/modules/agents/entities/agent-channel.entity';
+import type {
+  AgentChannelEntity,
+  WebchatConfig,
+} from '@/modules/agents/entities/agent-channel.entity';
 import { ConversationsService } from '@/modules/conversations/conversations.service';
 import { CustomerViewService } from '@/modules/conversations/customer-view.service';
 import {

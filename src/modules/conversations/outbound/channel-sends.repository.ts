@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '@/database/database.service';
 import { JobTable } from '@/database/jobs/job-table';
-import { ChannelSendEntity } from './channel-send.entity';
+import { ChannelSendEntity } from '../entities/channel-send.entity';
 
 /** The sends a worker leases: due while pending and their next attempt has come. */
 @Injectable()
@@ -21,7 +21,10 @@ export class ChannelSendsRepository {
     await this.db.insert(ChannelSendEntity, [send]);
   }
 
-  findByProviderId(channelId: string, providerMessageId: string): Promise<ChannelSendEntity | null> {
+  findByProviderId(
+    channelId: string,
+    providerMessageId: string,
+  ): Promise<ChannelSendEntity | null> {
     return this.db.findOne(ChannelSendEntity, { channelId, providerMessageId });
   }
 }

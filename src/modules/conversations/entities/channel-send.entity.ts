@@ -2,8 +2,8 @@ import { Column, Entity, ForeignKey, Index } from 'typeorm';
 import { IdColumn, TimeColumn } from '@/database/columns';
 import { TeamRecordEntity } from '@/database/team-scoped.entity';
 import type { ChannelType } from '@/modules/agents/entities/agent-channel.entity';
-import { ConversationEntity } from '../entities/conversation.entity';
-import { MessageEntity } from '../entities/message.entity';
+import { ConversationEntity } from './conversation.entity';
+import { MessageEntity } from './message.entity';
 
 /** A send is a job until it is `sent` or has `failed` for good. */
 export const CHANNEL_SEND_STATUSES = ['pending', 'sent', 'failed'] as const;
