@@ -46,7 +46,7 @@ const FLOORS = [
   ['webhooks', 'workflows', 'calls'],
   ['agents'],
   ['knowledge', 'integrations', 'conversations', 'phone-numbers'],
-  ['agent-profile', 'replies', 'widget'],
+  ['agent-profile', 'replies', 'widget', 'channels'],
 ];
 const floorOf = (dir) => FLOORS.findIndex((floor) => floor.includes(dir.split('/')[0]));
 const unplaced = moduleDirs.filter((dir) => floorOf(dir) < 0);

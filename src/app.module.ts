@@ -22,6 +22,7 @@ import { JobsModule } from './database/jobs/jobs.module';
 import { AgentProfileModule } from '@/modules/agent-profile/agent-profile.module';
 import { RepliesModule } from '@/modules/replies/replies.module';
 import { WidgetModule } from '@/modules/widget/widget.module';
+import { ChannelsModule } from '@/modules/channels/channels.module';
 import { AgentsModule } from './modules/agents/agents.module';
 import { IntegrationsModule } from '@/modules/integrations/integrations.module';
 import { KnowledgeModule } from '@/modules/knowledge/knowledge.module';
@@ -69,6 +70,7 @@ export class AppModule {
         ConversationsModule,
         RepliesModule,
         WidgetModule,
+        ChannelsModule,
         PhoneNumbersModule,
         CallsModule,
         WebhooksModule,

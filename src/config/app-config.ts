@@ -42,7 +42,9 @@ export class AppConfig {
    * Where the public reach the service (widget script, channel webhooks); unset: the local
    * address it listens on. The web chat's messages a visitor and an address may send a minute.
    */
-  readonly publicSurface: { url: string; widgetRateLimitMax: number };
+  readonly publicSurface: { url: string; urlConfigured: boolean; widgetRateLimitMax: number };
+  /** Meta's Graph API (WhatsApp Cloud API, Messenger, Instagram); tests and proxies stand in. */
+  readonly meta: { graphBaseUrl: string; firstRetryS: number };
   /** The time zone whose days the reports count in. */
   readonly reports: { timeZone: string };
   readonly outbound: { allowPrivate: boolean; timeoutMs: number };
@@ -167,8 +169,13 @@ export class AppConfig {
     };
     this.retention = { days: env.RETENTION_DAYS };
     this.reports = { timeZone: env.TEAM_TIME_ZONE };
+    this.meta = {
+      graphBaseUrl: withoutTrailingSlashes(env.META_GRAPH_BASE_URL),
+      firstRetryS: env.CHANNEL_FIRST_RETRY_S,
+    };
     this.publicSurface = {
       url: withoutTrailingSlashes(env.PUBLIC_URL ?? `http://localhost:${env.PORT}`),
+      urlConfigured: env.PUBLIC_URL !== undefined,
       widgetRateLimitMax: env.WIDGET_RATE_LIMIT_MAX,
     };
     this.mail = {

@@ -124,6 +124,12 @@ export class Environment {
   @OptionalSetting(IsHttpUrl())
   PUBLIC_URL?: string;
 
+  @IsHttpUrl()
+  META_GRAPH_BASE_URL = 'https://graph.facebook.com/v21.0';
+
+  @IntegerSetting({ min: 1, max: 30 })
+  CHANNEL_FIRST_RETRY_S = 15;
+
   @IntegerSetting({ min: 1, max: 100000 })
   WIDGET_RATE_LIMIT_MAX = 30;
 

@@ -72,6 +72,7 @@ describe('conversations and messages', () => {
           action: null,
           author: { type: 'customer', id: null, name: null },
           private: false,
+          delivery: null,
         },
       });
       const conversation = (

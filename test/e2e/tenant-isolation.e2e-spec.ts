@@ -45,6 +45,21 @@ const BODIES: Record<string, unknown> = {
   [`POST ${API}/agents/{agentId}/channels/webchat/connect`]: {
     allowed_origins: ['https://intruder.example'],
   },
+  [`POST ${API}/agents/{agentId}/channels/whatsapp/connect`]: {
+    phone_number_id: '106540352242922',
+    access_token: 'EAAintruder-token',
+    app_secret: 'intruder-secret',
+  },
+  [`POST ${API}/agents/{agentId}/channels/messenger/connect`]: {
+    page_id: '1122334455',
+    page_access_token: 'EAAintruder-token',
+    app_secret: 'intruder-secret',
+  },
+  [`POST ${API}/agents/{agentId}/channels/instagram/connect`]: {
+    page_id: '1122334455',
+    page_access_token: 'EAAintruder-token',
+    app_secret: 'intruder-secret',
+  },
   [`PATCH ${API}/contacts/{contactId}`]: { notes: 'Taken over', email: 'intruder@example.com' },
   [`PATCH ${API}/agents/{agentId}/conversations/{conversationId}`]: {
     status: 'resolved',

@@ -24,6 +24,7 @@ import { InboxListIndexes1733169600000 } from './1733169600000-inbox-list-indexe
 import { DropConversationContactColumns1733173200000 } from './1733173200000-drop-conversation-contact-columns';
 import { ChannelConnections1733176800000 } from './1733176800000-channel-connections';
 import { ConversationLabels1733180400000 } from './1733180400000-conversation-labels';
+import { ChannelSends1733184000000 } from './1733184000000-channel-sends';
 
 /** Every migration, oldest first; `secretBox` opens and seals the stored secrets some rewrite. */
 export function migrations(secretBox: SecretBox): Array<new () => unknown> {
@@ -53,5 +54,6 @@ export function migrations(secretBox: SecretBox): Array<new () => unknown> {
     DropConversationContactColumns1733173200000,
     ChannelConnections1733176800000,
     ConversationLabels1733180400000,
+    ChannelSends1733184000000,
   ];
 }

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { WebhooksModule } from '@/modules/webhooks/webhooks.module';
 import { WorkflowsModule } from '@/modules/workflows/workflows.module';
+import { OutboundModule } from '@/common/outbound/outbound.module';
 import { SecretBox } from '@/config/secret-box';
 import { AgentsController } from './agents.controller';
 import { AgentsRepository } from './agents.repository';
@@ -17,7 +18,7 @@ import { WorkflowUsersRepository } from './workflow-users.repository';
  * through AgentsService; GET /agents/{id}, which shows them all, is the agent profile's.
  */
 @Module({
-  imports: [WorkflowsModule, WebhooksModule],
+  imports: [WorkflowsModule, WebhooksModule, OutboundModule],
   controllers: [AgentsController, ChannelsController],
   providers: [
     AgentsRepository,

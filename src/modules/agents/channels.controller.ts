@@ -10,6 +10,7 @@ import {
   ConnectedChannelResponseDto,
   toChannelResponse,
 } from './dto/channel-response.dto';
+import { MetaPageConnectDto, WhatsAppConnectDto } from './dto/meta-connect.dto';
 import { WebchatConnectDto } from './dto/webchat-connect.dto';
 import { CHANNEL_TYPES, ChannelType } from './entities/agent-channel.entity';
 
@@ -31,6 +32,8 @@ function toConnectedResponse(connected: ConnectedChannel): ConnectedChannelRespo
     ...toChannelResponse(connected.channel),
     ...(connected.publishableKey ? { publishable_key: connected.publishableKey } : {}),
     ...(connected.embedSnippet ? { embed_snippet: connected.embedSnippet } : {}),
+    ...(connected.webhookUrl ? { webhook_url: connected.webhookUrl } : {}),
+    ...(connected.verifyToken ? { verify_token: connected.verifyToken } : {}),
   };
 }
 
@@ -58,11 +61,68 @@ export class ChannelsController {
     return toConnectedResponse(await this.channels.connectWebchat(teamId, agentId, input));
   }
 
+  @Post('whatsapp/connect')
+  @Endpoint({
+    scope: 'channels:write',
+    summary:
+      'Connect WhatsApp (Cloud API): credentials checked with Meta; answers the webhook URL and verify token',
+    message: 'Channel connected successfully',
+    response: ConnectedChannelResponseDto,
+    status: 200,
+    errors: [400, 404, 409, 422, 502],
+  })
+  async connectWhatsApp(
+    @TeamId() teamId: string,
+    @AgentId() agentId: string,
+    @Body() input: WhatsAppConnectDto,
+  ): Promise<ConnectedChannelResponseDto> {
+    return toConnectedResponse(await this.channels.connectMeta(teamId, agentId, 'whatsapp', input));
+  }
+
+  @Post('messenger/connect')
+  @Endpoint({
+    scope: 'channels:write',
+    summary: 'Connect Messenger (a Facebook page): answers the webhook URL and verify token',
+    message: 'Channel connected successfully',
+    response: ConnectedChannelResponseDto,
+    status: 200,
+    errors: [400, 404, 409, 422, 502],
+  })
+  async connectMessenger(
+    @TeamId() teamId: string,
+    @AgentId() agentId: string,
+    @Body() input: MetaPageConnectDto,
+  ): Promise<ConnectedChannelResponseDto> {
+    return toConnectedResponse(
+      await this.channels.connectMeta(teamId, agentId, 'messenger', input),
+    );
+  }
+
+  @Post('instagram/connect')
+  @Endpoint({
+    scope: 'channels:write',
+    summary:
+      'Connect Instagram (the page linked to the account): answers the webhook URL and verify token',
+    message: 'Channel connected successfully',
+    response: ConnectedChannelResponseDto,
+    status: 200,
+    errors: [400, 404, 409, 422, 502],
+  })
+  async connectInstagram(
+    @TeamId() teamId: string,
+    @AgentId() agentId: string,
+    @Body() input: MetaPageConnectDto,
+  ): Promise<ConnectedChannelResponseDto> {
+    return toConnectedResponse(
+      await this.channels.connectMeta(teamId, agentId, 'instagram', input),
+    );
+  }
+
   @Post(':type/connect')
   @ChannelTypeParam()
   @Endpoint({
     scope: 'channels:write',
-    summary: 'Connect another channel type (telephony cannot be: 400)',
+    summary: 'Telephony cannot be connected here (400): calls are not answered yet',
     message: 'Channel connected successfully',
     response: ConnectedChannelResponseDto,
     status: 200,

@@ -1,4 +1,6 @@
+import { randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
+import { OutboundHttp } from '@/common/outbound/outbound-http';
 import { Errors } from '@/common/http/api-error';
 import { AppConfig } from '@/config/app-config';
 import { SecretBox } from '@/config/secret-box';
@@ -13,15 +15,29 @@ import {
   isPublishableKeyFormat,
 } from './channels/publishable-keys';
 import { toChannelResponse } from './dto/channel-response.dto';
+import { MetaPageConnectDto, WhatsAppConnectDto } from './dto/meta-connect.dto';
 import { WebchatConnectDto } from './dto/webchat-connect.dto';
-import { AgentChannelEntity, ChannelType, WebchatConfig } from './entities/agent-channel.entity';
+import { checkMetaCredentials } from './channels/meta-credentials';
+import {
+  AgentChannelEntity,
+  ChannelConfig,
+  ChannelType,
+  WebchatConfig,
+} from './entities/agent-channel.entity';
+
+/** The channel types whose messages go out through a provider's send API. */
+export const SENDING_TYPES: readonly ChannelType[] = ['whatsapp', 'messenger', 'instagram'];
 
 /** A channel just connected, with what the business does next (a web chat: its key and snippet). */
 export interface ConnectedChannel {
   channel: AgentChannelEntity;
   publishableKey?: string;
   embedSnippet?: string;
+  webhookUrl?: string;
+  verifyToken?: string;
 }
+
+export type MetaChannelType = 'whatsapp' | 'messenger' | 'instagram';
 
 /** The secrets a web chat keeps sealed: its publishable key, shown again at each connect. */
 interface WebchatSecrets extends Record<string, unknown> {
@@ -36,6 +52,9 @@ interface WebchatSecrets extends Record<string, unknown> {
 @Injectable()
 export class ChannelsService {
   private readonly publicUrl: string;
+  private readonly publicUrlConfigured: boolean;
+  private readonly graphBaseUrl: string;
+  private readonly outboundTimeoutMs: number;
 
   constructor(
     private readonly db: Database,
@@ -43,9 +62,13 @@ export class ChannelsService {
     private readonly channels: ChannelsRepository,
     private readonly webhooks: WebhookEvents,
     private readonly secretBox: SecretBox,
+    private readonly outbound: OutboundHttp,
     config: AppConfig,
   ) {
     this.publicUrl = config.publicSurface.url;
+    this.publicUrlConfigured = config.publicSurface.urlConfigured;
+    this.graphBaseUrl = config.meta.graphBaseUrl;
+    this.outboundTimeoutMs = config.outbound.timeoutMs;
   }
 
   async connectWebchat(
@@ -88,6 +111,66 @@ export class ChannelsService {
     });
   }
 
+  /**
+   * Connects WhatsApp, Messenger or Instagram: the credentials are checked with Meta first (no
+   * transaction open meanwhile; refused 400, unreachable 502, nothing stored), then stored sealed.
+   * The answer carries the webhook URL and verify token to paste in the Meta app.
+   */
+  async connectMeta(
+    teamId: string,
+    agentId: string,
+    type: MetaChannelType,
+    input: WhatsAppConnectDto | MetaPageConnectDto,
+  ): Promise<ConnectedChannel> {
+    await this.agents.requireOwned(teamId, agentId);
+    if (!this.publicUrlConfigured) {
+      throw Errors.badRequest(
+        'PUBLIC_URL is not configured: Meta needs the public address of this service to send ' +
+          'webhook notifications to',
+      );
+    }
+    const whatsapp = 'phone_number_id' in input;
+    const id = whatsapp ? input.phone_number_id : input.page_id;
+    const token = whatsapp ? input.access_token : input.page_access_token;
+    const account = await checkMetaCredentials(
+      this.outbound.operatorFetch(this.outboundTimeoutMs),
+      this.graphBaseUrl,
+      id,
+      token,
+      whatsapp ? 'display_phone_number,verified_name' : 'name',
+    );
+    const verifyToken = input.verify_token ?? randomBytes(24).toString('base64url');
+    return this.db.transaction(async () => {
+      const current = await this.requireChannel(teamId, agentId, type);
+      const now = new Date();
+      const changes = {
+        status: 'active' as const,
+        statusReason: null,
+        isConnected: true,
+        config: (whatsapp
+          ? { phone_number_id: id, display_phone_number: account.label }
+          : { page_id: id, page_name: account.label }) as ChannelConfig,
+        allowedOrigins: [],
+        secrets: this.secretBox.sealJson({
+          access_token: token,
+          app_secret: input.app_secret,
+          verify_token: verifyToken,
+        }),
+        publishableKeyHash: null,
+        connectedAt: current.isConnected ? current.connectedAt : now,
+        updatedAt: now,
+      };
+      await this.channels.update(teamId, current.id, changes);
+      const channel: AgentChannelEntity = { ...current, ...changes };
+      await this.announceIfChanged(current, channel);
+      return {
+        channel,
+        webhookUrl: `${this.publicUrl}/api/v1/channels/${channel.id}/webhook`,
+        verifyToken,
+      };
+    });
+  }
+
   /** Refuses a connect this service cannot make for `type` (telephony: calls are not answered). */
   async refuseConnect(teamId: string, agentId: string, type: ChannelType): Promise<never> {
     await this.agents.requireOwned(teamId, agentId);
@@ -96,7 +179,7 @@ export class ChannelsService {
         `telephony cannot be connected here: ${CALLS_UNAVAILABLE}. Phone numbers: POST /phone-numbers/request`,
       );
     }
-    throw Errors.badRequest(`${type} channels cannot be connected on this server yet`);
+    throw Errors.notFound('Channel not found');
   }
 
   /** Stops the channel: its inbound answers 404, its publishable key and secrets are forgotten. */
@@ -140,6 +223,33 @@ export class ChannelsService {
   /** The connected web chat `id`, or null (a visitor's stream checks its chat is still on). */
   webchatById(id: string): Promise<AgentChannelEntity | null> {
     return this.channels.findConnectedWebchat(id);
+  }
+
+  /**
+   * The agent's connected channel of `type` that sends through a provider (WhatsApp, Messenger,
+   * Instagram), or null: a web chat's replies reach the visitor through its stream instead.
+   */
+  async sendingChannel(
+    teamId: string,
+    agentId: string,
+    type: ChannelType,
+  ): Promise<AgentChannelEntity | null> {
+    if (!SENDING_TYPES.includes(type)) {
+      return null;
+    }
+    return this.channels.findConnected(teamId, agentId, type);
+  }
+
+  /** The channel `id` with its secrets opened, connected or not (a send checks it still is). */
+  async withSecrets(
+    teamId: string,
+    id: string,
+  ): Promise<{ channel: AgentChannelEntity; secrets: Record<string, string> } | null> {
+    const channel = await this.channels.findById(teamId, id);
+    if (!channel) {
+      return null;
+    }
+    return { channel, secrets: this.secretBox.openJson<Record<string, string>>(channel.secrets) };
   }
 
   /** Whether some connected web chat allows pages of `origin` (for CORS preflights). */

@@ -226,9 +226,7 @@ export class ApiKeysService {
     }
     this.lastTouched.set(keyId, now);
     this.db
-      .detached(() =>
-        this.db.update(ApiKeyEntity, { id: keyId }, { lastUsedAt: new Date(now) }),
-      )
+      .detached(() => this.db.update(ApiKeyEntity, { id: keyId }, { lastUsedAt: new Date(now) }))
       .catch((error: unknown) =>
         this.logger.warn({ err: error, keyId }, 'Could not record key use'),
       );

@@ -75,6 +75,14 @@ export class ConversationEvents {
     });
   }
 
+  /** A message sent through a channel's provider got further, or failed (its `delivery`). */
+  async deliveryUpdated(message: MessageEntity): Promise<void> {
+    await this.webhooks.emit(message.teamId, 'message.delivery_updated', {
+      ...toMessageResponse(message),
+      agent_id: message.agentId,
+    });
+  }
+
   /** The conversation has just become `needs_attention` (a hand-off). */
   async needsAttention(conversation: ConversationEntity): Promise<void> {
     const { teamId, agentId, id } = conversation;

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityNotFoundError } from 'typeorm';
 import { Database } from '@/database/database.service';
+import { ChannelOutbox } from './channel-outbox.service';
 import { ContactsRepository } from './contacts/contacts.repository';
 import { ConversationEvents } from './conversation-events';
 import {
@@ -32,6 +33,7 @@ export class ConversationWrites {
     private readonly conversations: ConversationsRepository,
     private readonly contacts: ContactsRepository,
     private readonly events: ConversationEvents,
+    private readonly outbox: ChannelOutbox,
   ) {}
 
   /**
@@ -52,7 +54,7 @@ export class ConversationWrites {
       if (!bumped) {
         return null;
       }
-      const appended = await this.conversations.insertMessage(bumped, draft);
+      const appended = await this.queued(await this.conversations.insertMessage(bumped, draft));
       await this.events.messageCreated(appended.message);
       if (handedOff) {
         await this.events.needsAttention(appended.conversation);
@@ -94,10 +96,18 @@ export class ConversationWrites {
       if (!bumped) {
         return null;
       }
-      const appended = await this.conversations.insertMessage(bumped, draft);
+      const appended = await this.queued(await this.conversations.insertMessage(bumped, draft));
       await this.events.messageCreated(appended.message);
       return appended;
     });
+  }
+
+  /** The message queued for its channel's provider when the channel sends (ChannelOutbox). */
+  private async queued(appended: Appended): Promise<Appended> {
+    return {
+      ...appended,
+      message: await this.outbox.queue(appended.conversation, appended.message),
+    };
   }
 
   /**

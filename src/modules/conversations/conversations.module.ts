@@ -7,7 +7,9 @@ import { ContactsController } from './contacts/contacts.controller';
 import { ContactsRepository } from './contacts/contacts.repository';
 import { ContactsService } from './contacts/contacts.service';
 import { ConversationEvents } from './conversation-events';
+import { ChannelOutbox } from './channel-outbox.service';
 import { ConversationWrites } from './conversation-writes';
+import { ChannelSendsRepository } from './outbound/channel-sends.repository';
 import { CustomerViewService } from './customer-view.service';
 import { ConversationsController } from './conversations.controller';
 import { ConversationsRepository } from './conversations.repository';
@@ -73,7 +75,9 @@ import { StreamService } from './stream/stream.service';
     OpenStreams,
     StreamAccessGuard,
     CustomerViewService,
+    ChannelOutbox,
+    ChannelSendsRepository,
   ],
-  exports: [ConversationsService, ReplyRequests, CustomerViewService],
+  exports: [ConversationsService, ReplyRequests, CustomerViewService, ChannelOutbox],
 })
 export class ConversationsModule {}

@@ -224,6 +224,9 @@ export class ConversationsRepository {
       authorType: draft.author.type,
       authorId: draft.author.id,
       authorName: draft.author.name,
+      deliveryStatus: null,
+      deliveryError: null,
+      deliveryUpdatedAt: null,
       createdAt: conversation.lastMessageAt!,
     };
     await this.db.insert(MessageEntity, [message]);

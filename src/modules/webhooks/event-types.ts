@@ -12,6 +12,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'conversation.status_changed',
   'conversation.assigned',
   'channel.status_changed',
+  'message.delivery_updated',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 

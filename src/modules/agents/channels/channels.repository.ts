@@ -90,6 +90,18 @@ export class ChannelsRepository {
     });
   }
 
+  findConnected(
+    teamId: string,
+    agentId: string,
+    type: ChannelType,
+  ): Promise<AgentChannelEntity | null> {
+    return this.db.findOne(AgentChannelEntity, { teamId, agentId, type, isConnected: true });
+  }
+
+  findById(teamId: string, id: string): Promise<AgentChannelEntity | null> {
+    return this.db.findOne(AgentChannelEntity, { teamId, id });
+  }
+
   findConnectedWebchat(id: string): Promise<AgentChannelEntity | null> {
     return this.db.findOne(AgentChannelEntity, { id, type: 'webchat', isConnected: true });
   }

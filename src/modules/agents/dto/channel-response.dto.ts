@@ -39,6 +39,12 @@ export class ConnectedChannelResponseDto extends ChannelResponseDto {
 
   @ApiPropertyOptional({ description: 'Web chat: the <script> tag to paste into the pages' })
   embed_snippet?: string;
+
+  @ApiPropertyOptional({ description: 'Meta channels: the callback URL to paste in the Meta app' })
+  webhook_url?: string;
+
+  @ApiPropertyOptional({ description: 'Meta channels: the verify token to paste in the Meta app' })
+  verify_token?: string;
 }
 
 export function toChannelResponse(channel: ChannelSummary): ChannelResponseDto {

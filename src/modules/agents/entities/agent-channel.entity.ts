@@ -9,13 +9,14 @@ export const CHANNEL_STATUSES = ['inactive', 'active', 'error'] as const;
 export type ChannelStatus = (typeof CHANNEL_STATUSES)[number];
 
 /** A web chat's settings besides its origins, shown back in `config` with them. */
-export interface WebchatConfig {
+export type WebchatConfig = {
   title: string | null;
   greeting: string | null;
   color: string | null;
-}
+};
 
-export type ChannelConfig = WebchatConfig | Record<string, never>;
+/** The settings of a channel's last connect that are not secret, by name. */
+export type ChannelConfig = Record<string, string | null>;
 
 @Entity('agent_channels')
 @Unique('uq_agent_channels_agent_type', ['agentId', 'type'])

@@ -8,6 +8,8 @@ import { LIMITS } from '@/common/validation/limits';
 import { NullableString, RequiredString } from '@/common/validation/string-fields';
 import { CONVERSATION_CHANNELS, ConversationChannel } from '../entities/conversation.entity';
 import {
+  DELIVERY_STATUSES,
+  DeliveryStatus,
   MESSAGE_ROLES,
   MESSAGE_TYPES,
   MessageEntity,
@@ -73,6 +75,13 @@ export class MessageActionDto {
   status: string;
 }
 
+export class MessageDeliveryDto {
+  @ApiProperty({ enum: DELIVERY_STATUSES }) status: DeliveryStatus;
+  @ApiProperty({ type: String, nullable: true, description: "The provider's reason, when failed" })
+  error: string | null;
+  @ApiProperty() updated_at: string;
+}
+
 export class MessageResponseDto {
   @ApiProperty() id: string;
   @ApiProperty() conversation_id: string;
@@ -92,10 +101,26 @@ export class MessageResponseDto {
   @ApiProperty({ type: MessageAuthorDto }) author: MessageAuthorDto;
   @ApiProperty({ description: 'True only for private notes, which the customer never sees' })
   private: boolean;
+  @ApiProperty({
+    type: MessageDeliveryDto,
+    nullable: true,
+    description: "Sent through a channel's provider: how far it got; null for other messages",
+  })
+  delivery: MessageDeliveryDto | null;
 }
 
 /** What a stream frame carries (docs/api.md §5). */
-export type StreamMessageEvent = Omit<MessageResponseDto, 'attachments'>;
+export type StreamMessageEvent = Omit<MessageResponseDto, 'attachments' | 'delivery'>;
+
+export function toDelivery(message: MessageEntity): MessageDeliveryDto | null {
+  return message.deliveryStatus && message.deliveryUpdatedAt
+    ? {
+        status: message.deliveryStatus,
+        error: message.deliveryError,
+        updated_at: message.deliveryUpdatedAt.toISOString(),
+      }
+    : null;
+}
 
 export function toStreamMessageEvent(message: MessageEntity): StreamMessageEvent {
   return {
@@ -112,5 +137,9 @@ export function toStreamMessageEvent(message: MessageEntity): StreamMessageEvent
 }
 
 export function toMessageResponse(message: MessageEntity): MessageResponseDto {
-  return { ...toStreamMessageEvent(message), attachments: message.attachments };
+  return {
+    ...toStreamMessageEvent(message),
+    attachments: message.attachments,
+    delivery: toDelivery(message),
+  };
 }

@@ -1,5 +1,5 @@
 import { Column, Entity, ForeignKey, Index, Unique } from 'typeorm';
-import { IdColumn } from '@/database/columns';
+import { IdColumn, TimeColumn } from '@/database/columns';
 import { TeamRecordEntity } from '@/database/team-scoped.entity';
 import { ConversationEntity } from './conversation.entity';
 
@@ -19,6 +19,10 @@ export interface MessageAuthor {
   id: string | null;
   name: string | null;
 }
+
+/** How far a message sent through a channel's provider got (docs/api.md §4d). */
+export const DELIVERY_STATUSES = ['queued', 'sent', 'delivered', 'read', 'failed'] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
 /** The action run an `action` message reports, as it stood when the message was written. */
 export interface MessageAction {
@@ -72,4 +76,14 @@ export class MessageEntity extends ConversationRecordEntity {
 
   @Column({ name: 'author_name', type: 'varchar', length: 255, nullable: true })
   authorName: string | null;
+
+  /** Null for a message not sent anywhere (the console's, a web chat's, a customer's). */
+  @Column({ name: 'delivery_status', type: 'varchar', length: 16, nullable: true })
+  deliveryStatus: DeliveryStatus | null;
+
+  @Column({ name: 'delivery_error', type: 'varchar', length: 500, nullable: true })
+  deliveryError: string | null;
+
+  @TimeColumn('delivery_updated_at', { nullable: true })
+  deliveryUpdatedAt: Date | null;
 }

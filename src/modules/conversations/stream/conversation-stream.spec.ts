@@ -24,6 +24,9 @@ function stored(seq: number): MessageEntity {
     authorType: 'ai',
     authorId: null,
     authorName: null,
+    deliveryStatus: null,
+    deliveryError: null,
+    deliveryUpdatedAt: null,
     createdAt: new Date(0),
   };
 }

@@ -81,9 +81,7 @@ export class OpenStreams implements OnModuleDestroy {
     }
     try {
       const working = await this.apiKeys.activeAmong([...checked]);
-      this.endWhere(
-        ({ keyId }) => keyId !== null && checked.has(keyId) && !working.has(keyId),
-      );
+      this.endWhere(({ keyId }) => keyId !== null && checked.has(keyId) && !working.has(keyId));
     } catch (error) {
       this.logger.warn({ err: error }, 'Could not check the keys of open streams');
     }
