@@ -168,7 +168,10 @@ export function hintsFor(resources: Resources): Hints {
     'query.to': reportDay({ min: -10, max: 40 }),
     // Mostly the fuzz origin (the widget requests send it), now and then what is refused.
     allowed_origins: fc.oneof(
-      { weight: 4, arbitrary: fc.constantFrom([FUZZ_ORIGIN], [FUZZ_ORIGIN, 'http://localhost:3000']) },
+      {
+        weight: 4,
+        arbitrary: fc.constantFrom([FUZZ_ORIGIN], [FUZZ_ORIGIN, 'http://localhost:3000']),
+      },
       {
         weight: 1,
         arbitrary: fc.constantFrom(

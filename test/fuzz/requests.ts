@@ -112,7 +112,10 @@ function asWidgetRequest(
     url: withToken(request.url),
     body: typeof request.body === 'string' ? withToken(request.body) : request.body,
     headers: { ...others, ...widgetHeaders({ key: chat.key, origin: chat.origin }, variant, keys) },
-    tags: [...request.tags.filter((tag) => !tag.startsWith('auth:')), ...(variant ? [variant] : [])],
+    tags: [
+      ...request.tags.filter((tag) => !tag.startsWith('auth:')),
+      ...(variant ? [variant] : []),
+    ],
   };
   if (request.url.includes(`ticket=${FRESH_TICKET}`)) {
     widgetRequest.freshWidgetTicketFor = {

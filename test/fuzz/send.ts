@@ -71,7 +71,11 @@ export class Sender {
     const res = await this.pool.request({
       path: `${WIDGET_API}/stream-ticket`,
       method: 'POST',
-      headers: { Authorization: `Bearer ${key}`, Origin: origin, 'Content-Type': 'application/json' },
+      headers: {
+        Authorization: `Bearer ${key}`,
+        Origin: origin,
+        'Content-Type': 'application/json',
+      },
       body: JSON.stringify({ visitor_token: visitorToken }),
     });
     const text = await res.body.text();
