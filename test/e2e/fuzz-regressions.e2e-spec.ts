@@ -4,7 +4,9 @@ import { API, startTestApp, TestApp } from '../factories/test-app';
 import { configureIntegration } from '../factories/integrations';
 import { ApiKeysService } from '@/modules/auth/api-keys.service';
 import { TeamsService } from '@/modules/auth/teams.service';
+import { WebhookDeliveriesRepository } from '@/modules/webhooks/webhook-deliveries.repository';
 import { recordSecret } from '../support/log-capture';
+import { createWebhook, WEBHOOKS } from '../factories/webhooks';
 
 /** Failures the contract fuzzer (test/fuzz, docs/fuzzing.md) found, kept as regression tests. */
 describe('contract fuzzing regressions', () => {
@@ -233,5 +235,29 @@ describe('contract fuzzing regressions', () => {
       .filter(({ operation }) => !('431' in operation.responses))
       .map(({ path, method }) => `${method} ${path}`);
     expect(without).toEqual([]);
+  });
+
+  it('answers a redelivery whose webhook is deleted meanwhile with 404, not a 500 (PostgreSQL run)', async () => {
+    const webhook = await createWebhook(t, 'http://127.0.0.1:9/hooks', ['agent.status_changed']);
+    const ping = (await t.api().post(`${WEBHOOKS}/${webhook.id}/test`).expect(200)).body.data;
+    const deliveries = t.app.get(WebhookDeliveriesRepository);
+    const requeue = deliveries.requeue.bind(deliveries);
+    // The deletion lands between the requeue and the read of the requeued delivery.
+    const spy = jest.spyOn(deliveries, 'requeue').mockImplementation(async (...args) => {
+      await requeue(...args);
+      await t.api().delete(`${WEBHOOKS}/${webhook.id}`).expect(200);
+    });
+    try {
+      const res = await t
+        .api()
+        .post(`${WEBHOOKS}/${webhook.id}/deliveries/${ping.id}/redeliver`)
+        .expect(404);
+      expect(res.body).toMatchObject({
+        code: 'not_found',
+        request_id: res.headers['x-request-id'],
+      });
+    } finally {
+      spy.mockRestore();
+    }
   });
 });

@@ -191,6 +191,11 @@ export function hintsFor(resources: Resources): Hints {
       { weight: 1, arbitrary: fc.constant(`vt_${'A'.repeat(43)}`) },
       { weight: 1, arbitrary: fc.string({ maxLength: 120 }) },
     ),
+    [`body ${API}/agents/{agentId}/channels/webchat/connect`]: fc.constantFrom(
+      { allowed_origins: [FUZZ_ORIGIN] },
+      { allowed_origins: [FUZZ_ORIGIN], title: 'Shop', greeting: 'Hi!', color: '#0F766E' },
+      { allowed_origins: [FUZZ_ORIGIN, 'http://127.0.0.1:5173'], title: null, rotate_key: true },
+    ),
     ticket: fc.oneof(
       { weight: 3, arbitrary: fc.constant(FRESH_TICKET) },
       { weight: 1, arbitrary: fc.string({ maxLength: 64 }) },
