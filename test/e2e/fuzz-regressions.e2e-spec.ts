@@ -4,7 +4,10 @@ import { API, startTestApp, TestApp } from '../factories/test-app';
 import { configureIntegration } from '../factories/integrations';
 import { ApiKeysService } from '@/modules/auth/api-keys.service';
 import { TeamsService } from '@/modules/auth/teams.service';
+import { ChannelsService } from '@/modules/agents/channels.service';
+import { WebhookDeliveriesRepository } from '@/modules/webhooks/webhook-deliveries.repository';
 import { recordSecret } from '../support/log-capture';
+import { createWebhook, WEBHOOKS } from '../factories/webhooks';
 
 /** Failures the contract fuzzer (test/fuzz, docs/fuzzing.md) found, kept as regression tests. */
 describe('contract fuzzing regressions', () => {
@@ -233,5 +236,64 @@ describe('contract fuzzing regressions', () => {
       .filter(({ operation }) => !('431' in operation.responses))
       .map(({ path, method }) => `${method} ${path}`);
     expect(without).toEqual([]);
+  });
+
+  it('answers a redelivery whose webhook is deleted meanwhile with 404, not a 500 (PostgreSQL run)', async () => {
+    const webhook = await createWebhook(t, 'http://127.0.0.1:9/hooks', ['agent.status_changed']);
+    const ping = (await t.api().post(`${WEBHOOKS}/${webhook.id}/test`).expect(200)).body.data;
+    const deliveries = t.app.get(WebhookDeliveriesRepository);
+    const requeue = deliveries.requeue.bind(deliveries);
+    // The deletion lands between the requeue and the read of the requeued delivery.
+    const spy = jest.spyOn(deliveries, 'requeue').mockImplementation(async (...args) => {
+      await requeue(...args);
+      await t.api().delete(`${WEBHOOKS}/${webhook.id}`).expect(200);
+    });
+    try {
+      const res = await t
+        .api()
+        .post(`${WEBHOOKS}/${webhook.id}/deliveries/${ping.id}/redeliver`)
+        .expect(404);
+      expect(res.body).toMatchObject({
+        code: 'not_found',
+        request_id: res.headers['x-request-id'],
+      });
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
+  it("answers a widget request whose agent is deleted meanwhile with the guard's 401, not an undocumented 404", async () => {
+    const agentId = (await createAgent(t)).id;
+    const origin = 'https://shop.example';
+    const connected = await t
+      .api()
+      .post(`${API}/agents/${agentId}/channels/webchat/connect`)
+      .send({ allowed_origins: [origin] })
+      .expect(200);
+    const pk = connected.body.data.publishable_key;
+    const widget = (method: 'get' | 'post', path: string) =>
+      t
+        .http()
+        [method](`/api/v1/widget${path}`)
+        .set('Authorization', `Bearer ${pk}`)
+        .set('Origin', origin);
+    const visitor = (await widget('post', '/sessions').send({}).expect(201)).body.data
+      .visitor_token;
+    const channels = t.app.get(ChannelsService);
+    const webchatForKey = channels.webchatForKey.bind(channels);
+    // The deletion lands just after the guard found the chat.
+    const spy = jest.spyOn(channels, 'webchatForKey').mockImplementation(async (key) => {
+      const channel = await webchatForKey(key);
+      await t.api().delete(`${API}/agents/${agentId}`).expect(200);
+      return channel;
+    });
+    try {
+      const res = await widget('get', '/config');
+      expect([res.status, res.body.code]).toEqual([401, 'unauthorized']);
+    } finally {
+      spy.mockRestore();
+    }
+    const after = await widget('post', '/messages').send({ visitor_token: visitor, message: 'Hi' });
+    expect([after.status, after.body.code]).toEqual([401, 'unauthorized']);
   });
 });

@@ -3,9 +3,27 @@ import { API } from '../support/api-client';
 import { Resources } from './resources';
 import { Hints } from './schema-arbitrary';
 import { SEEDED_ASSIGNEES, SEEDED_LABELS } from './seed';
+import { FUZZ_ORIGIN } from './seed-webchat';
 
 /** Stands for a real stream ticket, issued just before the request is sent. */
 export const FRESH_TICKET = '__fresh_ticket__';
+/** Stands for the visitor token of the web chat a widget request is sent to (`requests.ts`). */
+export const VISITOR_TOKEN = '__visitor_token__';
+
+const DAY_MS = 86_400_000;
+
+/** A report's day: `offset` days from today, `YYYY-MM-DD`, or now and then one that is not. */
+function reportDay(offsets: { min: number; max: number }): fc.Arbitrary<string> {
+  return fc.oneof(
+    {
+      weight: 6,
+      arbitrary: fc
+        .integer(offsets)
+        .map((offset) => new Date(Date.now() + offset * DAY_MS).toISOString().slice(0, 10)),
+    },
+    { weight: 1, arbitrary: fc.constantFrom('2026-02-30', '2026-1-1', 'today', '1900-01-01') },
+  );
+}
 
 export function hintsFor(resources: Resources): Hints {
   const workflowIds = resources.idArbitrary(`${API}/workflows/{id}`, 'id');
@@ -145,6 +163,39 @@ export function hintsFor(resources: Resources): Hints {
       name: `Notes ${n}`,
       content: 'We open at nine.',
     })),
+    // A report's period: `from` before `to` and at most 92 days apart, mostly.
+    'query.from': reportDay({ min: -60, max: 0 }),
+    'query.to': reportDay({ min: -10, max: 40 }),
+    // Mostly the fuzz origin (the widget requests send it), now and then what is refused.
+    allowed_origins: fc.oneof(
+      {
+        weight: 4,
+        arbitrary: fc.constantFrom([FUZZ_ORIGIN], [FUZZ_ORIGIN, 'http://localhost:3000']),
+      },
+      {
+        weight: 1,
+        arbitrary: fc.constantFrom(
+          [],
+          ['https://fuzz.example/'],
+          ['http://fuzz.example'],
+          ['*'],
+          ['https://user:pw@fuzz.example'],
+          ['HTTPS://FUZZ.EXAMPLE'],
+          Array.from({ length: 21 }, (_, i) => `https://s${i}.example`),
+        ),
+      },
+    ),
+    // The seeded visitor of the chat the request goes to, mostly; else an unknown one.
+    visitor_token: fc.oneof(
+      { weight: 6, arbitrary: fc.constant(VISITOR_TOKEN) },
+      { weight: 1, arbitrary: fc.constant(`vt_${'A'.repeat(43)}`) },
+      { weight: 1, arbitrary: fc.string({ maxLength: 120 }) },
+    ),
+    [`body ${API}/agents/{agentId}/channels/webchat/connect`]: fc.constantFrom(
+      { allowed_origins: [FUZZ_ORIGIN] },
+      { allowed_origins: [FUZZ_ORIGIN], title: 'Shop', greeting: 'Hi!', color: '#0F766E' },
+      { allowed_origins: [FUZZ_ORIGIN, 'http://127.0.0.1:5173'], title: null, rotate_key: true },
+    ),
     ticket: fc.oneof(
       { weight: 3, arbitrary: fc.constant(FRESH_TICKET) },
       { weight: 1, arbitrary: fc.string({ maxLength: 64 }) },

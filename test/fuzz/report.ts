@@ -16,12 +16,19 @@ function shorten(value: string | Buffer | undefined): string {
   return text.length > SHOWN_CHARS ? `${text.slice(0, SHOWN_CHARS)}… (${text.length} chars)` : text;
 }
 
+/** Whether a response is one only the operation's handler gives, though not a success. */
+export type HandlerAnswer = (response: Observed) => boolean;
+
 /** Statuses per operation and failures grouped by (operation, status, reason). */
 export class FuzzReport {
+  /** Operations a request reached the handler of, by an answer of `handlerAnswers`. */
+  private readonly refusedByHandler = new Set<string>();
   private readonly statuses = new Map<string, Map<number, number>>();
   private readonly milliseconds = new Map<string, { total: number; max: number }>();
   private readonly failures = new Map<string, FailureGroup>();
   requests = 0;
+
+  constructor(private readonly handlerAnswers: Record<string, HandlerAnswer> = {}) {}
 
   record(request: FuzzRequest, response: Observed, problems: string[], ms: number): void {
     this.requests++;
@@ -33,6 +40,9 @@ export class FuzzReport {
     const byStatus = this.statuses.get(request.operation.name) ?? new Map<number, number>();
     byStatus.set(response.status, (byStatus.get(response.status) ?? 0) + 1);
     this.statuses.set(request.operation.name, byStatus);
+    if (problems.length === 0 && this.handlerAnswers[request.operation.name]?.(response)) {
+      this.refusedByHandler.add(request.operation.name);
+    }
     for (const problem of problems) {
       const key = `${request.operation.name} → ${response.status}: ${problem}`;
       const group = this.failures.get(key);
@@ -60,13 +70,16 @@ export class FuzzReport {
   /**
    * Operations that no request got through to their handler: none answered with a success, nor
    * with what only a handler answers (501 not implemented, 502 from the upstream it called).
-   * Refusals alone (400, 401, 404…) prove only that the guards and pipes work.
+   * Refusals alone (400, 401, 404…) prove only that the guards and pipes work, except those the
+   * run knows only a handler gives (`handlerAnswers`).
    */
   neverHandled(operationNames: string[]): string[] {
     const handled = (status: number) =>
       (status >= 200 && status < 300) || [501, 502].includes(status);
     return operationNames.filter(
-      (name) => ![...(this.statuses.get(name)?.keys() ?? [])].some(handled),
+      (name) =>
+        !this.refusedByHandler.has(name) &&
+        ![...(this.statuses.get(name)?.keys() ?? [])].some(handled),
     );
   }
 

@@ -62,6 +62,59 @@ export function authArbitrary(keys: Keys): fc.Arbitrary<Part<Record<string, stri
   );
 }
 
+/** How a widget request presents its web chat's key and origin: mostly as its pages do. */
+export type WidgetAuth = { index: number; variant: string };
+
+const WIDGET_AUTH_VARIANTS = [
+  'auth:none',
+  'auth:unknown-pk',
+  'auth:sk-key',
+  'auth:lowercase-scheme',
+  'origin:none',
+  'origin:other',
+  'origin:null',
+  'origin:trailing-slash',
+];
+
+export function widgetAuthArbitrary(): fc.Arbitrary<WidgetAuth> {
+  return fc.record({
+    index: fc.nat(),
+    variant: fc.oneof(
+      { weight: 16, arbitrary: fc.constant('') },
+      { weight: 4, arbitrary: fc.constantFrom(...WIDGET_AUTH_VARIANTS) },
+    ),
+  });
+}
+
+/** The headers of a widget request to the chat `key` allowing `origin`, spoilt as `variant` says. */
+export function widgetHeaders(
+  chat: { key: string; origin: string },
+  variant: string,
+  keys: Keys,
+): Record<string, string> {
+  const good = { Authorization: `Bearer ${chat.key}`, Origin: chat.origin };
+  switch (variant) {
+    case 'auth:none':
+      return { Origin: chat.origin };
+    case 'auth:unknown-pk':
+      return { ...good, Authorization: `Bearer pk_${'x'.repeat(32)}` };
+    case 'auth:sk-key':
+      return { ...good, Authorization: `Bearer ${keys.own}` };
+    case 'auth:lowercase-scheme':
+      return { ...good, Authorization: `bearer ${chat.key}` };
+    case 'origin:none':
+      return { Authorization: good.Authorization };
+    case 'origin:other':
+      return { ...good, Origin: 'https://evil.example' };
+    case 'origin:null':
+      return { ...good, Origin: 'null' };
+    case 'origin:trailing-slash':
+      return { ...good, Origin: `${chat.origin}/` };
+    default:
+      return good;
+  }
+}
+
 interface PathPart {
   url: string;
   values: Record<string, string>;
@@ -73,6 +126,12 @@ export function pathArbitrary(operation: Operation, resources: Resources): fc.Ar
   if (names.length === 0) {
     return fc.constant({ url: operation.path, values: {} });
   }
+  // A parameter with a closed set of values (a channel type) takes one of them.
+  const enums = Object.fromEntries(
+    operation.parameters
+      .filter((p) => p.in === 'path' && Array.isArray(p.schema.enum))
+      .map((p) => [p.name, p.schema.enum as string[]]),
+  );
   const slot = slotOf(operation.path)!;
   return fc
     .record({
@@ -88,7 +147,9 @@ export function pathArbitrary(operation: Operation, resources: Resources): fc.Ar
       const encoded: Record<string, string> = {};
       let tag = binding ? `path:${binding.owner}` : 'path:unknown';
       for (const name of names) {
-        if (values[name] === undefined) {
+        if (values[name] === undefined && enums[name]) {
+          values[name] = enums[name][index % enums[name].length];
+        } else if (values[name] === undefined) {
           values[name] = unknown;
           tag = 'path:unknown';
         }

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { FRESH_TICKET } from './hints';
+import { FRESH_TICKET, VISITOR_TOKEN } from './hints';
 import { OpenApiDocument, Operation } from '../support/openapi';
 import {
   authArbitrary,
@@ -7,8 +7,11 @@ import {
   headersArbitrary,
   pathArbitrary,
   queryArbitrary,
+  WidgetAuth,
+  widgetAuthArbitrary,
+  widgetHeaders,
 } from './request-parts';
-import { Resources } from './resources';
+import { Resources, WEBCHAT, WIDGET_API } from './resources';
 import { Hints } from './schema-arbitrary';
 import { Keys } from './seed';
 
@@ -25,6 +28,8 @@ export interface FuzzRequest {
   tags: string[];
   /** A stream request whose ticket is issued just before sending, for this agent and conversation. */
   freshTicketFor?: { agentId: string; conversationId: string };
+  /** A widget stream request whose ticket is issued just before sending, for this visitor. */
+  freshWidgetTicketFor?: { key: string; origin: string; visitorToken: string };
 }
 
 export interface GeneratorContext {
@@ -40,15 +45,17 @@ export function requestArbitrary(
   context: GeneratorContext,
 ): fc.Arbitrary<FuzzRequest> {
   const { document, resources, keys, hints } = context;
+  const isWidget = operation.path.startsWith(`${WIDGET_API}/`);
   return fc
     .record({
       auth: authArbitrary(keys),
+      widget: widgetAuthArbitrary(),
       path: pathArbitrary(operation, resources),
       query: queryArbitrary(document, operation, hints),
       headers: headersArbitrary(operation),
       body: bodyArbitrary(document, operation, hints),
     })
-    .map(({ auth, path, query, headers, body }) => {
+    .map(({ auth, widget, path, query, headers, body }) => {
       const request: FuzzRequest = {
         operation,
         method: operation.method,
@@ -66,6 +73,9 @@ export function requestArbitrary(
           request.headers['Content-Type'] = contentType;
         }
       }
+      if (isWidget) {
+        return asWidgetRequest(request, widget, context);
+      }
       if (query.value.includes(`ticket=${FRESH_TICKET}`)) {
         request.freshTicketFor = {
           agentId: path.values.agentId,
@@ -74,4 +84,45 @@ export function requestArbitrary(
       }
       return request;
     });
+}
+
+/**
+ * A request of the public web-chat API: the key and origin of one of the seeded web chats (mostly
+ * as its pages send them, else spoilt), and that chat's visitor wherever a visitor token goes.
+ */
+function asWidgetRequest(
+  request: FuzzRequest,
+  { index, variant }: WidgetAuth,
+  { resources, keys }: GeneratorContext,
+): FuzzRequest {
+  const chat = resources.pick(WEBCHAT, index % 7 === 0 ? 'other' : 'own', index)?.values ?? {
+    key: 'pk_none',
+    origin: 'https://fuzz.example',
+    visitorToken: 'vt_none',
+  };
+  // The API key headers make way for the web chat's (the key is not sent where it does not go).
+  const others = Object.fromEntries(
+    Object.entries(request.headers).filter(
+      ([name]) => !['authorization', 'x-api-key'].includes(name.toLowerCase()),
+    ),
+  );
+  const withToken = (text: string) => text.split(VISITOR_TOKEN).join(chat.visitorToken);
+  const widgetRequest: FuzzRequest = {
+    ...request,
+    url: withToken(request.url),
+    body: typeof request.body === 'string' ? withToken(request.body) : request.body,
+    headers: { ...others, ...widgetHeaders({ key: chat.key, origin: chat.origin }, variant, keys) },
+    tags: [
+      ...request.tags.filter((tag) => !tag.startsWith('auth:')),
+      ...(variant ? [variant] : []),
+    ],
+  };
+  if (request.url.includes(`ticket=${FRESH_TICKET}`)) {
+    widgetRequest.freshWidgetTicketFor = {
+      key: chat.key,
+      origin: chat.origin,
+      visitorToken: chat.visitorToken,
+    };
+  }
+  return widgetRequest;
 }

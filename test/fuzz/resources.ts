@@ -7,6 +7,14 @@ export const CONVERSATION = `${AGENT}/conversations/{conversationId}`;
 
 export type Owner = 'own' | 'other';
 
+/** The public web-chat API, outside the console prefix. */
+export const WIDGET_API = '/api/v1/widget';
+/**
+ * Each agent's connected web chat, as its pages use it: `key` (the publishable key), an `origin`
+ * it allows, and `visitorToken`, a visitor of it who has a conversation.
+ */
+export const WEBCHAT = 'webchat/{agentId}';
+
 /** Real path parameter values that belong together (an agent and one of its knowledge bases). */
 export interface Binding {
   owner: Owner;
@@ -30,6 +38,15 @@ export class Resources {
       bindings.splice(0, bindings.length - MAX_PER_SLOT);
     }
     this.slots.set(slot, bindings);
+  }
+
+  /** Changes some values of the bindings of `slot` that hold `id` (a rotated key, say). */
+  update(slot: string, id: string, changes: Record<string, string>): void {
+    for (const binding of this.slots.get(slot) ?? []) {
+      if (Object.values(binding.values).includes(id)) {
+        binding.values = { ...binding.values, ...changes };
+      }
+    }
   }
 
   count(slot: string, owner: Owner): number {

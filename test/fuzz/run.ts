@@ -8,11 +8,11 @@ import { killStartedProcesses } from '../support/managed-process';
 import { ContractChecker, Observed, strictQueryProblems } from './checker';
 import { OpenApiDocument, operationsOf } from '../support/openapi';
 import { parseOptions } from './options';
-import { FuzzReport } from './report';
+import { FuzzReport, HandlerAnswer } from './report';
 import { hintsFor } from './hints';
 import { FuzzRequest, requestArbitrary } from './requests';
 import { API } from '../support/api-client';
-import { learnCreated } from './resources';
+import { AGENT, learnCreated, WEBCHAT } from './resources';
 import { createKeys, Seeder } from './seed';
 import { Sender, TransportError } from './send';
 
@@ -33,6 +33,26 @@ const NEVER_HANDLED: Record<string, string> = {
   [`POST ${API}/agents/{agentId}/action-runs/{runId}/reject`]: 'likewise',
 };
 
+/** The code and message of an error response, if it is one. */
+function errorOf(response: Observed): { code?: string; message?: string } {
+  try {
+    return JSON.parse(response.text) ?? {};
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * Refusals that only the operation's handler gives: they count as reaching it. Connecting a
+ * channel type other than the web chat is refused by design (telephony) or not offered yet.
+ */
+const HANDLER_ANSWERS: Record<string, HandlerAnswer> = {
+  [`POST ${AGENT}/channels/{type}/connect`]: (response) =>
+    response.status === 400 &&
+    errorOf(response).code === 'bad_request' &&
+    /cannot be connected/.test(String(errorOf(response).message)),
+};
+
 /** Keeps the known records in step with what the run created and deleted. */
 async function track(request: FuzzRequest, response: Observed, seeder: Seeder): Promise<void> {
   // A 201's new record, or the delivery a webhook's test (200) queues.
@@ -40,6 +60,22 @@ async function track(request: FuzzRequest, response: Observed, seeder: Seeder): 
     const owner = request.tags.includes('auth:other-team') ? 'other' : 'own';
     const { data } = JSON.parse(response.text);
     learnCreated(seeder.resources, request.operation.path, owner, request.pathValues, data);
+  }
+  // The web chat's key and origins as the run left them, so that widget requests keep working.
+  const { agentId, type } = request.pathValues;
+  if (request.method === 'POST' && response.status === 200 && agentId) {
+    const path = request.operation.path;
+    if (path.endsWith('/channels/webchat/connect') && type === undefined) {
+      const { data } = JSON.parse(response.text);
+      const origins = data.config?.allowed_origins as string[] | undefined;
+      seeder.resources.update(WEBCHAT, agentId, {
+        key: data.publishable_key,
+        ...(origins?.length ? { origin: origins[0] } : {}),
+      });
+    } else if (path.endsWith('/channels/{type}/disconnect') && type === 'webchat') {
+      const owner = request.tags.includes('auth:other-team') ? 'other' : 'own';
+      await seeder.reconnectWebchat(owner, agentId);
+    }
   }
   if (request.method === 'DELETE' && response.status === 200) {
     const deepest = [...request.operation.path.matchAll(/\{(\w+)\}/g)].pop()![1];
@@ -68,7 +104,7 @@ async function fuzz(
     fc.noBias(requestArbitrary(operation, context)),
   );
   const checker = new ContractChecker(document);
-  const report = new FuzzReport();
+  const report = new FuzzReport(HANDLER_ANSWERS);
   const sender = new Sender(app.url, options.concurrency, keys.own);
   log(
     `fuzz: ${operations.length} operations, ${options.requests} requests, ${options.concurrency} at a time`,
@@ -139,6 +175,8 @@ async function main(): Promise<number> {
     OUTBOUND_TIMEOUT_MS: '2000',
     // The run creates agents at will; the quota's 403 is covered by the agents e2e tests.
     AGENT_QUOTA: '1000000',
+    // Likewise the web chat's limits on visitors and their messages (its 429 is e2e-tested).
+    WIDGET_RATE_LIMIT_MAX: '100000',
   };
   let app: AppProcess | undefined;
   try {

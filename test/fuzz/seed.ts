@@ -1,6 +1,7 @@
 import { API, ApiClient } from '../support/api-client';
 import { createKeyWithCli, createTeamWithCli, revokeKeyWithCli, runCli } from '../support/keys';
-import { AGENT, CONVERSATION, INTEGRATIONS, Owner, Resources } from './resources';
+import { AGENT, CONVERSATION, INTEGRATIONS, Owner, Resources, WEBCHAT } from './resources';
+import { connectWebchat, seedWebchat } from './seed-webchat';
 
 /** The keys the fuzzer authenticates with, each a different path through authentication. */
 export interface Keys {
@@ -110,6 +111,7 @@ async function seedAgent(api: ApiClient, workflowId: string, n: number): Promise
     created.push([`${API}/contacts/{contactId}`, { contactId: String(conversation.contact_id) }]);
     await seedInbox(api, `${under}/conversations/${values.conversationId}`, i);
   }
+  created.push(await seedWebchat(api, agentId));
   return created;
 }
 
@@ -206,6 +208,19 @@ export class Seeder {
   async createAgentLimitedKey(env: Record<string, string>, keys: Keys): Promise<void> {
     const agentId = this.resources.pick(AGENT, 'own', 0)!.values.agentId;
     keys.agentLimited = (await createKeyWithCli(env, 'default', '*', ['--agents', agentId])).key;
+  }
+
+  /**
+   * Connects the agent's web chat again after the run disconnected it (a new key: the old one was
+   * forgotten), so that the widget routes keep a working key; its visitors stay.
+   */
+  async reconnectWebchat(owner: Owner, agentId: string): Promise<void> {
+    try {
+      const chat = await connectWebchat(this.clients[owner], agentId);
+      this.resources.update(WEBCHAT, agentId, chat);
+    } catch {
+      // The agent was deleted meanwhile: its bindings go with it.
+    }
   }
 
   /** One webhook endpoint per team, with a delivery. */

@@ -3,6 +3,7 @@ import { Observed } from './checker';
 import { FRESH_TICKET } from './hints';
 import { FuzzRequest } from './requests';
 import { API } from '../support/api-client';
+import { WIDGET_API } from './resources';
 
 const TIMEOUT_MS = 30_000;
 
@@ -26,9 +27,11 @@ export class Sender {
   }
 
   async send(request: FuzzRequest): Promise<Observed> {
-    const path = request.freshTicketFor
-      ? request.url.replace(FRESH_TICKET, await this.issueTicket(request))
-      : request.url;
+    const path = request.freshWidgetTicketFor
+      ? request.url.replace(FRESH_TICKET, await this.issueWidgetTicket(request))
+      : request.freshTicketFor
+        ? request.url.replace(FRESH_TICKET, await this.issueTicket(request))
+        : request.url;
     let res;
     try {
       res = await this.pool.request({
@@ -57,6 +60,23 @@ export class Sender {
       path: `${API}/agents/${encodeURIComponent(agentId)}/conversations/${encodeURIComponent(conversationId)}/stream-ticket`,
       method: 'POST',
       headers: { 'X-Api-Key': this.ownKey },
+    });
+    const text = await res.body.text();
+    return res.statusCode === 201 ? encodeURIComponent(JSON.parse(text).data.ticket) : 'no-ticket';
+  }
+
+  /** A real ticket for the widget stream request's visitor, as its page would get one. */
+  private async issueWidgetTicket(request: FuzzRequest): Promise<string> {
+    const { key, origin, visitorToken } = request.freshWidgetTicketFor!;
+    const res = await this.pool.request({
+      path: `${WIDGET_API}/stream-ticket`,
+      method: 'POST',
+      headers: {
+        Authorization: `Bearer ${key}`,
+        Origin: origin,
+        'Content-Type': 'application/json',
+      },
+      body: JSON.stringify({ visitor_token: visitorToken }),
     });
     const text = await res.body.text();
     return res.statusCode === 201 ? encodeURIComponent(JSON.parse(text).data.ticket) : 'no-ticket';

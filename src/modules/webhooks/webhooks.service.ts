@@ -156,7 +156,12 @@ export class WebhooksService {
     }
     await this.deliveries.requeue(teamId, delivery.id, new Date(Date.now() + this.retryMaxAgeMs));
     this.db.afterCommit(() => this.worker.schedule(delivery));
-    return (await this.deliveries.findOwned(teamId, id, deliveryId))!;
+    // The webhook (and its deliveries) may have been deleted meanwhile: gone, as if never found.
+    const requeued = await this.deliveries.findOwned(teamId, id, deliveryId);
+    if (!requeued) {
+      throw Errors.notFound('Delivery not found');
+    }
+    return requeued;
   }
 
   private async requireEnabled(teamId: string, id: string): Promise<WebhookEndpointEntity> {

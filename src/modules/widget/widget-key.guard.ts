@@ -1,7 +1,8 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { requestValue } from '@/common/http/request-value';
-import { Errors } from '@/common/http/api-error';
+import { ApiError, Errors } from '@/common/http/api-error';
+import { isRecordGoneMeanwhile } from '@/database/errors';
 import { ChannelsService } from '@/modules/agents/channels.service';
 import type { AgentChannelEntity } from '@/modules/agents/entities/agent-channel.entity';
 import { allowOrigin } from './widget-cors';
@@ -25,7 +26,7 @@ export class WidgetKeyGuard implements CanActivate {
     }
     const channel = await this.channels.webchatForKey(key);
     if (!channel) {
-      throw Errors.unauthorized('Unknown publishable key, or its web chat is not connected');
+      throw chatGone();
     }
     const origin = req.headers.origin;
     if (!origin || !channel.allowedOrigins.includes(origin)) {
@@ -34,6 +35,25 @@ export class WidgetKeyGuard implements CanActivate {
     allowOrigin(res, origin);
     req.widgetChannel = channel;
     return true;
+  }
+}
+
+const chatGone = () =>
+  Errors.unauthorized('Unknown publishable key, or its web chat is not connected');
+
+/**
+ * A handler's work on the chat the guard found. When the chat's agent is deleted meanwhile (and
+ * the chat with it), the records it reads or writes are gone: the answer is the guard's 401, what
+ * the next request gets, not the 404 of a vanished record, which the widget API does not answer.
+ */
+export async function whileConnected<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (isRecordGoneMeanwhile(error) || (error instanceof ApiError && error.code === 'not_found')) {
+      throw chatGone();
+    }
+    throw error;
   }
 }
 

@@ -28,7 +28,7 @@ import { IssuedTicketDto } from './dto/widget-ticket.dto';
 import { VisitorsService } from './visitors.service';
 import { WIDGET_API_PREFIX } from './widget-cors';
 import { WidgetEndpoint } from './widget-endpoint.decorator';
-import { WidgetChannel } from './widget-key.guard';
+import { WidgetChannel, whileConnected } from './widget-key.guard';
 import { WidgetRateLimits } from './widget-rate-limits';
 import { WidgetTickets } from './widget-tickets';
 import type { WidgetVisitorEntity } from './entities/widget-visitor.entity';
@@ -61,7 +61,9 @@ export class WidgetController {
   })
   async getWidgetConfig(@WidgetChannel() channel: AgentChannelEntity): Promise<WidgetConfigDto> {
     const config = channel.config as WebchatConfig;
-    const agent = await this.agents.requireOwned(channel.teamId, channel.agentId);
+    const agent = await whileConnected(() =>
+      this.agents.requireOwned(channel.teamId, channel.agentId),
+    );
     return {
       title: config.title ?? agent.name,
       greeting: config.greeting ?? null,
@@ -86,9 +88,11 @@ export class WidgetController {
       // Anyone can make visitors: new ones count against the address.
       await this.rateLimits.take(req, res);
     }
-    const { token, visitor } = await this.visitors.startSession(channel, input.visitor_token);
-    const conversation = await this.conversationOf(visitor);
-    return { visitor_token: token, conversation_id: conversation?.id ?? null };
+    return whileConnected(async () => {
+      const { token, visitor } = await this.visitors.startSession(channel, input.visitor_token);
+      const conversation = await this.conversationOf(visitor);
+      return { visitor_token: token, conversation_id: conversation?.id ?? null };
+    });
   }
 
   @Post('messages')
@@ -106,19 +110,20 @@ export class WidgetController {
   ): Promise<CustomerMessageWithAttachmentsDto> {
     const visitor = await this.visitors.require(channel, input.visitor_token);
     await this.rateLimits.take(req, res, visitor.id);
-    const message = await this.conversations.postFromChannelUser(
-      channel.teamId,
-      channel.agentId,
-      {
-        channelType: 'webchat',
-        channelUserId: visitor.id,
-        isTestChannel: false,
-        username: null,
-        channelId: channel.id,
-      },
-      input.message,
-    );
-    return toCustomerMessage(message);
+    const post = () =>
+      this.conversations.postFromChannelUser(
+        channel.teamId,
+        channel.agentId,
+        {
+          channelType: 'webchat',
+          channelUserId: visitor.id,
+          isTestChannel: false,
+          username: null,
+          channelId: channel.id,
+        },
+        input.message,
+      );
+    return toCustomerMessage(await whileConnected(post));
   }
 
   @Get('messages')
@@ -140,7 +145,7 @@ export class WidgetController {
       }
       return Page.of([], 0, query.page, query.limit);
     }
-    return this.customerView.messages(conversation, query.after, query);
+    return whileConnected(() => this.customerView.messages(conversation, query.after, query));
   }
 
   @Post('stream-ticket')
