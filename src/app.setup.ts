@@ -53,6 +53,7 @@ export function configureApp(app: NestExpressApplication): INestApplication {
       { path: 'readyz', method: RequestMethod.GET },
       { path: 'widget.js', method: RequestMethod.GET },
       { path: `${WIDGET_API_PREFIX}/*path`, method: RequestMethod.ALL },
+      { path: 'api/v1/channels/*path', method: RequestMethod.ALL },
     ],
   });
   setUpOpenApi(app);

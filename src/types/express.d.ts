@@ -16,6 +16,8 @@ declare global {
       preparedStream?: PreparedStream;
       /** Set by WidgetKeyGuard: the web chat a publishable key names, the origin allowed by it. */
       widgetChannel?: AgentChannelEntity;
+      /** The body's bytes as sent, on the channels' webhooks (json-body.ts): signed by the provider. */
+      rawBody?: Buffer;
     }
   }
 }

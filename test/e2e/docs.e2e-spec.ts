@@ -6,7 +6,7 @@ import { OpenApiDocument } from '../support/openapi';
 const ROOT = join(__dirname, '..', '..');
 /** Paths outside the console prefix: the probes and the web chat's public surface. */
 const outsidePrefix = (path: string) =>
-  /^\/(healthz|readyz|widget\.js)$|^\/api\/v1\/widget\//.test(path);
+  /^\/(healthz|readyz|widget\.js)$|^\/api\/v1\/(widget|channels)\//.test(path);
 
 /** `operationId METHOD /path` of every row of docs/api.md's list of operations. */
 function documentedOperations(): string[] {

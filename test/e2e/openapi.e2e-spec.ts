@@ -107,7 +107,7 @@ describe('the OpenAPI document', () => {
     // The probes, the ticket-authenticated streams, and the web chat's public surface (§7a).
     expect(
       keyless.filter(
-        (path) => !/^\/(healthz|readyz|widget\.js)$|\/stream$|^\/api\/v1\/widget\//.test(path),
+        (path) => !/^\/(healthz|readyz|widget\.js)$|\/stream$|^\/api\/v1\/(widget|channels)\//.test(path),
       ),
     ).toEqual([]);
   });

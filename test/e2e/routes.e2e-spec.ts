@@ -25,10 +25,12 @@ describe('routes', () => {
     expect(unguarded).toEqual([]);
   });
 
-  it('keeps @Public() to health probes, the unknown-route fallback, the ticket-authenticated streams and the web chat', () => {
+  it('keeps @Public() to health probes, the unknown-route fallback, the ticket-authenticated streams, the web chat and the channel webhooks', () => {
     const publicRoutes = routes.filter((route) => route.isPublic).map((route) => route.path);
     for (const path of publicRoutes) {
-      expect(path).toMatch(/^\/(healthz|readyz|widget\.js)$|\{\*path\}$|\/stream$|^\/api\/v1\/widget\//);
+      expect(path).toMatch(
+        /^\/(healthz|readyz|widget\.js)$|\{\*path\}$|\/stream$|^\/api\/v1\/(widget|channels)\//,
+      );
     }
   });
 

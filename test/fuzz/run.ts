@@ -51,6 +51,22 @@ const HANDLER_ANSWERS: Record<string, HandlerAnswer> = {
     response.status === 400 &&
     errorOf(response).code === 'bad_request' &&
     /cannot be connected/.test(String(errorOf(response).message)),
+  // Meta's channels need PUBLIC_URL, which the fuzzed app leaves unset: the handler says so.
+  ...Object.fromEntries(
+    ['whatsapp', 'messenger', 'instagram'].map((type) => [
+      `POST ${AGENT}/channels/${type}/connect`,
+      (response: Observed) =>
+        response.status === 400 && /PUBLIC_URL/.test(String(errorOf(response).message)),
+    ]),
+  ),
+  // The providers' webhook finds its channel by the URL: the fuzzed app has none connected.
+  ...Object.fromEntries(
+    ['GET', 'POST'].map((method) => [
+      `${method} /api/v1/channels/{channelId}/webhook`,
+      (response: Observed) =>
+        response.status === 404 && errorOf(response).message === 'Channel not found',
+    ]),
+  ),
 };
 
 /** Keeps the known records in step with what the run created and deleted. */

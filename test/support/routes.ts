@@ -15,7 +15,7 @@ export interface Route {
 
 /** Served outside the console prefix: the probes and the web chat's public surface. */
 const outsidePrefix = (path: string) =>
-  /^\/(healthz|readyz|widget\.js)$|^\/api\/v1\/widget\//.test(path);
+  /^\/(healthz|readyz|widget\.js)$|^\/api\/v1\/(widget|channels)\//.test(path);
 
 function joinPath(...parts: Array<string | undefined>): string {
   const joined = parts

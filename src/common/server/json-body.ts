@@ -3,6 +3,8 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { ApiError, Errors } from '../http/api-error';
 
 const MAX_JSON_DEPTH = 64;
+/** The paths whose raw bytes are kept beside the parsed body: the channels' webhooks. */
+const RAW_BODY_PREFIX = '/api/v1/channels/';
 
 interface BodyParserError {
   type?: string;
@@ -77,7 +79,17 @@ function toApiError(error: BodyParserError): ApiError {
  * caller learns nothing about body handling and every error carries the usual headers.
  */
 export function jsonBody(limitBytes: number): RequestHandler {
-  const parse = json({ limit: limitBytes, strict: true, type: () => true });
+  const parse = json({
+    limit: limitBytes,
+    strict: true,
+    type: () => true,
+    // Providers sign the bytes they sent: their webhooks keep them to check the signature.
+    verify: (req: Request, _res, buffer) => {
+      if (req.url.startsWith(RAW_BODY_PREFIX)) {
+        req.rawBody = buffer;
+      }
+    },
+  });
   return (req: Request, res: Response, next: NextFunction) => {
     if (/%00|\0/.test(req.url)) {
       req.bodyError = Errors.badRequest('The URL must not contain NUL characters');

@@ -25,6 +25,7 @@ import { DropConversationContactColumns1733173200000 } from './1733173200000-dro
 import { ChannelConnections1733176800000 } from './1733176800000-channel-connections';
 import { ConversationLabels1733180400000 } from './1733180400000-conversation-labels';
 import { ChannelSends1733184000000 } from './1733184000000-channel-sends';
+import { ChannelInbound1733187600000 } from './1733187600000-channel-inbound';
 
 /** Every migration, oldest first; `secretBox` opens and seals the stored secrets some rewrite. */
 export function migrations(secretBox: SecretBox): Array<new () => unknown> {
@@ -55,5 +56,6 @@ export function migrations(secretBox: SecretBox): Array<new () => unknown> {
     ChannelConnections1733176800000,
     ConversationLabels1733180400000,
     ChannelSends1733184000000,
+    ChannelInbound1733187600000,
   ];
 }

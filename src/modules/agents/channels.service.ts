@@ -252,6 +252,20 @@ export class ChannelsService {
     return { channel, secrets: this.secretBox.openJson<Record<string, string>>(channel.secrets) };
   }
 
+  /**
+   * The connected WhatsApp, Messenger or Instagram channel `id` with its secrets, or null: what a
+   * provider's webhook finds by the id in its URL (never by ids inside the body).
+   */
+  async metaChannel(
+    id: string,
+  ): Promise<{ channel: AgentChannelEntity; secrets: Record<string, string> } | null> {
+    const channel = await this.channels.findConnectedById(id);
+    if (!channel || !SENDING_TYPES.includes(channel.type)) {
+      return null;
+    }
+    return { channel, secrets: this.secretBox.openJson<Record<string, string>>(channel.secrets) };
+  }
+
   /** Whether some connected web chat allows pages of `origin` (for CORS preflights). */
   anyWebchatAllows(origin: string): Promise<boolean> {
     return this.channels.anyWebchatAllows(origin);

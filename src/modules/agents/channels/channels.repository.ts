@@ -102,6 +102,10 @@ export class ChannelsRepository {
     return this.db.findOne(AgentChannelEntity, { teamId, id });
   }
 
+  findConnectedById(id: string): Promise<AgentChannelEntity | null> {
+    return this.db.findOne(AgentChannelEntity, { id, isConnected: true });
+  }
+
   findConnectedWebchat(id: string): Promise<AgentChannelEntity | null> {
     return this.db.findOne(AgentChannelEntity, { id, type: 'webchat', isConnected: true });
   }
