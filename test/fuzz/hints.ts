@@ -196,6 +196,21 @@ export function hintsFor(resources: Resources): Hints {
       { allowed_origins: [FUZZ_ORIGIN], title: 'Shop', greeting: 'Hi!', color: '#0F766E' },
       { allowed_origins: [FUZZ_ORIGIN, 'http://127.0.0.1:5173'], title: null, rotate_key: true },
     ),
+    [`body ${API}/agents/{agentId}/channels/whatsapp/connect`]: fc.constant({
+      phone_number_id: '106540352242922',
+      access_token: 'EAAfuzz-token-1234',
+      app_secret: 'fuzz-app-secret',
+    }),
+    ...Object.fromEntries(
+      ['messenger', 'instagram'].map((type) => [
+        `body ${API}/agents/{agentId}/channels/${type}/connect`,
+        fc.constant({
+          page_id: '1122334455',
+          page_access_token: 'EAAfuzz-token-1234',
+          app_secret: 'fuzz-app-secret',
+        }),
+      ]),
+    ),
     ticket: fc.oneof(
       { weight: 3, arbitrary: fc.constant(FRESH_TICKET) },
       { weight: 1, arbitrary: fc.string({ maxLength: 64 }) },
