@@ -153,7 +153,14 @@ describe.each(migrationTargets())('label rows backfilled, on %s', (_name, postgr
       migrations: migrations(new SecretBox(secretKey)),
     }).initialize();
     try {
-      await dataSource.undoLastMigration();
+      // Back to before the labels: it and every migration since, newest first.
+      const all = migrations(new SecretBox(secretKey));
+      const labels = all.findIndex(
+        (migration) => migration.name === 'ConversationLabels1733180400000',
+      );
+      for (let undone = all.length; undone > labels; undone--) {
+        await dataSource.undoLastMigration();
+      }
       const tables = await dataSource.query<unknown[]>(
         postgresUrl
           ? "SELECT 1 FROM information_schema.tables WHERE table_name = 'conversation_labels'"

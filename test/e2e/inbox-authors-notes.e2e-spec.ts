@@ -179,6 +179,7 @@ describe('message authors and private notes', () => {
           action: null,
           author: KEMI,
           private: true,
+          delivery: null,
         },
       });
       const note = res.body.data;
