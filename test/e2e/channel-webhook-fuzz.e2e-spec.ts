@@ -99,7 +99,7 @@ describe('the channel webhook under hostile signed bodies', () => {
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   }, 60_000);
 
-  it('leaves only whole conversations: each starts with the customer's message, every message has its text', async () => {
+  it('leaves only whole conversations: each starts with a customer message, every message has its text', async () => {
     await repliesSettled(t);
     await new Promise((resolve) => setTimeout(resolve, 1500));
     await repliesSettled(t);
