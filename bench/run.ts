@@ -26,6 +26,7 @@ import { streamFanout } from './scenarios/stream-fanout';
 import { streamStalledReplay } from './scenarios/stream-stalled-replay';
 import { webhookDelivery } from './scenarios/webhook-delivery';
 import { webhookIsolation } from './scenarios/webhook-isolation';
+import { whatsapp } from './scenarios/whatsapp';
 import { widget } from './scenarios/widget';
 
 /**
@@ -46,6 +47,7 @@ const SELF_CONTAINED_SCENARIOS: ScenarioName[] = [
   'reply-latency',
   'knowledge-isolation',
   'widget',
+  'whatsapp',
 ];
 
 /** Scenarios 1–5 and 7 and the start-up time, on one instance with a fresh SQLite database. */
@@ -182,6 +184,9 @@ async function main(): Promise<void> {
     }
     if (options.scenarios.has('widget')) {
       await runScenario(report, 'widget', options.sizes, () => widget(options.sizes, workDir));
+    }
+    if (options.scenarios.has('whatsapp')) {
+      await runScenario(report, 'whatsapp', options.sizes, () => whatsapp(options.sizes, workDir));
     }
     if (options.scenarios.has('cluster-delivery')) {
       await runScenario(report, 'cluster-delivery', options.sizes, () =>

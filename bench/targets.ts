@@ -36,4 +36,5 @@ export const TARGETS: Record<string, Target[]> = {
   'knowledge-isolation': [atMost('p99_ms', 100)],
   'inbox-list': [atMost('p99_ms', 50)],
   widget: [atMost('p99_ms', 100), atMost('widget_js_gzip_kib', 40)],
+  whatsapp: [],
 };

@@ -15,6 +15,7 @@ export const SCENARIOS = [
   'knowledge-isolation',
   'inbox-list',
   'widget',
+  'whatsapp',
 ] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
 const CLUSTER_SCENARIOS: ScenarioName[] = ['cluster-delivery', 'webhook-delivery-cluster'];
@@ -49,6 +50,8 @@ export interface Sizes {
   /** Web-chat visitors holding a widget stream, and the rounds in which all of them send at once. */
   widgetVisitors: number;
   widgetRounds: number;
+  /** WhatsApp customers whose notification → reply sent is timed (paced, then all at once). */
+  whatsappCustomers: number;
 }
 
 const FULL: Sizes = {
@@ -73,6 +76,7 @@ const FULL: Sizes = {
   replySamples: 200,
   widgetVisitors: 200,
   widgetRounds: 5,
+  whatsappCustomers: 1_000,
 };
 
 const QUICK: Sizes = {
@@ -91,6 +95,7 @@ const QUICK: Sizes = {
   webhookEvents: 500,
   replySamples: 50,
   widgetRounds: 2,
+  whatsappCustomers: 200,
 };
 
 export const DATABASES = ['sqlite', 'postgres'] as const;

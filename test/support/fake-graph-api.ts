@@ -41,6 +41,8 @@ export interface GraphRequest {
   route: GraphRoute | null;
   headers: IncomingHttpHeaders;
   body: unknown;
+  /** performance.now() when the request's body had arrived (the bench times sends by it). */
+  receivedAt: number;
 }
 
 export interface FakeGraphOptions {
@@ -138,6 +140,7 @@ export class FakeGraphApi {
   }
 
   private handle(req: IncomingMessage, raw: string, res: ServerResponse): void {
+    const receivedAt = performance.now();
     const url = new URL(req.url ?? '/', this.origin);
     const path = url.pathname.replace(/^\/v\d+\.\d+(?=\/)/, '');
     const route = this.routeOf(req.method ?? 'GET', path);
@@ -154,6 +157,7 @@ export class FakeGraphApi {
       route,
       headers: req.headers,
       body,
+      receivedAt,
     });
     const answer = route === null ? undefined : this.queues.get(route)?.shift();
     if (answer?.hang) {
