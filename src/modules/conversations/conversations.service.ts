@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Errors } from '@/common/http/api-error';
+import { AppConfig } from '@/config/app-config';
 import { isId } from '@/common/ids';
 import { Page } from '@/common/pagination/page';
 import { Database } from '@/database/database.service';
@@ -25,6 +26,7 @@ import {
   operatorMessage,
   privateNote,
 } from './messages/message-draft';
+import { ChannelContent, channelDraft } from './messages/channel-content';
 import { MessagePublisher } from './messages/message-publisher';
 import { MessagesRepository } from './messages/messages.repository';
 import { ReplyRequests } from './reply-requests.service';
@@ -44,6 +46,7 @@ export class ConversationsService {
     private readonly replyRequests: ReplyRequests,
     private readonly contacts: ContactsService,
     private readonly takeOver: TakeOver,
+    private readonly config: AppConfig,
   ) {}
 
   async list(
@@ -151,17 +154,29 @@ export class ConversationsService {
   }
 
   /**
-   * A customer's message arriving through one of the agent's channels (the web chat, a provider's
-   * webhook): appended to their conversation, created if new, and answered as any message is.
-   * The caller has found the channel, and so the agent, to be the team's.
+   * A customer's message arriving through one of the agent's channels (the web chat: its text; a
+   * provider's webhook: text or media, docs/api.md §4d): appended to their conversation, created
+   * if new, and answered as any message is (media by its caption). The caller has found the
+   * channel, and so the agent, to be the team's.
    */
   postFromChannelUser(
     teamId: string,
     agentId: string,
     channelUser: ChannelUser,
-    message: string,
+    content: string | ChannelContent,
   ): Promise<MessageEntity> {
-    return this.post(teamId, agentId, { message, role: 'user' }, { channelUser });
+    const consoleUrl = `${this.config.publicSurface.url}/api/v1/console`;
+    const draft = channelDraft(
+      consoleUrl,
+      typeof content === 'string' ? { kind: 'text', text: content, media: null } : content,
+    );
+    return this.post(
+      teamId,
+      agentId,
+      { message: draft.text, role: 'user' },
+      { channelUser },
+      draft,
+    );
   }
 
   /** The conversation a reply is produced for, or null once it is gone; the agent is not read. */
@@ -252,15 +267,17 @@ export class ConversationsService {
     agentId: string,
     input: MessageCreateDto,
     target: { conversationId: string } | { channelUser: ChannelUser },
+    given?: MessageDraft,
   ): Promise<MessageEntity> {
     const role = input.role ?? 'user';
     if (role === 'user' && input.author) {
       throw Errors.validation(['author: is only allowed on an assistant message']);
     }
     const draft =
-      role === 'user'
+      given ??
+      (role === 'user'
         ? customerMessage(input.message)
-        : operatorMessage(input.message, input.author);
+        : operatorMessage(input.message, input.author));
     // A person answering in the conversation has taken care of whatever needed attention.
     const clearsAttention = role === 'assistant';
     return this.db.transaction(async () => {
