@@ -38,7 +38,7 @@ describe('channel media: a WhatsApp image in, its bytes through the console', ()
       10_000,
       25,
     );
-    return value[0] as { id: string };
+    return value[0];
   };
   const sendImage = async (mediaId: string, caption?: string) => {
     const from = `2348031000${++sender}`;

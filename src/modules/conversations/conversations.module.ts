@@ -25,6 +25,7 @@ import { TakeOver } from './inbox/take-over';
 import { SnoozesRepository } from './inbox/snoozes.repository';
 import { AttachmentsController } from './messages/attachments.controller';
 import { MediaAttachments } from './messages/media-attachments.service';
+import { MessagePosting } from './messages/message-posting';
 import { MessagePublisher } from './messages/message-publisher';
 import { MessagesRepository } from './messages/messages.repository';
 import { ReplyRequests } from './reply-requests.service';
@@ -70,6 +71,7 @@ import { StreamService } from './stream/stream.service';
     MessagesRepository,
     ConversationsService,
     MessagePublisher,
+    MessagePosting,
     ReplyRequests,
     ReportEventsRepository,
     ConversationReportsRepository,

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Errors } from '@/common/http/api-error';
 import { AppConfig } from '@/config/app-config';
-import { isId } from '@/common/ids';
 import { Page } from '@/common/pagination/page';
 import { Database } from '@/database/database.service';
 import { AgentsService } from '@/modules/agents/agents.service';
@@ -19,18 +18,12 @@ import { ChannelMessageCreateDto, MessageCreateDto, MessageListQueryDto } from '
 import { ConversationEntity } from './entities/conversation.entity';
 import { MessageAction, MessageEntity } from './entities/message.entity';
 import { NoteCreateDto } from './dto/message-author.dto';
-import {
-  actionLine,
-  customerMessage,
-  MessageDraft,
-  operatorMessage,
-  privateNote,
-} from './messages/message-draft';
+import { actionLine, MessageDraft, privateNote } from './messages/message-draft';
 import { ChannelContent, channelDraft } from './messages/channel-content';
+import { MessagePosting } from './messages/message-posting';
 import { MessagePublisher } from './messages/message-publisher';
 import { MessagesRepository } from './messages/messages.repository';
 import { ReplyRequests } from './reply-requests.service';
-import { TakeOver } from './inbox/take-over';
 
 const NOT_FOUND = 'Conversation not found';
 
@@ -45,7 +38,7 @@ export class ConversationsService {
     private readonly publisher: MessagePublisher,
     private readonly replyRequests: ReplyRequests,
     private readonly contacts: ContactsService,
-    private readonly takeOver: TakeOver,
+    private readonly posting: MessagePosting,
     private readonly config: AppConfig,
   ) {}
 
@@ -124,7 +117,7 @@ export class ConversationsService {
     id: string,
     input: MessageCreateDto,
   ): Promise<MessageEntity> {
-    return this.post(teamId, agentId, input, { conversationId: id });
+    return this.posting.post(teamId, agentId, input, { conversationId: id });
   }
 
   /** Appends by `conversation_id`, or to the channel user's conversation, created if new. */
@@ -134,7 +127,7 @@ export class ConversationsService {
     input: ChannelMessageCreateDto,
   ): Promise<MessageEntity> {
     if (input.conversation_id) {
-      return this.post(teamId, agentId, input, { conversationId: input.conversation_id });
+      return this.posting.post(teamId, agentId, input, { conversationId: input.conversation_id });
     }
     if (!input.channel_type || !input.channel_user_id) {
       throw Errors.validation([
@@ -143,7 +136,7 @@ export class ConversationsService {
     }
     // Checked first: the conversation is created when new, and must be one of the team's agent.
     await this.agents.requireOwned(teamId, agentId);
-    return this.post(teamId, agentId, input, {
+    return this.posting.post(teamId, agentId, input, {
       channelUser: {
         channelType: input.channel_type,
         channelUserId: input.channel_user_id,
@@ -170,7 +163,7 @@ export class ConversationsService {
       consoleUrl,
       typeof content === 'string' ? { kind: 'text', text: content, media: null } : content,
     );
-    return this.post(
+    return this.posting.post(
       teamId,
       agentId,
       { message: draft.text, role: 'user' },
@@ -258,62 +251,6 @@ export class ConversationsService {
       );
       const { message } = appendedOrGone(appended);
       this.publisher.publish(message);
-      return message;
-    });
-  }
-
-  private async post(
-    teamId: string,
-    agentId: string,
-    input: MessageCreateDto,
-    target: { conversationId: string } | { channelUser: ChannelUser },
-    given?: MessageDraft,
-  ): Promise<MessageEntity> {
-    const role = input.role ?? 'user';
-    if (role === 'user' && input.author) {
-      throw Errors.validation(['author: is only allowed on an assistant message']);
-    }
-    const draft =
-      given ??
-      (role === 'user'
-        ? customerMessage(input.message)
-        : operatorMessage(input.message, input.author));
-    // A person answering in the conversation has taken care of whatever needed attention.
-    const clearsAttention = role === 'assistant';
-    return this.db.transaction(async () => {
-      const appended =
-        'conversationId' in target
-          ? isId(target.conversationId)
-            ? await this.writes.append(
-                { teamId, agentId, id: target.conversationId },
-                draft,
-                clearsAttention ? { needsAttention: false } : {},
-              )
-            : null
-          : await this.writes.appendForChannelUser(
-              teamId,
-              agentId,
-              target.channelUser,
-              draft,
-              clearsAttention,
-            );
-      if (!appended) {
-        // Nothing was written: an unknown agent reads as such, else the conversation is unknown.
-        await this.agents.requireOwned(teamId, agentId);
-        throw Errors.notFound(NOT_FOUND);
-      }
-      const { message, agentStatus } = appended;
-      const conversation =
-        role === 'user'
-          ? await this.takeOver.customerWrote(appended.conversation)
-          : await this.takeOver.operatorWrote(appended.conversation);
-      if (input.contact && conversation.contactId) {
-        await this.contacts.fill(teamId, conversation.contactId, input.contact);
-      }
-      this.publisher.publish(message);
-      if (role === 'user' && !conversation.isAiChatPaused && agentStatus !== 'paused') {
-        await this.replyRequests.requested(message);
-      }
       return message;
     });
   }

@@ -74,7 +74,7 @@ export class MediaAttachments {
     return {
       mimeType: mimeType ?? response.headers.get('content-type') ?? 'application/octet-stream',
       size: Number.isFinite(size) ? size : null,
-      body: Readable.fromWeb(response.body as import('node:stream/web').ReadableStream),
+      body: Readable.fromWeb(response.body),
     };
   }
 
