@@ -5,6 +5,7 @@ import type { Response } from 'express';
 import { ApiErrorResponse } from '@/common/http/api-docs.decorators';
 import { Errors } from '@/common/http/api-error';
 import { IdParam } from '@/common/http/parse-id.pipe';
+import { responseHeaders } from '@/common/http/response-headers.docs';
 import { RawResponse } from '@/common/http/response-message.decorator';
 import { TeamId } from '@/modules/auth/current-principal.decorator';
 import { RequireScopes } from '@/modules/auth/require-scopes.decorator';
@@ -31,6 +32,7 @@ export class AttachmentsController {
   @ApiOkResponse({
     description: "The media's bytes, with its content type",
     content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } },
+    headers: responseHeaders(200),
   })
   @ApiErrorResponse(404, 'not_found: unknown agent, conversation, message or attachment')
   @ApiErrorResponse(
