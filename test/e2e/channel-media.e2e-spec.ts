@@ -166,6 +166,86 @@ describe('channel media: a WhatsApp image in, its bytes through the console', ()
     await t.api().get(path.replace(/\/0$/, '/x')).expect(404);
   });
 
+  it("streams a Messenger image from the attachment's URL", async () => {
+    const messenger = await createAgent(t, { name: 'Messenger agent' });
+    await t
+      .api()
+      .post(`${API}/agents/${messenger.id}/channels/messenger/connect`)
+      .send({
+        page_id: graph.options.pageId,
+        page_access_token: graph.options.accessToken,
+        app_secret: APP_SECRET,
+      })
+      .expect(200)
+      .then((res) => recordSecret('integration secret', res.body.data.verify_token));
+    const channel = (await t.api().get(`${API}/agents/${messenger.id}/channels`).expect(200)).body
+      .data as Array<{ id: string; type: string }>;
+    const path = `/api/v1/channels/${channel.find((c) => c.type === 'messenger')!.id}/webhook`;
+    const bytes = Buffer.from('GIF89a fake gif');
+    graph.addMedia('media-m', bytes, 'image/gif');
+    const senderId = `psid-${++sender}`;
+    const now = Date.now();
+    const body = {
+      object: 'page',
+      entry: [
+        {
+          id: graph.options.pageId,
+          time: now,
+          messaging: [
+            {
+              sender: { id: senderId },
+              recipient: { id: graph.options.pageId },
+              timestamp: now,
+              message: {
+                mid: `m_media-${sender}`,
+                attachments: [
+                  { type: 'image', payload: { url: `${graph.origin}/media-bytes/media-m` } },
+                ],
+              },
+            },
+          ],
+        },
+      ],
+    };
+    await t
+      .http()
+      .post(path)
+      .set('Content-Type', 'application/json')
+      .set('X-Hub-Signature-256', signMeta(JSON.stringify(body), APP_SECRET))
+      .send(JSON.stringify(body))
+      .expect(200);
+    const { value } = await pollUntil(
+      async () =>
+        (
+          await t
+            .api()
+            .get(`${conversationsPath(messenger.id)}?search=${senderId}`)
+            .expect(200)
+        ).body.data as Array<{ id: string }>,
+      (list) => list.length > 0,
+      10_000,
+      25,
+    );
+    const [image] = (await allMessages(t, messenger.id, value[0].id)) as unknown as Array<{
+      message_type: string;
+      attachments: Array<{ url: string; provider_id: string }>;
+    }>;
+    expect(image.message_type).toBe('image');
+    expect(image.attachments[0].provider_id).toBe(`${graph.origin}/media-bytes/media-m`);
+    const res = await t
+      .api()
+      .get(pathOf(image.attachments[0].url))
+      .buffer(true)
+      .parse((response, done) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => done(null, Buffer.concat(chunks)));
+      })
+      .expect(200);
+    expect(res.headers['content-type']).toBe('image/gif');
+    expect(Buffer.compare(res.body as Buffer, bytes)).toBe(0);
+  });
+
   it('refuses media over META_MEDIA_MAX_BYTES (502), relaying nothing', async () => {
     graph.addMedia('media-big', Buffer.alloc(MAX_BYTES + 1, 7), 'image/png');
     const { messages } = await sendImage('media-big', 'hello');

@@ -19,7 +19,8 @@ const GONE = 'Attachment not found';
 /**
  * Fetches a customer's media from the channel's provider on demand, with the channel's token
  * (docs/api.md §4d): WhatsApp's `GET {graph}/{media_id}` names a URL, fetched with the token as
- * Bearer; Messenger's and Instagram's attachment URL is fetched as is. Meta's Graph base is the
+ * Bearer; Messenger's and Instagram's attachment URL (from the signed notification) is fetched
+ * with it too. Meta's Graph base is the
  * operator's (operator fetch); a URL Meta hands back goes through the address guard. Nothing over
  * `META_MEDIA_MAX_BYTES` is relayed.
  */
@@ -62,8 +63,9 @@ export class MediaAttachments {
     }
     const response = await this.call(() =>
       this.outbound.fetchFor(AbortSignal.timeout(this.timeoutMs), this.maxBytes)(source, {
-        redirect: 'follow',
-        headers: found.channel.type === 'whatsapp' ? auth : {},
+        // Never followed: a redirect to an IP literal would pass the address guard's DNS check.
+        redirect: 'error',
+        headers: auth,
       }),
     );
     if (!response.ok || !response.body) {
