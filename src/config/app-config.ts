@@ -44,7 +44,7 @@ export class AppConfig {
    */
   readonly publicSurface: { url: string; urlConfigured: boolean; widgetRateLimitMax: number };
   /** Meta's Graph API (WhatsApp Cloud API, Messenger, Instagram); tests and proxies stand in. */
-  readonly meta: { graphBaseUrl: string; firstRetryS: number };
+  readonly meta: { graphBaseUrl: string; firstRetryS: number; mediaMaxBytes: number };
   /** The time zone whose days the reports count in. */
   readonly reports: { timeZone: string };
   readonly outbound: { allowPrivate: boolean; timeoutMs: number };
@@ -172,6 +172,7 @@ export class AppConfig {
     this.meta = {
       graphBaseUrl: withoutTrailingSlashes(env.META_GRAPH_BASE_URL),
       firstRetryS: env.CHANNEL_FIRST_RETRY_S,
+      mediaMaxBytes: env.META_MEDIA_MAX_BYTES,
     };
     this.publicSurface = {
       url: withoutTrailingSlashes(env.PUBLIC_URL ?? `http://localhost:${env.PORT}`),

@@ -130,6 +130,10 @@ export class Environment {
   @IntegerSetting({ min: 1, max: 30 })
   CHANNEL_FIRST_RETRY_S = 15;
 
+  /** The largest customer media the attachment route relays from the provider. */
+  @IntegerSetting({ min: 1, max: 104_857_600 })
+  META_MEDIA_MAX_BYTES = 16_777_216;
+
   @IntegerSetting({ min: 1, max: 100000 })
   WIDGET_RATE_LIMIT_MAX = 30;
 

@@ -77,12 +77,12 @@ export class OutboundHttp {
   }
 
   /** A fetch bound to one operation: aborted at `deadline`, responses capped in size. */
-  fetchFor(deadline: AbortSignal): FetchFn {
+  fetchFor(deadline: AbortSignal, maxBytes = MAX_OUTBOUND_RESPONSE_BYTES): FetchFn {
     this.assertNoTransaction();
     return async (url, init = {}) => {
       const target = new URL(url);
       this.assertLiteralAddressAllowed(target);
-      return send(target, init, deadline, this.dispatcher);
+      return send(target, init, deadline, maxBytes, this.dispatcher);
     };
   }
 
@@ -93,10 +93,10 @@ export class OutboundHttp {
    * is a normal set-up, and allowing private addresses for it would allow them for every
    * customer-given URL too.
    */
-  operatorFetch(deadlineMs: number): FetchFn {
+  operatorFetch(deadlineMs: number, maxBytes = MAX_OUTBOUND_RESPONSE_BYTES): FetchFn {
     return async (url, init = {}) => {
       this.assertNoTransaction();
-      return send(new URL(url), init, AbortSignal.timeout(deadlineMs));
+      return send(new URL(url), init, AbortSignal.timeout(deadlineMs), maxBytes);
     };
   }
 
@@ -145,6 +145,7 @@ function send(
   target: URL,
   init: RequestInit,
   deadline: AbortSignal,
+  maxBytes: number,
   dispatcher?: Agent,
 ): Promise<Response> {
   const signal = init.signal ? AbortSignal.any([init.signal, deadline]) : deadline;
@@ -154,7 +155,7 @@ function send(
       signal,
       ...(dispatcher ? { dispatcher } : {}),
     });
-    return capped(response, MAX_OUTBOUND_RESPONSE_BYTES);
+    return capped(response, maxBytes);
   });
 }
 

@@ -1,5 +1,6 @@
 import { TeamQueueController } from './queue/team-queue.controller';
 import { Module } from '@nestjs/common';
+import { OutboundModule } from '@/common/outbound/outbound.module';
 import { AgentsModule } from '@/modules/agents/agents.module';
 import { ApiKeysModule } from '@/modules/auth/api-keys.module';
 import { WebhooksModule } from '@/modules/webhooks/webhooks.module';
@@ -22,6 +23,9 @@ import { InboxRepository } from './inbox/inbox.repository';
 import { SnoozeEndsWorker } from './inbox/snooze-ends.worker';
 import { TakeOver } from './inbox/take-over';
 import { SnoozesRepository } from './inbox/snoozes.repository';
+import { AttachmentsController } from './messages/attachments.controller';
+import { MediaAttachments } from './messages/media-attachments.service';
+import { MessagePosting } from './messages/message-posting';
 import { MessagePublisher } from './messages/message-publisher';
 import { MessagesRepository } from './messages/messages.repository';
 import { ReplyRequests } from './reply-requests.service';
@@ -40,7 +44,7 @@ import { StreamService } from './stream/stream.service';
  * replies module above, which hears through ReplyRequests of each message waiting for one.
  */
 @Module({
-  imports: [AgentsModule, ApiKeysModule, WebhooksModule],
+  imports: [AgentsModule, ApiKeysModule, WebhooksModule, OutboundModule],
   // The stream controller first: its `…/messages/stream` must win over `…/messages/:messageId`.
   controllers: [
     StreamController,
@@ -50,6 +54,7 @@ import { StreamService } from './stream/stream.service';
     InboxController,
     TeamQueueController,
     ReportsController,
+    AttachmentsController,
   ],
   providers: [
     ConversationEvents,
@@ -66,6 +71,7 @@ import { StreamService } from './stream/stream.service';
     MessagesRepository,
     ConversationsService,
     MessagePublisher,
+    MessagePosting,
     ReplyRequests,
     ReportEventsRepository,
     ConversationReportsRepository,
@@ -77,6 +83,7 @@ import { StreamService } from './stream/stream.service';
     CustomerViewService,
     ChannelOutbox,
     ChannelSendsRepository,
+    MediaAttachments,
   ],
   exports: [ConversationsService, ReplyRequests, CustomerViewService, ChannelOutbox],
 })

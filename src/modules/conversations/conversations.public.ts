@@ -2,3 +2,4 @@
 export { actionLine, aiReply, serviceNotice } from './messages/message-draft';
 export type { MessageDraft } from './messages/message-draft';
 export type { ConversationChanges } from './conversations.repository';
+export type { ChannelContent } from './messages/channel-content';

@@ -210,8 +210,9 @@ export class ConversationsRepository {
     { conversation, agentStatus }: Bumped,
     draft: MessageDraft,
   ): Promise<Appended> {
+    const id = newId();
     const message: MessageEntity = {
-      id: newId(),
+      id,
       teamId: conversation.teamId,
       agentId: conversation.agentId,
       conversationId: conversation.id,
@@ -219,7 +220,12 @@ export class ConversationsRepository {
       role: draft.role,
       message: draft.text,
       messageType: draft.messageType,
-      attachments: [],
+      attachments:
+        draft.attachments?.({
+          agentId: conversation.agentId,
+          conversationId: conversation.id,
+          id,
+        }) ?? [],
       action: draft.action,
       authorType: draft.author.type,
       authorId: draft.author.id,

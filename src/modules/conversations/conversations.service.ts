@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Errors } from '@/common/http/api-error';
-import { isId } from '@/common/ids';
+import { AppConfig } from '@/config/app-config';
 import { Page } from '@/common/pagination/page';
 import { Database } from '@/database/database.service';
 import { AgentsService } from '@/modules/agents/agents.service';
@@ -18,17 +18,12 @@ import { ChannelMessageCreateDto, MessageCreateDto, MessageListQueryDto } from '
 import { ConversationEntity } from './entities/conversation.entity';
 import { MessageAction, MessageEntity } from './entities/message.entity';
 import { NoteCreateDto } from './dto/message-author.dto';
-import {
-  actionLine,
-  customerMessage,
-  MessageDraft,
-  operatorMessage,
-  privateNote,
-} from './messages/message-draft';
+import { actionLine, MessageDraft, privateNote } from './messages/message-draft';
+import { ChannelContent, channelDraft } from './messages/channel-content';
+import { MessagePosting } from './messages/message-posting';
 import { MessagePublisher } from './messages/message-publisher';
 import { MessagesRepository } from './messages/messages.repository';
 import { ReplyRequests } from './reply-requests.service';
-import { TakeOver } from './inbox/take-over';
 
 const NOT_FOUND = 'Conversation not found';
 
@@ -43,7 +38,8 @@ export class ConversationsService {
     private readonly publisher: MessagePublisher,
     private readonly replyRequests: ReplyRequests,
     private readonly contacts: ContactsService,
-    private readonly takeOver: TakeOver,
+    private readonly posting: MessagePosting,
+    private readonly config: AppConfig,
   ) {}
 
   async list(
@@ -121,7 +117,7 @@ export class ConversationsService {
     id: string,
     input: MessageCreateDto,
   ): Promise<MessageEntity> {
-    return this.post(teamId, agentId, input, { conversationId: id });
+    return this.posting.post(teamId, agentId, input, { conversationId: id });
   }
 
   /** Appends by `conversation_id`, or to the channel user's conversation, created if new. */
@@ -131,7 +127,7 @@ export class ConversationsService {
     input: ChannelMessageCreateDto,
   ): Promise<MessageEntity> {
     if (input.conversation_id) {
-      return this.post(teamId, agentId, input, { conversationId: input.conversation_id });
+      return this.posting.post(teamId, agentId, input, { conversationId: input.conversation_id });
     }
     if (!input.channel_type || !input.channel_user_id) {
       throw Errors.validation([
@@ -140,7 +136,7 @@ export class ConversationsService {
     }
     // Checked first: the conversation is created when new, and must be one of the team's agent.
     await this.agents.requireOwned(teamId, agentId);
-    return this.post(teamId, agentId, input, {
+    return this.posting.post(teamId, agentId, input, {
       channelUser: {
         channelType: input.channel_type,
         channelUserId: input.channel_user_id,
@@ -151,17 +147,29 @@ export class ConversationsService {
   }
 
   /**
-   * A customer's message arriving through one of the agent's channels (the web chat, a provider's
-   * webhook): appended to their conversation, created if new, and answered as any message is.
-   * The caller has found the channel, and so the agent, to be the team's.
+   * A customer's message arriving through one of the agent's channels (the web chat: its text; a
+   * provider's webhook: text or media, docs/api.md §4d): appended to their conversation, created
+   * if new, and answered as any message is (media by its caption). The caller has found the
+   * channel, and so the agent, to be the team's.
    */
   postFromChannelUser(
     teamId: string,
     agentId: string,
     channelUser: ChannelUser,
-    message: string,
+    content: string | ChannelContent,
   ): Promise<MessageEntity> {
-    return this.post(teamId, agentId, { message, role: 'user' }, { channelUser });
+    const consoleUrl = `${this.config.publicSurface.url}/api/v1/console`;
+    const draft = channelDraft(
+      consoleUrl,
+      typeof content === 'string' ? { kind: 'text', text: content, media: null } : content,
+    );
+    return this.posting.post(
+      teamId,
+      agentId,
+      { message: draft.text, role: 'user' },
+      { channelUser },
+      draft,
+    );
   }
 
   /** The conversation a reply is produced for, or null once it is gone; the agent is not read. */
@@ -243,60 +251,6 @@ export class ConversationsService {
       );
       const { message } = appendedOrGone(appended);
       this.publisher.publish(message);
-      return message;
-    });
-  }
-
-  private async post(
-    teamId: string,
-    agentId: string,
-    input: MessageCreateDto,
-    target: { conversationId: string } | { channelUser: ChannelUser },
-  ): Promise<MessageEntity> {
-    const role = input.role ?? 'user';
-    if (role === 'user' && input.author) {
-      throw Errors.validation(['author: is only allowed on an assistant message']);
-    }
-    const draft =
-      role === 'user'
-        ? customerMessage(input.message)
-        : operatorMessage(input.message, input.author);
-    // A person answering in the conversation has taken care of whatever needed attention.
-    const clearsAttention = role === 'assistant';
-    return this.db.transaction(async () => {
-      const appended =
-        'conversationId' in target
-          ? isId(target.conversationId)
-            ? await this.writes.append(
-                { teamId, agentId, id: target.conversationId },
-                draft,
-                clearsAttention ? { needsAttention: false } : {},
-              )
-            : null
-          : await this.writes.appendForChannelUser(
-              teamId,
-              agentId,
-              target.channelUser,
-              draft,
-              clearsAttention,
-            );
-      if (!appended) {
-        // Nothing was written: an unknown agent reads as such, else the conversation is unknown.
-        await this.agents.requireOwned(teamId, agentId);
-        throw Errors.notFound(NOT_FOUND);
-      }
-      const { message, agentStatus } = appended;
-      const conversation =
-        role === 'user'
-          ? await this.takeOver.customerWrote(appended.conversation)
-          : await this.takeOver.operatorWrote(appended.conversation);
-      if (input.contact && conversation.contactId) {
-        await this.contacts.fill(teamId, conversation.contactId, input.contact);
-      }
-      this.publisher.publish(message);
-      if (role === 'user' && !conversation.isAiChatPaused && agentStatus !== 'paused') {
-        await this.replyRequests.requested(message);
-      }
       return message;
     });
   }

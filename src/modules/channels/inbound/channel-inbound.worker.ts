@@ -6,6 +6,7 @@ import { JobWorker } from '@/database/jobs/job-worker';
 import { ChannelsService } from '@/modules/agents/channels.service';
 import type { AgentChannelEntity } from '@/modules/agents/entities/agent-channel.entity';
 import { ChannelOutbox } from '@/modules/conversations/channel-outbox.service';
+import type { ChannelContent } from '@/modules/conversations/conversations.public';
 import { ConversationsService } from '@/modules/conversations/conversations.service';
 import { ChannelInboundEntity } from '../entities/channel-inbound.entity';
 import {
@@ -28,9 +29,16 @@ function parse(type: AgentChannelEntity['type'], body: unknown): ParsedNotificat
     : parseMessengerNotification(body, type === 'instagram' ? 'instagram' : 'messenger');
 }
 
-/** What the conversation shows of a message: its text or caption, else its kind. */
-function textOf(message: InboundMessage): string {
-  return message.text?.trim() || `(${message.kind})`;
+/** What the conversation stores of a message: its kind, its text or caption, its media. */
+function contentOf({ kind, text, media }: InboundMessage): ChannelContent {
+  const providerId = media?.providerId ?? media?.url;
+  return {
+    kind,
+    text,
+    media: providerId
+      ? { providerId, mimeType: media?.mimeType ?? null, caption: media?.caption ?? null }
+      : null,
+  };
 }
 
 /**
@@ -116,7 +124,7 @@ export class ChannelInboundWorker extends JobWorker<QueuedJob, ChannelInboundEnt
           username: message.profileName,
           channelId: channel.id,
         },
-        textOf(message),
+        contentOf(message),
       );
     });
   }

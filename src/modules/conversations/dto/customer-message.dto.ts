@@ -1,5 +1,11 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { AUTHOR_TYPES, AuthorType, MESSAGE_ROLES, MessageEntity } from '../entities/message.entity';
+import {
+  AUTHOR_TYPES,
+  AuthorType,
+  CUSTOMER_MESSAGE_TYPES,
+  MESSAGE_ROLES,
+  MessageEntity,
+} from '../entities/message.entity';
 import { isPrivate } from '../messages/message-draft';
 import { StreamMessageEvent } from './message.dto';
 
@@ -18,7 +24,7 @@ export class CustomerMessageDto {
   @ApiProperty() conversation_id: string;
   @ApiProperty({ enum: MESSAGE_ROLES }) role: string;
   @ApiProperty() message: string;
-  @ApiProperty({ enum: ['text', 'action'] }) message_type: string;
+  @ApiProperty({ enum: CUSTOMER_MESSAGE_TYPES }) message_type: string;
   @ApiProperty() created_at: string;
   @ApiProperty({ type: CustomerAuthorDto }) author: CustomerAuthorDto;
 }

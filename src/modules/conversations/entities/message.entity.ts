@@ -5,11 +5,34 @@ import { ConversationEntity } from './conversation.entity';
 
 export const MESSAGE_ROLES = ['user', 'assistant'] as const;
 export type MessageRole = (typeof MESSAGE_ROLES)[number];
+/** What a customer sends through a provider's channel besides text (docs/api.md §4d). */
+export const MEDIA_MESSAGE_TYPES = [
+  'image',
+  'audio',
+  'video',
+  'document',
+  'location',
+  'sticker',
+] as const;
+export type MediaMessageType = (typeof MEDIA_MESSAGE_TYPES)[number];
 /** `note`: a private note between staff, never shown to the customer nor to the model. */
-export const MESSAGE_TYPES = ['text', 'action', 'note'] as const;
+export const MESSAGE_TYPES = ['text', 'action', 'note', ...MEDIA_MESSAGE_TYPES] as const;
 export type MessageType = (typeof MESSAGE_TYPES)[number];
 /** The types the customer sees: everything but notes. */
-export const CUSTOMER_MESSAGE_TYPES: MessageType[] = ['text', 'action'];
+export const CUSTOMER_MESSAGE_TYPES: MessageType[] = ['text', 'action', ...MEDIA_MESSAGE_TYPES];
+
+/**
+ * A customer's media: `url` is the console's own attachment route, which streams it from the
+ * provider; `provider_id` is the provider's handle (WhatsApp's media id, Messenger's and
+ * Instagram's attachment URL).
+ */
+export interface MessageAttachment {
+  type: MediaMessageType;
+  url: string;
+  provider_id: string;
+  mime_type: string | null;
+  caption: string | null;
+}
 export const AUTHOR_TYPES = ['customer', 'ai', 'operator', 'system'] as const;
 export type AuthorType = (typeof AUTHOR_TYPES)[number];
 

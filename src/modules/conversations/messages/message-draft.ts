@@ -1,4 +1,17 @@
-import { MessageAction, MessageAuthor, MessageRole, MessageType } from '../entities/message.entity';
+import {
+  MessageAction,
+  MessageAttachment,
+  MessageAuthor,
+  MessageRole,
+  MessageType,
+} from '../entities/message.entity';
+
+/** Where a stored message is: what its attachments' console URLs are made of. */
+export interface StoredAt {
+  agentId: string;
+  conversationId: string;
+  id: string;
+}
 
 /** A message about to be written: what it says, who says it, and what kind it is. */
 export interface MessageDraft {
@@ -7,6 +20,8 @@ export interface MessageDraft {
   author: MessageAuthor;
   messageType: MessageType;
   action: MessageAction | null;
+  /** A customer's media, once the message's place is known (none when absent). */
+  attachments?: (at: StoredAt) => MessageAttachment[];
 }
 
 /** An operator as the caller names them; either part may be missing. */
