@@ -30,6 +30,8 @@ export interface TeamRecords {
    * are the generic `{type}` ones).
    */
   channels: string;
+  /** An attachment index: the seeded messages have none, so it is never found. */
+  attachments: string;
 }
 
 /** Creates one record of every kind in the team of `key`. */
@@ -87,6 +89,7 @@ export async function seedTeam(t: TestApp, key: string): Promise<TeamRecords> {
     'action-runs': runs.body.data[0].id,
     contacts: conversation.body.data.contact_id,
     channels: 'telephony',
+    attachments: '0',
   };
 }
 

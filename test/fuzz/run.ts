@@ -59,6 +59,10 @@ const HANDLER_ANSWERS: Record<string, HandlerAnswer> = {
         response.status === 400 && /PUBLIC_URL/.test(String(errorOf(response).message)),
     ]),
   ),
+  // The seeded messages carry no media: the handler looks and answers that it has none.
+  [`GET ${AGENT}/conversations/{conversationId}/messages/{messageId}/attachments/{index}`]: (
+    response: Observed,
+  ) => response.status === 404 && errorOf(response).message === 'Attachment not found',
   // The providers' webhook finds its channel by the URL: the fuzzed app has none connected.
   ...Object.fromEntries(
     ['GET', 'POST'].map((method) => [
