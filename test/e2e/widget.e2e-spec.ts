@@ -286,6 +286,9 @@ describe('the web-chat widget rate limits', () => {
       429,
     );
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    // The page can read it: Retry-After is exposed to the chat's origin.
+    expect(refused.headers['access-control-allow-origin']).toBe(ORIGIN);
+    expect(refused.headers['access-control-expose-headers']).toContain('Retry-After');
     expect(refused.body.message).toContain('this visitor');
     expect(refused.body.message).toContain('WIDGET_RATE_LIMIT_MAX');
   });

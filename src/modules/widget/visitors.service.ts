@@ -57,6 +57,11 @@ export class VisitorsService {
     return visitor;
   }
 
+  /** The visitor a stream ticket was issued to, or null once it is gone. */
+  findById(teamId: string, id: string): Promise<WidgetVisitorEntity | null> {
+    return this.db.findOne(WidgetVisitorEntity, { teamId, id });
+  }
+
   private find(channel: AgentChannelEntity, token: string): Promise<WidgetVisitorEntity | null> {
     if (!TOKEN_FORMAT.test(token)) {
       return Promise.resolve(null);

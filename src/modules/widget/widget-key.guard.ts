@@ -5,7 +5,7 @@ import { ApiError, Errors } from '@/common/http/api-error';
 import { isRecordGoneMeanwhile } from '@/database/errors';
 import { ChannelsService } from '@/modules/agents/channels.service';
 import type { AgentChannelEntity } from '@/modules/agents/entities/agent-channel.entity';
-import { allowOrigin } from './widget-cors';
+import { admitOrigin } from './widget-cors';
 
 /**
  * The widget API's fence: `Authorization: Bearer pk_…` names a connected web chat (else 401), and
@@ -28,11 +28,7 @@ export class WidgetKeyGuard implements CanActivate {
     if (!channel) {
       throw chatGone();
     }
-    const origin = req.headers.origin;
-    if (!origin || !channel.allowedOrigins.includes(origin)) {
-      throw Errors.forbidden('This origin may not use this web chat');
-    }
-    allowOrigin(res, origin);
+    admitOrigin(req, res, channel);
     req.widgetChannel = channel;
     return true;
   }

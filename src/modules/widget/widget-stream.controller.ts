@@ -6,11 +6,10 @@ import { Errors } from '@/common/http/api-error';
 import { Public } from '@/common/http/public.decorator';
 import { responseHeaders } from '@/common/http/response-headers.docs';
 import { RawResponse } from '@/common/http/response-message.decorator';
-import { Database } from '@/database/database.service';
 import { ChannelsService } from '@/modules/agents/channels.service';
 import { CustomerViewService } from '@/modules/conversations/customer-view.service';
-import { WidgetVisitorEntity } from './entities/widget-visitor.entity';
-import { allowOrigin, WIDGET_API_PREFIX } from './widget-cors';
+import { VisitorsService } from './visitors.service';
+import { admitOrigin, WIDGET_API_PREFIX } from './widget-cors';
 import { WidgetTickets } from './widget-tickets';
 
 /**
@@ -25,7 +24,7 @@ import { WidgetTickets } from './widget-tickets';
 @Controller(WIDGET_API_PREFIX)
 export class WidgetStreamController {
   constructor(
-    private readonly db: Database,
+    private readonly visitors: VisitorsService,
     private readonly channels: ChannelsService,
     private readonly tickets: WidgetTickets,
     private readonly customerView: CustomerViewService,
@@ -56,19 +55,12 @@ export class WidgetStreamController {
     @Res() res: Response,
   ): Promise<void> {
     const grant = await this.tickets.redeem(typeof ticket === 'string' ? ticket : undefined);
-    const visitor = await this.db.findOne(WidgetVisitorEntity, {
-      id: grant.visitorId,
-      teamId: grant.teamId,
-    });
+    const visitor = await this.visitors.findById(grant.teamId, grant.visitorId);
     const channel = visitor && (await this.channels.webchatById(visitor.channelId));
     if (!channel) {
       throw Errors.notFound('Unknown, used or expired stream ticket');
     }
-    const origin = req.headers.origin;
-    if (!origin || !channel.allowedOrigins.includes(origin)) {
-      throw Errors.forbidden('This origin may not use this web chat');
-    }
-    allowOrigin(res, origin);
+    admitOrigin(req, res, channel);
     const prepared = await this.customerView.prepareStream(res, grant, {
       after,
       lastEventId: req.headersDistinct['last-event-id'],
