@@ -1,35 +1,16 @@
-import { request } from 'node:http';
 import { ApiClient } from '../support/api-client';
 import { AppProcess, startApp } from '../support/app-process';
 import { clusterEnv, ClusterEnv } from '../support/cluster-env';
-import { FakeGraphApi, signMeta, whatsappTextNotification } from '../support/fake-graph-api';
+import {
+  FakeGraphApi,
+  postSignedNotification as notify,
+  whatsappTextNotification,
+} from '../support/fake-graph-api';
 import { recordSecret } from '../support/log-capture';
 import { pollUntil, sleep } from '../support/wait';
 
 const APP_SECRET = 'cluster-app-secret';
 const CUSTOMERS = 40;
-
-function notify(baseUrl: string, channelId: string, body: unknown): Promise<number> {
-  const raw = JSON.stringify(body);
-  return new Promise((resolve, reject) => {
-    const req = request(
-      `${baseUrl}/api/v1/channels/${channelId}/webhook`,
-      {
-        method: 'POST',
-        headers: {
-          'Content-Type': 'application/json',
-          'X-Hub-Signature-256': signMeta(raw, APP_SECRET),
-        },
-      },
-      (res) => {
-        res.resume();
-        res.on('end', () => resolve(res.statusCode ?? 0));
-      },
-    );
-    req.on('error', reject);
-    req.end(raw);
-  });
-}
 
 /** docs/api.md §4d: notifications and sends on two instances, each taken in and sent once. */
 describe('WhatsApp on two instances', () => {
@@ -87,7 +68,10 @@ describe('WhatsApp on two instances', () => {
           text: 'hello',
           id: `wamid.cluster-${i}`,
         });
-        return [notify(a.url, channel.id, body), notify(b.url, channel.id, body)];
+        return [
+          notify(a.url, channel.id, body, APP_SECRET),
+          notify(b.url, channel.id, body, APP_SECRET),
+        ];
       }),
     );
     expect(new Set(statuses)).toEqual(new Set([200]));

@@ -1,10 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { request } from 'node:http';
 import { createTestDatabase, TestDatabase } from '../factories/test-database';
 import { ApiClient } from '../support/api-client';
 import { AppProcess, startApp } from '../support/app-process';
 import { POSTGRES_URL } from '../support/cluster-env';
-import { FakeGraphApi, signMeta, whatsappTextNotification } from '../support/fake-graph-api';
+import {
+  FakeGraphApi,
+  postSignedNotification as notify,
+  whatsappTextNotification,
+} from '../support/fake-graph-api';
 import { randomApiKey } from '../support/keys';
 import { recordSecret } from '../support/log-capture';
 import { pollUntil } from '../support/wait';
@@ -13,29 +16,6 @@ const APP_SECRET = 'crash-app-secret';
 /** A send's lease is this plus 5 s: on PostgreSQL a restart waits for it to run out. */
 const OUTBOUND_TIMEOUT_MS = '3000';
 const CUSTOMERS = 12;
-
-/** POSTs a signed notification to the app's channel webhook; the status it answered. */
-function notify(baseUrl: string, channelId: string, body: unknown): Promise<number> {
-  const raw = JSON.stringify(body);
-  return new Promise((resolve, reject) => {
-    const req = request(
-      `${baseUrl}/api/v1/channels/${channelId}/webhook`,
-      {
-        method: 'POST',
-        headers: {
-          'Content-Type': 'application/json',
-          'X-Hub-Signature-256': signMeta(raw, APP_SECRET),
-        },
-      },
-      (res) => {
-        res.resume();
-        res.on('end', () => resolve(res.statusCode ?? 0));
-      },
-    );
-    req.on('error', reject);
-    req.end(raw);
-  });
-}
 
 describe.each([
   ['SQLite', ''],
@@ -110,6 +90,7 @@ describe.each([
             text: 'hello',
             id: `wamid.crash-${i}`,
           }),
+          APP_SECRET,
         ),
       );
     }
@@ -139,6 +120,7 @@ describe.each([
           text: 'hello',
           id: 'wamid.crash-0',
         }),
+        APP_SECRET,
       ),
     ).toBe(200);
     const answered = (to: string) =>

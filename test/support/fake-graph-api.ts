@@ -10,6 +10,7 @@ import { AddressInfo } from 'node:net';
 
 export {
   messengerTextNotification,
+  postSignedNotification,
   signMeta,
   whatsappImageNotification,
   whatsappStatusNotification,

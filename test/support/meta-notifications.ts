@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import { request } from 'node:http';
 
 /** The X-Hub-Signature-256 header Meta sends with `rawBody`. */
 export function signMeta(rawBody: string | Buffer, appSecret: string): string {
@@ -128,4 +129,35 @@ export function messengerTextNotification(options: {
       },
     ],
   };
+}
+
+/**
+ * POSTs `body` signed with `appSecret` to a channel's webhook, as Meta does, from outside the
+ * app's process; the status it answered.
+ */
+export function postSignedNotification(
+  baseUrl: string,
+  channelId: string,
+  body: unknown,
+  appSecret: string,
+): Promise<number> {
+  const raw = JSON.stringify(body);
+  return new Promise((resolve, reject) => {
+    const req = request(
+      `${baseUrl}/api/v1/channels/${channelId}/webhook`,
+      {
+        method: 'POST',
+        headers: {
+          'Content-Type': 'application/json',
+          'X-Hub-Signature-256': signMeta(raw, appSecret),
+        },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      },
+    );
+    req.on('error', reject);
+    req.end(raw);
+  });
 }
