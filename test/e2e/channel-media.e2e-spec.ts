@@ -1,4 +1,5 @@
 import { createAgent } from '../factories/agents';
+import { connectWhatsApp } from '../factories/channels';
 import { allMessages, conversationsPath, repliesSettled } from '../factories/conversations';
 import { API, startTestApp, TestApp } from '../factories/test-app';
 import { createWorkflow } from '../factories/workflows';
@@ -78,18 +79,7 @@ describe('channel media: a WhatsApp image in, its bytes through the console', ()
       rules: [{ name: 'Greeting', trigger: 'hello', response: 'Hi from the shop!', enabled: true }],
     });
     agentId = (await createAgent(t, { workflow_id: workflow.id, name: 'Ada' })).id;
-    const connected = (
-      await t
-        .api()
-        .post(`${API}/agents/${agentId}/channels/whatsapp/connect`)
-        .send({
-          phone_number_id: graph.options.phoneNumberId,
-          access_token: graph.options.accessToken,
-          app_secret: APP_SECRET,
-        })
-        .expect(200)
-    ).body.data;
-    recordSecret('integration secret', connected.verify_token);
+    const connected = await connectWhatsApp(t, agentId, graph, APP_SECRET);
     webhookPath = `/api/v1/channels/${connected.id}/webhook`;
   });
   afterAll(async () => {

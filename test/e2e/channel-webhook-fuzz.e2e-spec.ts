@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { createAgent } from '../factories/agents';
+import { connectWhatsApp } from '../factories/channels';
 import { conversationsPath, repliesSettled } from '../factories/conversations';
-import { API, startTestApp, TestApp } from '../factories/test-app';
+import { startTestApp, TestApp } from '../factories/test-app';
 import { FakeGraphApi, signMeta, whatsappTextNotification } from '../support/fake-graph-api';
 import { recordSecret } from '../support/log-capture';
 
@@ -53,17 +54,7 @@ describe('the channel webhook under hostile signed bodies', () => {
       META_GRAPH_BASE_URL: graph.url,
     });
     agentId = (await createAgent(t, { name: 'Ada' })).id;
-    const channel = (
-      await t
-        .api()
-        .post(`${API}/agents/${agentId}/channels/whatsapp/connect`)
-        .send({
-          phone_number_id: graph.options.phoneNumberId,
-          access_token: graph.options.accessToken,
-          app_secret: APP_SECRET,
-        })
-        .expect(200)
-    ).body.data;
+    const channel = await connectWhatsApp(t, agentId, graph, APP_SECRET);
     webhookPath = `/api/v1/channels/${channel.id}/webhook`;
   });
   afterAll(async () => {

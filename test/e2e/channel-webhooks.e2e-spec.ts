@@ -1,7 +1,8 @@
 import { ChannelSendEntity } from '@/modules/conversations/entities/channel-send.entity';
 import { createAgent } from '../factories/agents';
+import { connectWhatsApp } from '../factories/channels';
 import { allMessages, conversationsPath, repliesSettled } from '../factories/conversations';
-import { API, startTestApp, TestApp } from '../factories/test-app';
+import { startTestApp, TestApp } from '../factories/test-app';
 import { createWorkflow } from '../factories/workflows';
 import {
   FakeGraphApi,
@@ -56,20 +57,9 @@ describe('channel webhooks: WhatsApp in, the reply out', () => {
       rules: [{ name: 'Greeting', trigger: 'hello', response: 'Hi from the shop!', enabled: true }],
     });
     agentId = (await createAgent(t, { workflow_id: workflow.id, name: 'Ada' })).id;
-    const connected = (
-      await t
-        .api()
-        .post(`${API}/agents/${agentId}/channels/whatsapp/connect`)
-        .send({
-          phone_number_id: graph.options.phoneNumberId,
-          access_token: graph.options.accessToken,
-          app_secret: APP_SECRET,
-        })
-        .expect(200)
-    ).body.data;
+    const connected = await connectWhatsApp(t, agentId, graph, APP_SECRET);
     channelId = connected.id;
     verifyToken = connected.verify_token;
-    recordSecret('integration secret', verifyToken);
     webhookPath = `/api/v1/channels/${channelId}/webhook`;
   });
   afterAll(async () => {
