@@ -7,7 +7,11 @@ import { migrate } from '@/database/migrate';
 import { migrations } from '@/database/migrations';
 import { DropConversationContactColumns1733173200000 } from '@/database/migrations/1733173200000-drop-conversation-contact-columns';
 import { API, startTestApp, TestApp } from '../factories/test-app';
-import { migrationTargets, seedPreviousRelease } from '../factories/previous-release';
+import {
+  insertLegacyTeam,
+  migrationTargets,
+  seedPreviousRelease,
+} from '../factories/previous-release';
 import { createTestDatabase, TestDatabase } from '../factories/test-database';
 
 const NOW = '2026-11-20 10:00:00.000';
@@ -29,38 +33,11 @@ async function legacyDatabase(url: string, secretKey: Buffer): Promise<void> {
     secretKey,
     (all) => all.findIndex((migration) => migration.name === 'Contacts1733150400000'),
     async (insert) => {
-      await insert('teams', { id: ID.team, name: 'legacy', created_at: NOW });
-      await insert('workflows', {
-        id: ID.workflow,
-        team_id: ID.team,
-        name: 'Legacy',
-        visibility: 'private',
-        ...Object.fromEntries(
-          [
-            'rules',
-            'flows',
-            'tags',
-            'integrations',
-            'channels',
-            'actions',
-            'faq',
-            'setup_steps',
-          ].map((column) => [column, '[]']),
-        ),
-        created_at: NOW,
-        updated_at: NOW,
-      });
-      await insert('agents', {
-        id: ID.agent,
-        team_id: ID.team,
-        workflow_id: ID.workflow,
-        name: 'Legacy',
-        description: 'From the previous release',
-        test_channel_code: 'LEGACY03',
-        status: 'development',
-        created_at: NOW,
-        updated_at: NOW,
-      });
+      await insertLegacyTeam(
+        insert,
+        { id: ID.team, name: 'legacy', workflowId: ID.workflow, agents: [[ID.agent, 'LEGACY03']] },
+        NOW,
+      );
       const conversation = (id: string, channelType: string, user: string, details = {}) =>
         insert('conversations', {
           id,

@@ -6,7 +6,11 @@ import { dataSourceOptions } from '@/database/data-source-options';
 import { migrate } from '@/database/migrate';
 import { migrations } from '@/database/migrations';
 import { API, startTestApp, TestApp } from '../factories/test-app';
-import { migrationTargets, seedPreviousRelease } from '../factories/previous-release';
+import {
+  insertLegacyTeam,
+  migrationTargets,
+  seedPreviousRelease,
+} from '../factories/previous-release';
 import { createTestDatabase, TestDatabase } from '../factories/test-database';
 
 const NOW = '2026-11-20 10:00:00.000';
@@ -23,38 +27,11 @@ async function legacyDatabase(url: string, secretKey: Buffer): Promise<void> {
     secretKey,
     (all) => all.findIndex((migration) => migration.name === 'ConversationLabels1733180400000'),
     async (insert) => {
-      await insert('teams', { id: ID.team, name: 'legacy', created_at: NOW });
-      await insert('workflows', {
-        id: ID.workflow,
-        team_id: ID.team,
-        name: 'Legacy',
-        visibility: 'private',
-        ...Object.fromEntries(
-          [
-            'rules',
-            'flows',
-            'tags',
-            'integrations',
-            'channels',
-            'actions',
-            'faq',
-            'setup_steps',
-          ].map((column) => [column, '[]']),
-        ),
-        created_at: NOW,
-        updated_at: NOW,
-      });
-      await insert('agents', {
-        id: ID.agent,
-        team_id: ID.team,
-        workflow_id: ID.workflow,
-        name: 'Legacy',
-        description: 'From the previous release',
-        test_channel_code: 'LEGACY04',
-        status: 'development',
-        created_at: NOW,
-        updated_at: NOW,
-      });
+      await insertLegacyTeam(
+        insert,
+        { id: ID.team, name: 'legacy', workflowId: ID.workflow, agents: [[ID.agent, 'LEGACY04']] },
+        NOW,
+      );
       const conversation = (id: string, user: string, inbox: Record<string, unknown>) =>
         insert('conversations', {
           id,

@@ -8,7 +8,11 @@ import { ConversationEntity } from '@/modules/conversations/entities/conversatio
 import { createAgent } from '../factories/agents';
 import { conversationsPath, repliesSettled, sendAs, sendTo } from '../factories/conversations';
 import { API, startTestApp, TestApp } from '../factories/test-app';
-import { migrationTargets, seedPreviousRelease } from '../factories/previous-release';
+import {
+  insertLegacyTeam,
+  migrationTargets,
+  seedPreviousRelease,
+} from '../factories/previous-release';
 import { createTestDatabase, TestDatabase } from '../factories/test-database';
 import { createWorkflow } from '../factories/workflows';
 import { recordSecret } from '../support/log-capture';
@@ -227,38 +231,16 @@ async function legacyInbox(url: string, secretKey: Buffer): Promise<void> {
     secretKey,
     (all) => all.indexOf(ConversationReports1733166000000),
     async (insert) => {
-      await insert('teams', { id: LEGACY.team, name: 'legacy-reports', created_at: at(9, 0) });
-      await insert('workflows', {
-        id: LEGACY.workflow,
-        team_id: LEGACY.team,
-        name: 'Legacy',
-        visibility: 'private',
-        ...Object.fromEntries(
-          [
-            'rules',
-            'flows',
-            'tags',
-            'integrations',
-            'channels',
-            'actions',
-            'setup_steps',
-            'faq',
-          ].map((column) => [column, '[]']),
-        ),
-        created_at: at(9, 0),
-        updated_at: at(9, 0),
-      });
-      await insert('agents', {
-        id: LEGACY.agent,
-        team_id: LEGACY.team,
-        workflow_id: LEGACY.workflow,
-        name: 'Legacy',
-        description: 'From the previous release',
-        test_channel_code: 'LEGACY31',
-        status: 'development',
-        created_at: at(9, 0),
-        updated_at: at(9, 0),
-      });
+      await insertLegacyTeam(
+        insert,
+        {
+          id: LEGACY.team,
+          name: 'legacy-reports',
+          workflowId: LEGACY.workflow,
+          agents: [[LEGACY.agent, 'LEGACY31']],
+        },
+        at(9, 0),
+      );
       const conversations: Array<[string, string, Date | null, Date]> = [
         [LEGACY.x, 'resolved', at(10, 5), at(10, 30)],
         [LEGACY.y, 'resolved', null, at(11, 0)],

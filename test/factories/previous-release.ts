@@ -49,3 +49,49 @@ export async function seedPreviousRelease(
     await dataSource.destroy();
   }
 }
+
+/** The JSON list columns of a previous release's workflow, all empty. */
+const WORKFLOW_LISTS = [
+  'rules',
+  'flows',
+  'tags',
+  'integrations',
+  'channels',
+  'actions',
+  'faq',
+  'setup_steps',
+];
+
+/**
+ * A team with one private workflow and its agents (`[id, test channel code]`), as the previous
+ * release stored them, all created at `at`.
+ */
+export async function insertLegacyTeam(
+  insert: RowInsert,
+  team: { id: string; name: string; workflowId: string; agents: Array<[string, string]> },
+  at: Date | string,
+): Promise<void> {
+  await insert('teams', { id: team.id, name: team.name, created_at: at });
+  await insert('workflows', {
+    id: team.workflowId,
+    team_id: team.id,
+    name: 'Legacy',
+    visibility: 'private',
+    ...Object.fromEntries(WORKFLOW_LISTS.map((column) => [column, '[]'])),
+    created_at: at,
+    updated_at: at,
+  });
+  for (const [id, code] of team.agents) {
+    await insert('agents', {
+      id,
+      team_id: team.id,
+      workflow_id: team.workflowId,
+      name: 'Legacy',
+      description: 'From the previous release',
+      test_channel_code: code,
+      status: 'development',
+      created_at: at,
+      updated_at: at,
+    });
+  }
+}
