@@ -1,9 +1,5 @@
 import { listStatementTexts } from '@/database/sql/list-pages';
-import {
-  CONVERSATION_LIST,
-  ConversationScope,
-  listFilter,
-} from '@/modules/conversations/conversation-list';
+import { ConversationScope, listRead } from '@/modules/conversations/conversation-list';
 import { API, ApiClient } from '../../test/support/api-client';
 import { createKeyWithCli, createTeamWithCli } from '../../test/support/keys';
 import {
@@ -119,8 +115,8 @@ export async function inboxList(
       const { needs_attention: attention, ...rest } = variant.queries[0];
       const query =
         attention === undefined ? rest : { ...rest, needs_attention: attention === 'true' };
-      const filter = listFilter(scope, query);
-      const { page } = listStatementTexts(CONVERSATION_LIST, db.dialect, filter, {});
+      const { table, filter } = listRead(scope, query);
+      const { page } = listStatementTexts(table, db.dialect, filter, {});
       plans[variant.name] = await queryPlan(db, page, [...filter.params, PAGE, 0]);
     }
   } finally {

@@ -17,6 +17,12 @@ const NOW = '2026-11-20 10:00:00.000';
 const ID = Object.fromEntries(
   ['team', 'workflow', 'agent', 'kemi', 'ola', 'bare'].map((name) => [name, newId()]),
 );
+/**
+ * The larger id gets the older last message: a page ordered on label rows whose copy of the time
+ * were missing would fall back to the tie-breaker (id, descending) and come out the other way.
+ */
+const [OLDER, NEWER] = [ID.kemi, ID.ola].sort().reverse();
+const LAST_MESSAGE_AT = { [OLDER]: '2026-11-20 09:00:00.000', [NEWER]: '2026-11-20 09:30:00.000' };
 /** More labelled conversations than the backfill reads (1,000) or writes (200) per statement. */
 const BULK = 1_050;
 
@@ -42,6 +48,7 @@ async function legacyDatabase(url: string, secretKey: Buffer): Promise<void> {
           last_seq: 0,
           created_at: NOW,
           updated_at: NOW,
+          last_message_at: LAST_MESSAGE_AT[id] ?? null,
           ...inbox,
         });
       await conversation(ID.kemi, 'kemi', {
@@ -94,7 +101,7 @@ describe.each(migrationTargets())('label rows backfilled, on %s', (_name, postgr
     await database?.drop();
   });
 
-  it('filters the old conversations by their labels, with their status and assignee', async () => {
+  it('filters the old conversations by their labels, with their status, assignee and last message', async () => {
     const queue = async (query: string) => {
       const res = await t!.api(key).get(`${API}/conversations?limit=5&${query}`).expect(200);
       return {
@@ -110,6 +117,8 @@ describe.each(migrationTargets())('label rows backfilled, on %s', (_name, postgr
     expect(await queue('label=vip&assignee_id=none')).toEqual({ total: 1, ids: [ID.ola] });
     expect(await queue('label=refund&status=resolved')).toEqual({ total: 0, ids: [] });
     expect((await queue('label=bulk&status=pending')).total).toBe(BULK);
+    const latestFirst = await t!.api(key).get(`${API}/conversations?label=vip`).expect(200);
+    expect(latestFirst.body.data.map((c: { id: string }) => c.id)).toEqual([NEWER, OLDER]);
     const detail = await t!.api(key).get(`${API}/agents/${ID.agent}/conversations/${ID.kemi}`);
     expect(detail.body.data.labels).toEqual(['vip', 'refund']);
   });

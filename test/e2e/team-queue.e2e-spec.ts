@@ -189,4 +189,37 @@ describe('the team queue', () => {
     expect(await ids('label=vip-gold')).toEqual([fresh]);
     expect(await ids('label=vip')).toEqual([resolved]);
   });
+
+  it('lists a label in last-message order, each new message moving its conversation up', async () => {
+    const api = t.api();
+    const order = async (query: string, key = t.key) => {
+      const res = await t.api(key).get(`${QUEUE}?${query}`).expect(200);
+      return [res.body.meta.total_count, res.body.data.map((c: { id: string }) => c.id)];
+    };
+    await api
+      .patch(`${conversationsPath(ada)}/${paused}`)
+      .send({ labels: ['callback'] })
+      .expect(200);
+    await api
+      .patch(`${conversationsPath(ben)}/${fresh}`)
+      .send({ labels: ['callback'] })
+      .expect(200);
+    await sendAs(t, ada, 'queue-2', 'Hello again');
+    await repliesSettled(t);
+    expect(await order('label=callback')).toEqual([2, [paused, fresh]]);
+    await sendAs(t, ben, 'queue-4', 'Hello again');
+    await repliesSettled(t);
+    expect(await order('label=callback')).toEqual([2, [fresh, paused]]);
+    expect(await order('label=callback&sort=last_message_at')).toEqual([2, [paused, fresh]]);
+    expect(await order('label=callback&limit=1&page=2')).toEqual([2, [paused]]);
+    expect(await order('label=callback&status=open&assignee_id=none')).toEqual([
+      2,
+      [fresh, paused],
+    ]);
+    expect(await order(`label=callback&agent_id=${ada}`)).toEqual([1, [paused]]);
+    expect(await order('label=callback&is_ai_chat_paused=true')).toEqual([1, [paused]]);
+    expect(await order('label=callback', limited)).toEqual([1, [fresh]]);
+    expect(await order('label=callback', intruderKey)).toEqual([0, []]);
+    expect(await order('label=callback&limit=1&page=3')).toEqual([2, []]);
+  });
 });

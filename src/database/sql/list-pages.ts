@@ -89,8 +89,9 @@ export class ListPages<T extends ObjectLiteral> {
     private readonly table: ListTable,
   ) {}
 
-  async page(filter: ListFilter, list: ListRequest): Promise<ListPage<T>> {
-    const texts = listStatementTexts(this.table, this.db.dialect, filter, list);
+  /** A page of `table` (the list's own, or another way of reading the same rows). */
+  async page(filter: ListFilter, list: ListRequest, table = this.table): Promise<ListPage<T>> {
+    const texts = listStatementTexts(table, this.db.dialect, filter, list);
     const params = list.search ? [...filter.params, likePattern(list.search)] : filter.params;
     const offset = (list.page - 1) * list.limit;
     const { rows } = await this.db.execute(texts.page, [...params, list.limit, offset]);

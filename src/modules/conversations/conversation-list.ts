@@ -34,38 +34,47 @@ export interface ConversationScope {
 }
 
 /**
- * The conversations that carry `label`, read from `conversation_labels`' index: the team, the
- * label, and the status and assignee its rows copy, so that the rows the index range holds are
- * (nearly) the list's; the page and its total then read only those conversations.
+ * The list of the conversations that carry a label, read from `conversation_labels` (the LEFT
+ * JOIN lets a total that needs nothing else of the conversation come from the index alone), in
+ * the label row's copy of `last_message_at`, so that a page in the default order is the first
+ * rows of the queue index's range.
  */
-function labelCondition(
-  params: SqlParams,
-  team: string,
-  label: string,
-  status: ConversationStatus | undefined,
-  assignee: string | null,
-): string {
-  const copied = [`labelled.team_id = ${team}`, `labelled.label = ${params.add(label)}`];
-  if (status !== undefined) {
-    copied.push(`labelled.status = ${params.add(status)}`);
-  }
-  if (assignee) {
-    copied.push(`labelled.assignee_id ${assignee}`);
-  }
-  return (
-    'conversation.id IN (SELECT labelled.conversation_id FROM conversation_labels labelled ' +
-    `WHERE ${copied.join(' AND ')})`
-  );
+export const LABELLED_CONVERSATION_LIST: ListTable = {
+  ...CONVERSATION_LIST,
+  from:
+    'conversation_labels labelled ' +
+    'LEFT JOIN conversations conversation ON conversation.id = labelled.conversation_id',
+  sortColumns: { ...CONVERSATION_LIST.sortColumns, last_message_at: 'labelled.last_message_at' },
+  tieBreaker: 'labelled.conversation_id',
+};
+
+type ListQuery = ConversationFiltersDto & { status?: ConversationStatus };
+
+/** A list read: the table it is read from, and the filter on it. */
+export interface ConversationListRead {
+  table: ListTable;
+  filter: ListFilter;
 }
 
-/** The conversations of `scope` a query's filters keep (its status too, when it has one). */
-export function listFilter(
+/** The condition of `assignee_id` the query asks for, if any (`none`: unassigned). */
+function assigneeCondition(params: SqlParams, query: ListQuery): string | null {
+  if (query.assignee_id === undefined) {
+    return null;
+  }
+  return query.assignee_id === 'none' ? 'IS NULL' : `= ${params.add(query.assignee_id)}`;
+}
+
+/**
+ * The conditions of the query on the conversation's own columns; `fromLabelRows` leaves out the
+ * team, status and assignee, which the label rows read hold too.
+ */
+function conversationConditions(
+  params: SqlParams,
   scope: ConversationScope,
-  query: ConversationFiltersDto & { status?: ConversationStatus },
-): ListFilter {
-  const params = new SqlParams();
-  const team = params.add(scope.teamId);
-  const conditions = [`conversation.team_id = ${team}`];
+  query: ListQuery,
+  fromLabelRows: boolean,
+): string[] {
+  const conditions = fromLabelRows ? [] : [`conversation.team_id = ${params.add(scope.teamId)}`];
   if (scope.agentIds) {
     conditions.push(
       scope.agentIds.length > 0
@@ -75,7 +84,7 @@ export function listFilter(
   }
   const equal: Record<string, string | boolean | undefined> = {
     agent_id: query.agent_id?.toLowerCase(),
-    status: query.status,
+    status: fromLabelRows ? undefined : query.status,
     priority: query.priority,
     is_test_channel: query.is_test_channel,
     is_ai_chat_paused: query.is_ai_chat_paused,
@@ -92,20 +101,67 @@ export function listFilter(
       conditions.push(`conversation.${column} = ${params.add(value)}`);
     }
   }
-  const assignee =
-    query.assignee_id === undefined
-      ? null
-      : query.assignee_id === 'none'
-        ? 'IS NULL'
-        : `= ${params.add(query.assignee_id)}`;
-  if (assignee) {
-    conditions.push(`conversation.assignee_id ${assignee}`);
+  if (!fromLabelRows) {
+    const assignee = assigneeCondition(params, query);
+    if (assignee) {
+      conditions.push(`conversation.assignee_id ${assignee}`);
+    }
   }
   if (query.updated_after !== undefined) {
     conditions.push(`conversation.updated_at > ${params.add(new Date(query.updated_after))}`);
   }
+  return conditions;
+}
+
+/** The label row's conditions: the team, the label, and the status and assignee it copies. */
+function labelConditions(
+  params: SqlParams,
+  team: string,
+  label: string,
+  query: ListQuery,
+): string[] {
+  const conditions = [`labelled.team_id = ${team}`, `labelled.label = ${params.add(label)}`];
+  if (query.status !== undefined) {
+    conditions.push(`labelled.status = ${params.add(query.status)}`);
+  }
+  const assignee = assigneeCondition(params, query);
+  if (assignee) {
+    conditions.push(`labelled.assignee_id ${assignee}`);
+  }
+  return conditions;
+}
+
+/**
+ * The conversations of `scope` a query's filters keep (its status too, when it has one), on the
+ * conversations table (a label as a subquery of the label rows).
+ */
+export function listFilter(scope: ConversationScope, query: ListQuery): ListFilter {
+  const params = new SqlParams();
+  const conditions = conversationConditions(params, scope, query, false);
   if (query.label !== undefined) {
-    conditions.push(labelCondition(params, team, query.label, query.status, assignee));
+    const team = params.add(scope.teamId);
+    const labelled = labelConditions(params, team, query.label, query);
+    conditions.push(
+      'conversation.id IN (SELECT labelled.conversation_id FROM conversation_labels labelled ' +
+        `WHERE ${labelled.join(' AND ')})`,
+    );
   }
   return { where: conditions.join(' AND '), params: params.values };
+}
+
+/** How a list page is read: from the label rows when it filters by label, else as listFilter. */
+export function listRead(scope: ConversationScope, query: ListQuery): ConversationListRead {
+  if (query.label === undefined) {
+    return { table: CONVERSATION_LIST, filter: listFilter(scope, query) };
+  }
+  const params = new SqlParams();
+  const team = params.add(scope.teamId);
+  const conditions = [
+    ...labelConditions(params, team, query.label, query),
+    ...conversationConditions(params, scope, query, true),
+  ];
+  return {
+    table: LABELLED_CONVERSATION_LIST,
+    filter: { where: conditions.join(' AND '), params: params.values },
+  };
 }

@@ -12,6 +12,7 @@ import {
   ConversationsRepository,
 } from './conversations.repository';
 import { ConversationEntity } from './entities/conversation.entity';
+import { ConversationLabels } from './inbox/conversation-labels';
 import { MessageDraft } from './messages/message-draft';
 
 /** `appended`, or the error of a conversation deleted meanwhile (see `isRecordGoneMeanwhile`). */
@@ -34,6 +35,7 @@ export class ConversationWrites {
     private readonly contacts: ContactsRepository,
     private readonly events: ConversationEvents,
     private readonly outbox: ChannelOutbox,
+    private readonly labels: ConversationLabels,
   ) {}
 
   /**
@@ -54,6 +56,7 @@ export class ConversationWrites {
       if (!bumped) {
         return null;
       }
+      await this.labels.messageAdded(bumped.conversation);
       const appended = await this.queued(await this.conversations.insertMessage(bumped, draft));
       await this.events.messageCreated(appended.message);
       if (handedOff) {
@@ -96,6 +99,7 @@ export class ConversationWrites {
       if (!bumped) {
         return null;
       }
+      await this.labels.messageAdded(bumped.conversation);
       const appended = await this.queued(await this.conversations.insertMessage(bumped, draft));
       await this.events.messageCreated(appended.message);
       return appended;

@@ -6,7 +6,7 @@ import { Changes } from '@/database/sql/entity-statements';
 import { ListPages } from '@/database/sql/list-pages';
 import { SqlParam } from '@/database/sql/params';
 import type { AgentStatus } from '@/modules/agents/entities/agent.entity';
-import { CONVERSATION_LIST, ConversationScope, listFilter } from './conversation-list';
+import { CONVERSATION_LIST, ConversationScope, listFilter, listRead } from './conversation-list';
 import { ConversationCountsDto, ConversationFiltersDto } from './dto/conversation-filters.dto';
 import { ConversationListQueryDto } from './dto/conversation.dto';
 import { ConversationChannel, ConversationEntity } from './entities/conversation.entity';
@@ -112,8 +112,8 @@ export class ConversationsRepository {
     scope: ConversationScope,
     query: ConversationListQueryDto,
   ): Promise<Page<ConversationEntity>> {
-    const filter = listFilter(scope, query);
-    return Page.from(await this.lists.page(filter, query), query);
+    const { table, filter } = listRead(scope, query);
+    return Page.from(await this.lists.page(filter, query, table), query);
   }
 
   /** How many of the filtered conversations are in each status, need attention, have no one. */

@@ -1,13 +1,14 @@
 import { Column, Entity, ForeignKey, Index, PrimaryColumn } from 'typeorm';
-import { IdColumn } from '@/database/columns';
+import { IdColumn, TimeColumn } from '@/database/columns';
 import { ConversationEntity, ConversationStatus } from './conversation.entity';
 
 /**
  * One label of a conversation, a row per label, so that an index serves the team queue's label
  * filter (`conversations.labels`, a JSON array, stays what the API returns). The conversation's
- * status and assignee are copied beside the label, so that the queue's usual filters and the
- * page's total are read from the index alone: every write of a conversation's labels, status or
- * assignee rewrites its rows in the same transaction (ConversationLabels).
+ * status, assignee and last message time are copied beside the label, so that the queue's usual
+ * filters, the page's total and the page in its default order are read from the index: every
+ * write of a conversation's labels, status or assignee rewrites its rows in the same transaction
+ * (ConversationLabels), and so does each message (ConversationsRepository.bump).
  */
 @Entity('conversation_labels')
 @Index('ix_conversation_labels_queue', [
@@ -15,6 +16,7 @@ import { ConversationEntity, ConversationStatus } from './conversation.entity';
   'label',
   'status',
   'assigneeId',
+  'lastMessageAt',
   'conversationId',
 ])
 export class ConversationLabelEntity {
@@ -33,4 +35,7 @@ export class ConversationLabelEntity {
 
   @Column({ name: 'assignee_id', type: 'varchar', length: 255, nullable: true })
   assigneeId: string | null;
+
+  @TimeColumn('last_message_at', { nullable: true })
+  lastMessageAt: Date | null;
 }

@@ -37,7 +37,13 @@ export interface FlowState {
 @Index('ix_conversations_team_last_message', ['teamId', 'lastMessageAt'])
 @Index('ix_conversations_team_status', ['teamId', 'status', 'lastMessageAt'])
 @Index('ix_conversations_team_assignee', ['teamId', 'assigneeId', 'status', 'lastMessageAt'])
-@Index('ix_conversations_team_attention', ['teamId', 'needsAttention', 'status', 'lastMessageAt'])
+@Index('ix_conversations_team_attention', [
+  'teamId',
+  'needsAttention',
+  'status',
+  'lastMessageAt',
+  'priority',
+])
 export class ConversationEntity extends AgentScopedEntity {
   @Column({ name: 'channel_type', type: 'varchar', length: 32 })
   channelType: ConversationChannel;

@@ -3,7 +3,10 @@ import { Database } from '@/database/database.service';
 import { ConversationLabelEntity } from '../entities/conversation-label.entity';
 import { ConversationEntity } from '../entities/conversation.entity';
 
-type Labelled = Pick<ConversationEntity, 'id' | 'teamId' | 'status' | 'assigneeId' | 'labels'>;
+type Labelled = Pick<
+  ConversationEntity,
+  'id' | 'teamId' | 'status' | 'assigneeId' | 'labels' | 'lastMessageAt'
+>;
 
 /** The `conversation_labels` rows of `conversation` as it stands: one per distinct label. */
 export function labelRows(conversation: Labelled): ConversationLabelEntity[] {
@@ -13,13 +16,14 @@ export function labelRows(conversation: Labelled): ConversationLabelEntity[] {
     teamId: conversation.teamId,
     status: conversation.status,
     assigneeId: conversation.assigneeId,
+    lastMessageAt: conversation.lastMessageAt,
   }));
 }
 
 /**
  * A conversation's rows in `conversation_labels` (what the team queue's label filter reads), kept
- * equal to the conversation: each write of its labels, status or assignee calls one of these in
- * the transaction that makes it.
+ * equal to the conversation: each write of its labels, status, assignee or last message time
+ * calls one of these in the transaction that makes it.
  */
 @Injectable()
 export class ConversationLabels {
@@ -41,6 +45,17 @@ export class ConversationLabels {
     }
     if (Object.keys(copied).length > 0 && before.labels.length > 0) {
       await this.db.update(ConversationLabelEntity, { conversationId: before.id }, copied);
+    }
+  }
+
+  /** A message was added to `conversation` (as the write left it). */
+  async messageAdded(conversation: Labelled): Promise<void> {
+    if (conversation.labels.length > 0) {
+      await this.db.update(
+        ConversationLabelEntity,
+        { conversationId: conversation.id },
+        { lastMessageAt: conversation.lastMessageAt },
+      );
     }
   }
 
