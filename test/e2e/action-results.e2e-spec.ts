@@ -303,7 +303,8 @@ describe('what actions hand back, and how many run', () => {
     const runs = await runsOf(agentId);
     expect(runs).toHaveLength(8);
     expect(runs.every((run) => run.status === 'succeeded')).toBe(true);
-    // The model heard of every call it made: 8 results, then 192 refusals; no tool offered after.
+    // The model heard of every call it made: 8 results, then 192 refusals; after, no action is
+    // offered (only the hand-off every model keeps).
     const [, second] = llm.requests;
     const answers = second.messages
       .filter((m) => m.role === 'tool')
@@ -311,7 +312,7 @@ describe('what actions hand back, and how many run', () => {
     expect(answers).toHaveLength(200);
     expect(answers.slice(0, 8).every((answer) => answer.status === 'succeeded')).toBe(true);
     expect(answers.slice(8).every((answer) => answer.status === 'refused')).toBe(true);
-    expect(second.tools ?? []).toEqual([]);
+    expect((second.tools ?? []).map((tool) => tool.function.name)).toEqual(['handoff_to_human']);
     expect(llm.requests).toHaveLength(2);
     const messages = await allMessages(t, agentId, sent.conversation_id);
     expect(messages.filter((m) => m.message_type === 'action')).toHaveLength(8);

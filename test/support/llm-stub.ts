@@ -24,6 +24,8 @@ export interface LlmStub {
   toolCall: { name: string; arguments: Record<string, unknown> } | null;
   /** When set, replaces `toolCall`: all these calls in one answer (a model asking for many). */
   toolCalls: Array<{ name: string; arguments: Record<string, unknown> }> | null;
+  /** The text written beside the tool calls (none: `content: null`, as models mostly do). */
+  toolCallText: string | null;
   close(): Promise<void>;
 }
 
@@ -35,7 +37,7 @@ function answerTo(stub: LlmStub, request: ChatRequest): Record<string, unknown> 
   if (call && last?.role === 'user' && request.tools?.some((t) => t.function.name === call.name)) {
     return {
       role: 'assistant',
-      content: null,
+      content: stub.toolCallText,
       tool_calls: calls.map((each, index) => ({
         id: `call_${stub.requests.length}_${index}`,
         type: 'function',
@@ -65,6 +67,7 @@ export async function startLlmStub(port = 0): Promise<LlmStub> {
     answer: 'Hello from the model.',
     toolCall: null,
     toolCalls: null,
+    toolCallText: null,
   } as LlmStub;
   const server: Server = createServer((req, res) => {
     void readBody(req).then((body) => {

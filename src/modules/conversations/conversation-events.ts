@@ -104,6 +104,9 @@ export class ConversationEvents {
       subject: `${agent.name}: a conversation needs a person`,
       text: [
         `${customer} (${conversation.channelType}) is waiting for a person to answer.`,
+        ...(conversation.handoffReason
+          ? [`Why: ${conversation.handoffReason} (${conversation.handoffSource ?? 'hand-off'})`]
+          : []),
         '',
         'Their last message:',
         ...(last?.message.slice(0, QUOTE_LENGTH).split('\n') ?? ['(none)']).map((l) => `> ${l}`),

@@ -55,16 +55,6 @@ export function ruleHandoff(rule: Pick<WorkflowRule, 'name' | 'trigger'>): Hando
   return { reason: rule.name?.trim() || rule.trigger?.trim() || 'rule', source: 'rule' };
 }
 
-export function handoffReply(agent: AgentEntity, handoff: Handoff = NO_ANSWER_HANDOFF): Reply {
-  const team = agent.businessName ?? agent.name;
-  return {
-    text: `Thanks for your message. Someone from the ${team} team will get back to you shortly.`,
-    needsAttention: true,
-    handoff,
-    source: 'handoff',
-  };
-}
-
 /** `{{agent.name}}`, `{{agent.business_name}}`, and `{{key}}` for each collected answer. */
 export function fillPlaceholders(
   text: string,

@@ -9,9 +9,9 @@ import { customerLineFor, toolResultFor } from './action-runs/action-lines';
 import { collectedAnswer, collectKey, nextStep } from './rules/flow-steps';
 import { KnowledgeSearch } from './knowledge-search';
 import { ModelReplier, originOf, recordRun, RunLog } from './model/model-replier';
+import { handoffReply } from './handoff-line';
 import {
   fillPlaceholders,
-  handoffReply,
   Reply,
   ReplyContext,
   ReplyEngine,
@@ -121,7 +121,7 @@ export class ReplyPipeline implements ReplyEngine {
   }
 
   private async fromRule(turn: Turn, rule: WorkflowRule): Promise<Reply | null> {
-    const { agent } = turn.context;
+    const { agent, workflow } = turn.context;
     const action = rule.action?.trim();
     const escalates = action?.toLowerCase() === 'escalate';
     const response = rule.response?.trim()
@@ -143,7 +143,7 @@ export class ReplyPipeline implements ReplyEngine {
         source: 'rule',
       });
     }
-    return escalates ? this.finish(turn, handoffReply(agent, ruleHandoff(rule))) : null;
+    return escalates ? this.finish(turn, handoffReply(agent, workflow, ruleHandoff(rule))) : null;
   }
 
   private async continueFlow(turn: Turn, flows: WorkflowFlow[]): Promise<Reply | null> {
@@ -225,7 +225,7 @@ export class ReplyPipeline implements ReplyEngine {
         source: 'knowledge',
       });
     }
-    return this.finish(turn, { ...handoffReply(agent), flowState: null });
+    return this.finish(turn, { ...handoffReply(agent, workflow), flowState: null });
   }
 
   /** The language model's answer, or null when none is configured or it failed. */
@@ -239,6 +239,16 @@ export class ReplyPipeline implements ReplyEngine {
     }
     try {
       const answer = await this.model.answer(turn.context, await turn.actions(), turn.log, note);
+      if (answer.handoff) {
+        const { agent, workflow } = turn.context;
+        const handedOff = handoffReply(agent, workflow, answer.handoff);
+        // The model's own words are the AI's; without any, the service's hand-off line.
+        return this.finish(turn, {
+          ...handedOff,
+          ...(answer.text ? { text: answer.text, source: 'llm' as const } : {}),
+          ...extra,
+        });
+      }
       return this.finish(turn, {
         text: answer.text,
         needsAttention: answer.parked,
@@ -256,10 +266,10 @@ export class ReplyPipeline implements ReplyEngine {
 
   /** The rest of a reply that waited for a decision on one of its runs. */
   private async afterDecision(turn: Turn, runId: string): Promise<Reply> {
-    const { agent } = turn.context;
+    const { agent, workflow } = turn.context;
     const run = await this.runner.find(agent.teamId, agent.id, runId);
     if (!run) {
-      return this.finish(turn, handoffReply(agent));
+      return this.finish(turn, handoffReply(agent, workflow));
     }
     const byModel =
       run.status === 'rejected'

@@ -17,7 +17,8 @@ import { ReplyRequests } from '@/modules/conversations/reply-requests.service';
 import { PendingReplyEntity } from './entities/pending-reply.entity';
 import { messageActionOf, runLine } from './action-runs/action-lines';
 import { PendingRepliesRepository } from './pending-replies.repository';
-import { Handoff, handoffReply, Reply, REPLY_ENGINE, ReplyEngine } from './reply-engine';
+import { handoffReply } from './handoff-line';
+import { Handoff, Reply, REPLY_ENGINE, ReplyEngine } from './reply-engine';
 
 const HISTORY_MESSAGES = 20;
 /**
@@ -122,12 +123,13 @@ export class ReplyWorker extends JobWorker<ReplyJob, PendingReplyEntity> {
       await this.pending.jobs.remove(pending.id, token);
       return;
     }
+    const workflow = await this.workflows.findForAgent(agent.teamId, agent.workflowId);
     const reply: Reply =
       pending.attempts > MAX_ATTEMPTS
-        ? handoffReply(agent)
+        ? handoffReply(agent, workflow)
         : await this.engine.reply({
             agent,
-            workflow: await this.workflows.findForAgent(agent.teamId, agent.workflowId),
+            workflow,
             conversation,
             message,
             history: () =>

@@ -9,7 +9,7 @@ import { ActionRunEntity } from '../action-runs/entities/action-run.entity';
 import { ExecutableAction } from '@/modules/integrations/integrations.public';
 import { customerLineFor, toolResultFor } from '../action-runs/action-lines';
 import { KnowledgeSearch } from '../knowledge-search';
-import { ReplyContext } from '../reply-engine';
+import { Handoff, ReplyContext } from '../reply-engine';
 import { ModelClient } from './model-client';
 import { historyFor, instructionsFor } from './model-prompt';
 
@@ -21,9 +21,44 @@ const REFUSED = JSON.stringify({
 });
 
 export interface ModelAnswer {
+  /** Empty only when the model handed off without a word: the hand-off line stands in. */
   text: string;
   /** A tool waits for a person's approval: the reply goes on once it is decided. */
   parked: boolean;
+  /** The model handed the conversation to a person (`handoff_to_human`). */
+  handoff?: Handoff;
+}
+
+/** The tool every model has, besides the agent's actions (docs/api.md §5b). */
+export const HANDOFF_TOOL_NAME = 'handoff_to_human';
+const HANDOFF_REASON_CHARS = 500;
+const HANDOFF_TOOL: ChatCompletionTool = {
+  type: 'function',
+  function: {
+    name: HANDOFF_TOOL_NAME,
+    description:
+      'Hand the conversation to a person on the team: when the customer asks for a person, ' +
+      'when you cannot help with what they need, or when it needs a human decision. ' +
+      'Say why in `reason`; you may also write a short message telling the customer.',
+    parameters: {
+      type: 'object',
+      properties: {
+        reason: { type: 'string', description: 'Why a person should take over, in a sentence.' },
+      },
+      required: ['reason'],
+      additionalProperties: false,
+    },
+  },
+};
+
+/** The hand-off a `handoff_to_human` call asks for: its reason, tidied and bounded. */
+function modelHandoff(rawArguments: string): Handoff {
+  const reason = parsedArguments(rawArguments)?.reason;
+  const text = typeof reason === 'string' ? reason.replace(/\s+/g, ' ').trim() : '';
+  return {
+    source: 'model',
+    reason: text.slice(0, HANDOFF_REASON_CHARS) || 'the model asked for a person',
+  };
 }
 
 /**
@@ -35,13 +70,16 @@ export interface RunLog {
   earlier(): Promise<ActionRunEntity[]>;
 }
 
-/** Tool names a model accepts: letters, digits, `_` and `-`, at most 64, unique per request. */
+/**
+ * Tool names a model accepts: letters, digits, `_` and `-`, at most 64, unique per request (an
+ * action named like the hand-off tool gets a suffix).
+ */
 function toolNames(targets: ExecutableAction[]): Map<string, ExecutableAction> {
   const named = new Map<string, ExecutableAction>();
   for (const target of targets) {
     const base = target.action.actionName.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 58) || 'tool';
     let name = base;
-    for (let n = 2; named.has(name); n++) {
+    for (let n = 2; named.has(name) || name === HANDOFF_TOOL_NAME; n++) {
       name = `${base}_${n}`;
     }
     named.set(name, target);
@@ -116,15 +154,24 @@ export class ModelReplier {
     }));
     let callsLeft = this.maxToolCalls;
     for (let round = 0; ; round++) {
-      const offered = round < this.maxToolSteps && callsLeft > 0 ? tools : [];
+      const actionsOffered = round < this.maxToolSteps && callsLeft > 0;
       const reply = await this.model.complete({
         messages,
-        tools: offered,
+        tools: actionsOffered ? [...tools, HANDOFF_TOOL] : [HANDOFF_TOOL],
         promptConfig: workflow?.promptConfig ?? null,
       });
+      const text = typeof reply.content === 'string' ? reply.content.trim() : '';
       const calls = (reply.tool_calls ?? []).filter((call) => call.type === 'function');
-      if (calls.length === 0 || offered.length === 0) {
-        const text = typeof reply.content === 'string' ? reply.content.trim() : '';
+      const handoff = calls.find((call) => call.function.name === HANDOFF_TOOL_NAME);
+      if (handoff) {
+        // A person takes over: the other calls of this answer are not made.
+        return {
+          text: text.slice(0, MAX_REPLY_CHARS),
+          parked: false,
+          handoff: modelHandoff(handoff.function.arguments),
+        };
+      }
+      if (calls.length === 0 || !actionsOffered) {
         if (!text) {
           throw new Error('the model gave no answer');
         }
