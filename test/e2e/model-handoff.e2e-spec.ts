@@ -172,3 +172,98 @@ describe('the hand-off line', () => {
     expect(line).toBe('Un instant : Ada de Kiki Shoes vous passe un collègue.');
   });
 });
+
+describe('hand-offs by the flow and by the customer, without a model', () => {
+  let t: TestApp;
+  let agentId: string;
+  let user = 0;
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    const workflow = await createWorkflow(t, {
+      name: 'Returns desk',
+      rules: [
+        {
+          name: 'Manager',
+          trigger: 'speak to the manager',
+          response: 'The manager will call you back today.',
+          action: 'escalate',
+          enabled: true,
+        },
+      ],
+      flows: [
+        {
+          name: 'Damaged parcel',
+          trigger_keywords: [{ keyword: 'damaged', weight: 'high' }],
+          conversation_steps: [
+            { type: 'collect', content: 'Which order arrived damaged?', key: 'order_id' },
+            {
+              type: 'message',
+              content: 'A colleague will look at order {{order_id}} with you.',
+              action: 'escalate',
+            },
+            { type: 'message', content: 'Never said: the flow ended at the hand-off.' },
+          ],
+        },
+      ],
+    });
+    agentId = (
+      await createAgent(t, { workflow_id: workflow.id, name: 'Ada', business_name: 'Kiki' })
+    ).id;
+  });
+  afterAll(() => t.close());
+
+  const detail = async (id: string) =>
+    (
+      await t
+        .api()
+        .get(`${conversationsPath(agentId)}/${id}`)
+        .expect(200)
+    ).body.data;
+
+  it('hands off at a flow step whose action is escalate, the flow name as the reason', async () => {
+    const customer = `flow-${++user}`;
+    const first = await sendAs(t, agentId, customer, 'My parcel arrived damaged');
+    await repliesSettled(t);
+    await sendAs(t, agentId, customer, 'KK-1042');
+    await repliesSettled(t);
+    const messages = await allMessages(t, agentId, first.conversation_id);
+    expect(messages.map((m) => m.message)).toEqual([
+      'My parcel arrived damaged',
+      'Which order arrived damaged?',
+      'KK-1042',
+      'A colleague will look at order KK-1042 with you.',
+    ]);
+    expect(await detail(first.conversation_id)).toMatchObject({
+      needs_attention: true,
+      is_ai_chat_paused: true,
+      handoff: { source: 'flow', reason: 'Damaged parcel' },
+    });
+  });
+
+  it('hands off when the customer asks for a person, in their words and language', async () => {
+    for (const [text, line] of [
+      ['Can I talk to a human please?', 'Thanks for your message.'],
+      ['Je voudrais parler à un conseiller', 'Thanks for your message.'],
+    ]) {
+      const sent = await sendAs(t, agentId, `customer-${++user}`, text);
+      await repliesSettled(t);
+      expect((await allMessages(t, agentId, sent.conversation_id)).at(-1)!.message).toContain(line);
+      expect((await detail(sent.conversation_id)).handoff).toMatchObject({
+        source: 'customer',
+        reason: 'the customer asked for a person',
+      });
+    }
+  });
+
+  it('leaves a rule that matches first to answer, and a mere mention of people alone', async () => {
+    const ruled = await sendAs(t, agentId, `customer-${++user}`, 'Speak to the manager');
+    const mention = await sendAs(t, agentId, `customer-${++user}`, 'Is a person needed to sign?');
+    await repliesSettled(t);
+    expect((await detail(ruled.conversation_id)).handoff).toMatchObject({
+      source: 'rule',
+      reason: 'Manager',
+    });
+    expect((await detail(mention.conversation_id)).handoff).toMatchObject({ source: 'no_answer' });
+  });
+});

@@ -17,6 +17,7 @@ import {
   ReplyEngine,
   ruleHandoff,
 } from './reply-engine';
+import { asksForPerson, CUSTOMER_HANDOFF_REASON } from './rules/asks-for-person';
 import { WorkflowTriggersCache } from './rules/workflow-triggers.cache';
 
 /** What one reply works with: its runs, the agent's actions (read once), the collected answers. */
@@ -69,6 +70,10 @@ export class ReplyPipeline implements ReplyEngine {
     const byRule = found?.rule ? await this.fromRule(turn, found.rule) : null;
     if (byRule) {
       return byRule;
+    }
+    if (asksForPerson(message.message)) {
+      const handoff = { source: 'customer' as const, reason: CUSTOMER_HANDOFF_REASON };
+      return this.finish(turn, { ...handoffReply(agent, workflow, handoff), flowState: null });
     }
     const flows = workflow?.flows ?? [];
     const byFlow =
@@ -185,14 +190,26 @@ export class ReplyPipeline implements ReplyEngine {
     return best ? this.runStep(turn, best.flow, nextStep(best.flow, -1)) : null;
   }
 
-  /** The flow's step at `index`, or the next that does something when its action cannot run. */
+  /**
+   * The flow's step at `index`, or the next that does something when its action cannot run. A
+   * step whose action is `escalate` hands off (the flow's name is the reason) and ends the flow.
+   */
   private async runStep(turn: Turn, flow: WorkflowFlow, index: number): Promise<Reply | null> {
-    const { agent } = turn.context;
+    const { agent, workflow } = turn.context;
     for (let at = index; at !== -1; at = nextStep(flow, at)) {
       const step = flow.conversation_steps[at];
       const content = step.content?.trim()
         ? fillPlaceholders(step.content, agent, turn.collected)
         : null;
+      if (step.action?.trim().toLowerCase() === 'escalate') {
+        const handoff = { source: 'flow' as const, reason: flow.name };
+        const handedOff = handoffReply(agent, workflow, handoff);
+        return this.finish(turn, {
+          ...handedOff,
+          ...(content ? { text: content, source: 'flow' as const } : {}),
+          flowState: null,
+        });
+      }
       const run = step.action?.trim() ? await this.run(turn, step.action) : null;
       if (!run && !content) {
         // An action the agent may not run (unknown, disabled or gone): the step says nothing.
