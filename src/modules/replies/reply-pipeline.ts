@@ -2,7 +2,11 @@ import { Injectable, Logger } from '@nestjs/common';
 import { ActionRunner } from './action-runs/action-runner.service';
 import { ActionRunEntity } from './action-runs/entities/action-run.entity';
 import { ExecutableAction } from '@/modules/integrations/integrations.public';
-import type { WorkflowFlow, WorkflowRule } from '@/modules/workflows/entities/workflow.entity';
+import type {
+  FlowStep,
+  WorkflowFlow,
+  WorkflowRule,
+} from '@/modules/workflows/entities/workflow.entity';
 import { isActiveFlow } from '@/modules/workflows/workflows.service';
 import type { FlowState } from '@/modules/conversations/entities/conversation.entity';
 import { customerLineFor, toolResultFor } from './action-runs/action-lines';
@@ -18,6 +22,7 @@ import {
   ruleHandoff,
 } from './reply-engine';
 import { asksForPerson, CUSTOMER_HANDOFF_REASON } from './rules/asks-for-person';
+import { isQuestion, validAnswer } from './rules/step-answers';
 import { WorkflowTriggersCache } from './rules/workflow-triggers.cache';
 
 /** What one reply works with: its runs, the agent's actions (read once), the collected answers. */
@@ -160,11 +165,43 @@ export class ReplyPipeline implements ReplyEngine {
     }
     const asked = flow.conversation_steps[state.step];
     if (asked?.type === 'collect') {
-      turn.collected[collectKey(asked, state.step)] = collectedAnswer(turn.context.message.message);
+      const text = turn.context.message.message;
+      const answer = asked.validate ? validAnswer(asked.validate, text) : collectedAnswer(text);
+      // A step with no question of its own cannot ask again: it keeps the answer as it came.
+      if (answer === null && asked.content?.trim()) {
+        return this.askAgain(turn, state, asked);
+      }
+      turn.collected[collectKey(asked, state.step)] = answer ?? collectedAnswer(text);
       turn.collectedChanged = true;
     }
     const step = nextStep(flow, state.step);
     return step === -1 ? null : this.runStep(turn, flow, step);
+  }
+
+  /**
+   * An answer the step's `validate` refused: a question of the customer's own is answered first
+   * (the model or the knowledge; nothing found, nothing said), then the step asks again.
+   */
+  private async askAgain(turn: Turn, state: FlowState, step: FlowStep): Promise<Reply> {
+    const { agent, workflow, message } = turn.context;
+    const question = fillPlaceholders(step.content ?? '', agent, turn.collected).trim();
+    let aside: string | null = null;
+    if (isQuestion(message.message)) {
+      const byModel = await this.fromModel(turn, { flowState: null });
+      if (byModel?.handoff) {
+        return byModel;
+      }
+      aside =
+        byModel?.text ??
+        (await this.knowledge.bestAnswer({ agent, workflow }, message.message))?.text ??
+        null;
+    }
+    return this.finish(turn, {
+      text: [aside, question].filter(Boolean).join('\n\n'),
+      needsAttention: false,
+      flowState: state,
+      source: 'flow',
+    });
   }
 
   private async startFlow(
@@ -187,17 +224,29 @@ export class ReplyPipeline implements ReplyEngine {
         best = { flow, score };
       }
     }
-    return best ? this.runStep(turn, best.flow, nextStep(best.flow, -1)) : null;
+    return best
+      ? this.runStep(turn, best.flow, nextStep(best.flow, -1), turn.context.message.message)
+      : null;
   }
 
   /**
    * The flow's step at `index`, or the next that does something when its action cannot run. A
    * step whose action is `escalate` hands off (the flow's name is the reason) and ends the flow.
+   * A `collect` step is skipped when its answer is known: kept from earlier, or, with `validate`,
+   * found in the message that started the flow (`opening`: "where is my order KK-1042?").
    */
-  private async runStep(turn: Turn, flow: WorkflowFlow, index: number): Promise<Reply | null> {
+  private async runStep(
+    turn: Turn,
+    flow: WorkflowFlow,
+    index: number,
+    opening?: string,
+  ): Promise<Reply | null> {
     const { agent, workflow } = turn.context;
     for (let at = index; at !== -1; at = nextStep(flow, at)) {
       const step = flow.conversation_steps[at];
+      if (step.type === 'collect' && this.knownAnswer(turn, step, at, opening)) {
+        continue;
+      }
       const content = step.content?.trim()
         ? fillPlaceholders(step.content, agent, turn.collected)
         : null;
@@ -225,6 +274,18 @@ export class ReplyPipeline implements ReplyEngine {
       });
     }
     return null;
+  }
+
+  /** Whether a collect step's answer is at hand (taking it from `opening` when found there). */
+  private knownAnswer(turn: Turn, step: FlowStep, index: number, opening?: string): boolean {
+    const key = collectKey(step, index);
+    const found = opening && step.validate ? validAnswer(step.validate, opening) : null;
+    if (found !== null) {
+      turn.collected[key] = found;
+      turn.collectedChanged = true;
+      return true;
+    }
+    return Boolean(turn.collected[key]?.trim());
   }
 
   private async fromKnowledge(turn: Turn, agent: ReplyContext['agent']): Promise<Reply> {

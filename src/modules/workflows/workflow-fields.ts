@@ -43,7 +43,7 @@ function toFlow(flow: FlowDto): WorkflowFlow {
     })),
     conversation_steps: (flow.conversation_steps ?? []).map((step) => ({
       type: step.type,
-      ...sentFields(step, ['content', 'action', 'followup', 'key']),
+      ...sentFields(step, ['content', 'action', 'followup', 'key', 'validate']),
     })),
   };
 }

@@ -11,12 +11,29 @@ import {
   Max,
   MaxLength,
   Min,
+  ValidateBy,
 } from 'class-validator';
 import { NullableHttpUrl, NullableString, RequiredString } from '@/common/validation/string-fields';
 import { OptionalNotNull } from '@/common/validation/decorators';
 import { ArrayOf } from '@/common/validation/array-of';
 import { LIMITS } from '@/common/validation/limits';
 import { TriggerPhraseLength } from './trigger-limits';
+import {
+  MAX_STEP_PATTERN,
+  STEP_VALIDATION_KINDS,
+  StepValidation,
+  stepValidationProblem,
+} from '../step-validation';
+
+/** A collect step's `validate`: a kind, or `{ pattern }` (see stepValidationProblem). */
+const IsStepValidation = () =>
+  ValidateBy({
+    name: 'isStepValidation',
+    validator: {
+      validate: (value: unknown) => stepValidationProblem(value) === null,
+      defaultMessage: (args) => stepValidationProblem(args?.value) ?? '',
+    },
+  });
 
 export class RuleDto {
   @ApiPropertyOptional({
@@ -82,6 +99,25 @@ export class FlowStepDto {
     description: "A collect step's name for the customer's answer (default step_<n>)",
   })
   key?: string | null;
+
+  @ApiPropertyOptional({
+    description:
+      "A collect step's check of the answer: a kind, or { pattern } (a regular expression, " +
+      'matched case-insensitively; the match is what is kept)',
+    oneOf: [
+      { type: 'string', enum: [...STEP_VALIDATION_KINDS] },
+      {
+        type: 'object',
+        properties: { pattern: { type: 'string', maxLength: MAX_STEP_PATTERN } },
+        required: ['pattern'],
+        additionalProperties: false,
+      },
+    ],
+    nullable: true,
+  })
+  @IsOptional()
+  @IsStepValidation()
+  validate?: StepValidation | null;
 }
 
 export class FlowDto {

@@ -1,5 +1,8 @@
 import { Column, Entity, ForeignKey, Index } from 'typeorm';
 import { TeamScopedEntity } from '@/database/team-scoped.entity';
+import type { StepValidation } from '../step-validation';
+
+export type { StepValidation };
 
 export type WorkflowVisibility = 'private' | 'public';
 
@@ -26,6 +29,8 @@ export interface FlowStep {
   followup?: string | null;
   /** For a `collect` step: the name the customer's answer is kept under. */
   key?: string | null;
+  /** For a `collect` step: what the answer must be (docs/api.md §5b). */
+  validate?: StepValidation | null;
 }
 
 export interface WorkflowFlow {
