@@ -198,6 +198,19 @@ describe('channel webhooks: WhatsApp in, the reply out', () => {
 
   it('answers 404 for an unknown or disconnected channel', async () => {
     await t.http().post('/api/v1/channels/not-an-id/webhook').send({}).expect(404);
+    // No TEST_WHATSAPP_* settings: the shared test number is as unknown as any other channel.
+    await t
+      .http()
+      .post('/api/v1/channels/test-whatsapp/webhook')
+      .set('X-Hub-Signature-256', signMeta('{}', ''))
+      .send({})
+      .expect(404);
+    await t
+      .http()
+      .get(
+        '/api/v1/channels/test-whatsapp/webhook?hub.mode=subscribe&hub.verify_token=x&hub.challenge=1',
+      )
+      .expect(404);
     await t
       .http()
       .post(`/api/v1/channels/${agentId}/webhook`)

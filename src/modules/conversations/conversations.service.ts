@@ -149,14 +149,16 @@ export class ConversationsService {
   /**
    * A customer's message arriving through one of the agent's channels (the web chat: its text; a
    * provider's webhook: text or media, docs/api.md §4d): appended to their conversation, created
-   * if new, and answered as any message is (media by its caption). The caller has found the
-   * channel, and so the agent, to be the team's.
+   * if new, and answered as any message is (media by its caption), or with the service's own
+   * `notice` instead when given (a test code's confirmation). The caller has found the channel,
+   * and so the agent, to be the team's.
    */
   postFromChannelUser(
     teamId: string,
     agentId: string,
     channelUser: ChannelUser,
     content: string | ChannelContent,
+    notice?: string,
   ): Promise<MessageEntity> {
     const consoleUrl = `${this.config.publicSurface.url}/api/v1/console`;
     const draft = channelDraft(
@@ -169,6 +171,7 @@ export class ConversationsService {
       { message: draft.text, role: 'user' },
       { channelUser },
       draft,
+      notice,
     );
   }
 

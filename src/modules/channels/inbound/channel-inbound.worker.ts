@@ -6,7 +6,6 @@ import { JobWorker } from '@/database/jobs/job-worker';
 import { ChannelsService } from '@/modules/agents/channels.service';
 import type { AgentChannelEntity } from '@/modules/agents/entities/agent-channel.entity';
 import { ChannelOutbox } from '@/modules/conversations/channel-outbox.service';
-import type { ChannelContent } from '@/modules/conversations/conversations.public';
 import { ConversationsService } from '@/modules/conversations/conversations.service';
 import { ChannelInboundEntity } from '../entities/channel-inbound.entity';
 import {
@@ -16,6 +15,7 @@ import {
   ParsedNotification,
 } from '../meta/webhook-payloads';
 import { ChannelInboundRepository } from './channel-inbound.repository';
+import { contentOf } from './inbound-content';
 
 const CONCURRENCY = 8;
 const PER_TEAM = 2;
@@ -27,18 +27,6 @@ function parse(type: AgentChannelEntity['type'], body: unknown): ParsedNotificat
   return type === 'whatsapp'
     ? parseWhatsAppNotification(body)
     : parseMessengerNotification(body, type === 'instagram' ? 'instagram' : 'messenger');
-}
-
-/** What the conversation stores of a message: its kind, its text or caption, its media. */
-function contentOf({ kind, text, media }: InboundMessage): ChannelContent {
-  const providerId = media?.providerId ?? media?.url;
-  return {
-    kind,
-    text,
-    media: providerId
-      ? { providerId, mimeType: media?.mimeType ?? null, caption: media?.caption ?? null }
-      : null,
-  };
 }
 
 /**

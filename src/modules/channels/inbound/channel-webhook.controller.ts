@@ -10,8 +10,10 @@ import { RawResponse } from '@/common/http/response-message.decorator';
 import { isId } from '@/common/ids';
 import { AnyQuery } from '@/common/validation/query-parameters';
 import { Database } from '@/database/database.service';
-import { ChannelsService } from '@/modules/agents/channels.service';
+import { ChannelsService, TEST_NUMBER_CHANNEL_ID } from '@/modules/agents/channels.service';
 import { metaSignatureValid } from '../meta/webhook-payloads';
+import { testNumberJob, TestNumberInboundWorker } from '../test-number/test-number-inbound.worker';
+import { TestNumberRepository } from '../test-number/test-number.repository';
 import { ChannelInboundRepository } from './channel-inbound.repository';
 import { ChannelInboundWorker } from './channel-inbound.worker';
 
@@ -23,13 +25,27 @@ function sameText(a: string, b: string): boolean {
   return left.length === right.length && timingSafeEqual(left, right);
 }
 
+/** Where a webhook's notifications go, and the secrets they are checked with. */
+interface WebhookTarget {
+  secrets: Record<string, string>;
+  /** Keeps a signed notification and schedules its processing. */
+  keep(body: string): Promise<void>;
+}
+
+const CHANNEL_ID_PARAM = {
+  name: 'channelId',
+  type: String,
+  description: `A connected channel's id, or \`${TEST_NUMBER_CHANNEL_ID}\` for the shared WhatsApp test number`,
+};
+
 /**
  * The providers' webhook (docs/api.md §4d), outside the console prefix and without a key: Meta's
  * verification handshake (GET), and its signed notifications (POST). The channel is the one the
  * URL names, never one named inside the body. A notification is checked against the channel's
  * app secret over the raw bytes, in constant time, before anything is stored (401 otherwise);
  * then kept, acknowledged at once, and processed by a worker, so a crash after the 200 loses
- * nothing.
+ * nothing. The installation's shared test number (TEST_WHATSAPP_* settings) has the fixed id
+ * `test-whatsapp`, checked with its configured tokens; unconfigured, it is unknown (404).
  */
 @ApiTags('channels')
 @Public()
@@ -42,13 +58,15 @@ export class ChannelWebhookController {
     private readonly channels: ChannelsService,
     private readonly inbound: ChannelInboundRepository,
     private readonly worker: ChannelInboundWorker,
+    private readonly testNumber: TestNumberRepository,
+    private readonly testNumberWorker: TestNumberInboundWorker,
   ) {}
 
   @Get()
   @ApiOperation({
     summary: "Meta's webhook verification: answers hub.challenge when hub.verify_token matches",
   })
-  @ApiParam({ name: 'channelId', type: String })
+  @ApiParam(CHANNEL_ID_PARAM)
   @ApiOkResponse({
     description: 'The challenge, as text/plain',
     content: { 'text/plain': { schema: { type: 'string' } } },
@@ -62,10 +80,7 @@ export class ChannelWebhookController {
     @Query() query: Record<string, unknown>,
     @Res() res: Response,
   ): Promise<void> {
-    const found = isId(channelId) ? await this.channels.metaChannel(channelId.toLowerCase()) : null;
-    if (!found) {
-      throw Errors.notFound('Channel not found');
-    }
+    const found = await this.targetOf(channelId);
     const token = query['hub.verify_token'];
     const challenge = query['hub.challenge'];
     const expected = found.secrets.verify_token ?? '';
@@ -88,7 +103,7 @@ export class ChannelWebhookController {
     summary:
       "Meta's notifications, signed with X-Hub-Signature-256 over the raw body; acknowledged at once",
   })
-  @ApiParam({ name: 'channelId', type: String })
+  @ApiParam(CHANNEL_ID_PARAM)
   @ApiOkResponse({
     description: 'Kept, to be processed',
     content: {
@@ -109,10 +124,7 @@ export class ChannelWebhookController {
     @Req() req: Request,
     @Res() res: Response,
   ): Promise<void> {
-    const found = isId(channelId) ? await this.channels.metaChannel(channelId.toLowerCase()) : null;
-    if (!found) {
-      throw Errors.notFound('Channel not found');
-    }
+    const found = await this.targetOf(channelId);
     const signature = req.headers['x-hub-signature-256'];
     if (
       !req.rawBody ||
@@ -127,10 +139,46 @@ export class ChannelWebhookController {
     if (req.bodyError) {
       throw req.bodyError;
     }
-    const row = await this.db.transaction(() =>
-      this.inbound.insert(found.channel.teamId, found.channel.id, req.rawBody!.toString('utf8')),
-    );
-    this.worker.schedule({ id: row.id, teamId: row.teamId });
+    await found.keep(req.rawBody.toString('utf8'));
     res.status(200).json({ received: true });
+  }
+
+  /** The channel the URL names (or the shared test number), else 404. */
+  private async targetOf(channelId: string): Promise<WebhookTarget> {
+    const target =
+      channelId === TEST_NUMBER_CHANNEL_ID
+        ? this.testNumberTarget()
+        : await this.channelTarget(channelId);
+    if (!target) {
+      throw Errors.notFound('Channel not found');
+    }
+    return target;
+  }
+
+  private async channelTarget(channelId: string): Promise<WebhookTarget | null> {
+    const found = isId(channelId) ? await this.channels.metaChannel(channelId.toLowerCase()) : null;
+    return (
+      found && {
+        secrets: found.secrets,
+        keep: async (body) => {
+          const { teamId, id } = found.channel;
+          const row = await this.db.transaction(() => this.inbound.insert(teamId, id, body));
+          this.worker.schedule({ id: row.id, teamId: row.teamId });
+        },
+      }
+    );
+  }
+
+  private testNumberTarget(): WebhookTarget | null {
+    const testNumber = this.channels.testNumber();
+    return (
+      testNumber && {
+        secrets: testNumber.secrets,
+        keep: async (body) => {
+          const row = await this.db.transaction(() => this.testNumber.insert(body));
+          this.testNumberWorker.schedule(testNumberJob(row.id));
+        },
+      }
+    );
   }
 }
