@@ -7,6 +7,7 @@ import { ChannelSender } from './channel-sender';
 import { ChannelInboundRepository } from './inbound/channel-inbound.repository';
 import { ChannelInboundWorker } from './inbound/channel-inbound.worker';
 import { ChannelWebhookController } from './inbound/channel-webhook.controller';
+import { SenderProfiles } from './inbound/sender-profiles';
 import { TestNumberInboundWorker } from './test-number/test-number-inbound.worker';
 import { TestNumberRepository } from './test-number/test-number.repository';
 
@@ -24,6 +25,7 @@ import { TestNumberRepository } from './test-number/test-number.repository';
     ChannelSendWorker,
     ChannelInboundRepository,
     ChannelInboundWorker,
+    SenderProfiles,
     TestNumberRepository,
     TestNumberInboundWorker,
   ],

@@ -103,6 +103,22 @@ export class ConversationsRepository {
     return this.db.findOne(ConversationEntity, { teamId, agentId, id });
   }
 
+  /** The channel user's conversation with the agent, or null before their first message. */
+  findForChannelUser(
+    teamId: string,
+    agentId: string,
+    user: Pick<ChannelUser, 'channelType' | 'channelUserId' | 'isTestChannel'>,
+  ): Promise<ConversationEntity | null> {
+    const { channelType, channelUserId, isTestChannel } = user;
+    return this.db.findOne(ConversationEntity, {
+      teamId,
+      agentId,
+      channelType,
+      channelUserId,
+      isTestChannel,
+    });
+  }
+
   /** The team's conversation by id, whatever its agent. */
   find(teamId: string, id: string): Promise<ConversationEntity | null> {
     return this.db.findOne(ConversationEntity, { teamId, id });

@@ -175,6 +175,19 @@ export class ConversationsService {
     );
   }
 
+  /**
+   * Whether the channel user's conversation with the agent knows their name already (a provider
+   * that sends none is asked for it only while it does not).
+   */
+  async channelUserNamed(
+    teamId: string,
+    agentId: string,
+    user: Pick<ChannelUser, 'channelType' | 'channelUserId' | 'isTestChannel'>,
+  ): Promise<boolean> {
+    const conversation = await this.conversations.findForChannelUser(teamId, agentId, user);
+    return Boolean(conversation?.channelUserUsername);
+  }
+
   /** The conversation a reply is produced for, or null once it is gone; the agent is not read. */
   findForReply(teamId: string, agentId: string, id: string): Promise<ConversationEntity | null> {
     return this.conversations.findOwned(teamId, agentId, id);

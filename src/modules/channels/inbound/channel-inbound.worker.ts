@@ -16,6 +16,7 @@ import {
 } from '../meta/webhook-payloads';
 import { ChannelInboundRepository } from './channel-inbound.repository';
 import { contentOf } from './inbound-content';
+import { SenderProfiles } from './sender-profiles';
 
 const CONCURRENCY = 8;
 const PER_TEAM = 2;
@@ -46,6 +47,7 @@ export class ChannelInboundWorker extends JobWorker<QueuedJob, ChannelInboundEnt
     private readonly channels: ChannelsService,
     private readonly conversations: ConversationsService,
     private readonly outbox: ChannelOutbox,
+    private readonly profiles: SenderProfiles,
   ) {
     super(db, {
       concurrency: CONCURRENCY,
@@ -81,10 +83,14 @@ export class ChannelInboundWorker extends JobWorker<QueuedJob, ChannelInboundEnt
       await this.inbound.jobs.remove(row.id, token);
       return;
     }
-    const { channel } = found;
+    const { channel, secrets } = found;
     const parsed = parse(channel.type, JSON.parse(row.body));
+    const names = new Map<string, Promise<string | null>>();
     for (const message of parsed.messages) {
-      await this.takeIn(channel, message);
+      if (!names.has(message.from)) {
+        names.set(message.from, this.profileName(channel, secrets, message));
+      }
+      await this.takeIn(channel, { ...message, profileName: await names.get(message.from)! });
     }
     for (const status of parsed.statuses) {
       await this.outbox.providerStatus(
@@ -95,6 +101,29 @@ export class ChannelInboundWorker extends JobWorker<QueuedJob, ChannelInboundEnt
       );
     }
     await this.inbound.jobs.remove(row.id, token);
+  }
+
+  /**
+   * The sender's name: WhatsApp's own, else (Messenger, Instagram) asked of the Graph API while
+   * their conversation has none, outside any transaction; null when the lookup fails.
+   */
+  private async profileName(
+    channel: AgentChannelEntity,
+    secrets: Record<string, string>,
+    message: InboundMessage,
+  ): Promise<string | null> {
+    if (
+      message.profileName !== null ||
+      (channel.type !== 'messenger' && channel.type !== 'instagram')
+    ) {
+      return message.profileName;
+    }
+    const named = await this.conversations.channelUserNamed(channel.teamId, channel.agentId, {
+      channelType: channel.type,
+      channelUserId: message.from,
+      isTestChannel: false,
+    });
+    return named ? null : this.profiles.nameOf(channel.type, message.from, secrets.access_token);
   }
 
   private takeIn(channel: AgentChannelEntity, message: InboundMessage): Promise<void> {
