@@ -189,6 +189,14 @@ describe('channel webhooks: WhatsApp in, the reply out', () => {
     expect((await replyDelivery()).delivery?.status).toBe('read');
   });
 
+  it('refuses an unsigned body that is not JSON with 401, before reading it', async () => {
+    for (const raw of ['{"object":', 'not json at all', '\u0000']) {
+      await post(null, undefined, raw).expect(401);
+      await post(null, 'sha256=' + '0'.repeat(64), raw).expect(401);
+    }
+    await t.http().post(webhookPath).set('Content-Type', 'text/plain').send('hello').expect(401);
+  });
+
   it('refuses malformed bodies with a valid signature, storing nothing', async () => {
     for (const raw of ['{"object":', '[]', '"text"', JSON.stringify({ entry: 'x'.repeat(1000) })]) {
       const res = await post(null, signMeta(raw, APP_SECRET), raw);

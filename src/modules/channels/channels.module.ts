@@ -7,7 +7,9 @@ import { ChannelSender } from './channel-sender';
 import { ChannelInboundRepository } from './inbound/channel-inbound.repository';
 import { ChannelInboundWorker } from './inbound/channel-inbound.worker';
 import { ChannelWebhookController } from './inbound/channel-webhook.controller';
+import { MetaSignatureGuard } from './inbound/meta-signature.guard';
 import { SenderProfiles } from './inbound/sender-profiles';
+import { WebhookTargets } from './inbound/webhook-targets';
 import { TestNumberInboundWorker } from './test-number/test-number-inbound.worker';
 import { TestNumberRepository } from './test-number/test-number.repository';
 
@@ -25,7 +27,9 @@ import { TestNumberRepository } from './test-number/test-number.repository';
     ChannelSendWorker,
     ChannelInboundRepository,
     ChannelInboundWorker,
+    MetaSignatureGuard,
     SenderProfiles,
+    WebhookTargets,
     TestNumberRepository,
     TestNumberInboundWorker,
   ],
