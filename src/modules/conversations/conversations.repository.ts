@@ -85,6 +85,8 @@ export interface ChannelUser {
   username: string | null;
   /** The agent's channel the user came through, when a channel carries the conversation. */
   channelId?: string;
+  /** The provider's profile name of the user: a new contact's `full_name`. */
+  profileName?: string | null;
 }
 
 /**

@@ -139,6 +139,7 @@ export class ChannelInboundWorker extends JobWorker<QueuedJob, ChannelInboundEnt
           channelUserId: message.from,
           isTestChannel: false,
           username: message.profileName,
+          profileName: message.profileName,
           channelId: channel.id,
         },
         contentOf(message),

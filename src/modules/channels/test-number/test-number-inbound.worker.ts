@@ -130,6 +130,7 @@ export class TestNumberInboundWorker extends JobWorker<QueuedJob, TestNumberInbo
           channelUserId: message.from,
           isTestChannel: true,
           username: message.profileName,
+          profileName: message.profileName,
           channelId: TEST_NUMBER_CHANNEL_ID,
         },
         contentOf(message),
