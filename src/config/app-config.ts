@@ -10,6 +10,15 @@ import { parseTrustProxy, TrustProxy } from './trust-proxy';
 
 const withoutTrailingSlashes = (url: string) => url.replace(/\/+$/, '');
 
+/** A WhatsApp Cloud API number the installation owns, shared by every team's agents under test. */
+export interface TestWhatsAppNumber {
+  displayNumber: string;
+  phoneNumberId: string;
+  accessToken: string;
+  appSecret: string;
+  verifyToken: string;
+}
+
 /**
  * The settings of the service, grouped by what they configure and already parsed: code asks for
  * `config.stream.heartbeatMs`, never for a variable name. Built once per process, from the
@@ -44,7 +53,13 @@ export class AppConfig {
    */
   readonly publicSurface: { url: string; urlConfigured: boolean; widgetRateLimitMax: number };
   /** Meta's Graph API (WhatsApp Cloud API, Messenger, Instagram); tests and proxies stand in. */
-  readonly meta: { graphBaseUrl: string; firstRetryS: number; mediaMaxBytes: number };
+  readonly meta: {
+    /** The installation's shared WhatsApp test number (docs/api.md §4d, the test code), or null. */
+    testNumber: TestWhatsAppNumber | null;
+    graphBaseUrl: string;
+    firstRetryS: number;
+    mediaMaxBytes: number;
+  };
   /** The time zone whose days the reports count in. */
   readonly reports: { timeZone: string };
   readonly outbound: { allowPrivate: boolean; timeoutMs: number };
@@ -170,6 +185,7 @@ export class AppConfig {
     this.retention = { days: env.RETENTION_DAYS };
     this.reports = { timeZone: env.TEAM_TIME_ZONE };
     this.meta = {
+      testNumber: testNumberOf(env),
       graphBaseUrl: withoutTrailingSlashes(env.META_GRAPH_BASE_URL),
       firstRetryS: env.CHANNEL_FIRST_RETRY_S,
       mediaMaxBytes: env.META_MEDIA_MAX_BYTES,
@@ -192,6 +208,20 @@ export class AppConfig {
       serviceName: env.OTEL_SERVICE_NAME,
     };
   }
+}
+
+/** The shared test number, when configured (validation makes its settings all-or-none). */
+function testNumberOf(env: Environment): TestWhatsAppNumber | null {
+  const {
+    TEST_WHATSAPP_NUMBER: displayNumber,
+    TEST_WHATSAPP_PHONE_NUMBER_ID: phoneNumberId,
+    TEST_WHATSAPP_ACCESS_TOKEN: accessToken,
+    TEST_WHATSAPP_APP_SECRET: appSecret,
+    TEST_WHATSAPP_VERIFY_TOKEN: verifyToken,
+  } = env;
+  return displayNumber && phoneNumberId && accessToken && appSecret && verifyToken
+    ? { displayNumber, phoneNumberId, accessToken, appSecret, verifyToken }
+    : null;
 }
 
 /** Validates the variables (the error names every bad one) and builds the configuration. */

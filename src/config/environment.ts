@@ -26,7 +26,19 @@ const SECRET_VARIABLES = new Set([
   'CONSOLE_SECRET_KEY',
   'LLM_API_KEY',
   'SMTP_URL',
+  'TEST_WHATSAPP_ACCESS_TOKEN',
+  'TEST_WHATSAPP_APP_SECRET',
+  'TEST_WHATSAPP_VERIFY_TOKEN',
 ]);
+
+/** The shared test number works only with all of these: set all of them or none. */
+const TEST_WHATSAPP_SETTINGS = [
+  'TEST_WHATSAPP_NUMBER',
+  'TEST_WHATSAPP_PHONE_NUMBER_ID',
+  'TEST_WHATSAPP_ACCESS_TOKEN',
+  'TEST_WHATSAPP_APP_SECRET',
+  'TEST_WHATSAPP_VERIFY_TOKEN',
+] as const;
 const URL_PASSWORD = /(\/\/[^/@:\s]*):[^/@\s]*@/g;
 
 /** Every variable the service reads, as validated at start; the code reads them through AppConfig. */
@@ -191,6 +203,20 @@ export class Environment {
   @OptionalSetting(IsPhoneNumber())
   TEST_WHATSAPP_NUMBER?: string;
 
+  @OptionalSetting(
+    Matches(/^\d{1,64}$/, { message: 'must be a WhatsApp phone number id (digits)' }),
+  )
+  TEST_WHATSAPP_PHONE_NUMBER_ID?: string;
+
+  @OptionalSetting()
+  TEST_WHATSAPP_ACCESS_TOKEN?: string;
+
+  @OptionalSetting()
+  TEST_WHATSAPP_APP_SECRET?: string;
+
+  @OptionalSetting()
+  TEST_WHATSAPP_VERIFY_TOKEN?: string;
+
   @OptionalSetting(Matches(/^[A-Za-z0-9._]{1,30}$/, { message: 'must be an Instagram username' }))
   TEST_INSTAGRAM_USERNAME?: string;
 
@@ -287,6 +313,13 @@ export function validateEnvironment(raw: Record<string, string | undefined>): En
   if (/^postgres/.test(environment.DATABASE_URL) && !environment.CONSOLE_SECRET_KEY) {
     lines.push(
       'CONSOLE_SECRET_KEY: is required when DATABASE_URL is PostgreSQL (every instance must share it)',
+    );
+  }
+  const testWhatsApp = TEST_WHATSAPP_SETTINGS.filter((name) => environment[name] !== undefined);
+  if (testWhatsApp.length > 0 && testWhatsApp.length < TEST_WHATSAPP_SETTINGS.length) {
+    const missing = TEST_WHATSAPP_SETTINGS.filter((name) => environment[name] === undefined);
+    lines.push(
+      `${missing.join(', ')}: required with ${testWhatsApp.join(', ')} (the shared test number needs all of them)`,
     );
   }
   if (lines.length > 0) {

@@ -35,6 +35,10 @@ describe('agents', () => {
   beforeAll(async () => {
     t = await startTestApp({
       TEST_WHATSAPP_NUMBER: '+2348000000000',
+      TEST_WHATSAPP_PHONE_NUMBER_ID: '1234567890',
+      TEST_WHATSAPP_ACCESS_TOKEN: 'EAAagentsspec',
+      TEST_WHATSAPP_APP_SECRET: 'agents-spec-secret',
+      TEST_WHATSAPP_VERIFY_TOKEN: 'agents-spec-verify',
       TEST_MESSENGER_PAGE: 'console.test',
     });
     other = await t.createKey('other-team', ['*']);

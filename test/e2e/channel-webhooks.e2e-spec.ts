@@ -189,6 +189,14 @@ describe('channel webhooks: WhatsApp in, the reply out', () => {
     expect((await replyDelivery()).delivery?.status).toBe('read');
   });
 
+  it('refuses an unsigned body that is not JSON with 401, before reading it', async () => {
+    for (const raw of ['{"object":', 'not json at all', '\u0000']) {
+      await post(null, undefined, raw).expect(401);
+      await post(null, 'sha256=' + '0'.repeat(64), raw).expect(401);
+    }
+    await t.http().post(webhookPath).set('Content-Type', 'text/plain').send('hello').expect(401);
+  });
+
   it('refuses malformed bodies with a valid signature, storing nothing', async () => {
     for (const raw of ['{"object":', '[]', '"text"', JSON.stringify({ entry: 'x'.repeat(1000) })]) {
       const res = await post(null, signMeta(raw, APP_SECRET), raw);
@@ -198,6 +206,19 @@ describe('channel webhooks: WhatsApp in, the reply out', () => {
 
   it('answers 404 for an unknown or disconnected channel', async () => {
     await t.http().post('/api/v1/channels/not-an-id/webhook').send({}).expect(404);
+    // No TEST_WHATSAPP_* settings: the shared test number is as unknown as any other channel.
+    await t
+      .http()
+      .post('/api/v1/channels/test-whatsapp/webhook')
+      .set('X-Hub-Signature-256', signMeta('{}', ''))
+      .send({})
+      .expect(404);
+    await t
+      .http()
+      .get(
+        '/api/v1/channels/test-whatsapp/webhook?hub.mode=subscribe&hub.verify_token=x&hub.challenge=1',
+      )
+      .expect(404);
     await t
       .http()
       .post(`/api/v1/channels/${agentId}/webhook`)

@@ -115,6 +115,11 @@ describe('The fake Graph API', () => {
       id: 'psid-9',
     });
     expect((await call('/psid-unknown?fields=name')).status).toBe(400);
+    graph.setProfile('igsid-3', null, 'ada.codes');
+    expect(await (await call('/igsid-3?fields=name,username')).json()).toEqual({
+      username: 'ada.codes',
+      id: 'igsid-3',
+    });
     const media = (await (await call('/media-1')).json()) as { url: string; mime_type: string };
     expect(media).toMatchObject({
       mime_type: 'image/jpeg',

@@ -56,6 +56,11 @@ export interface FakeGraphOptions {
 
 const VERSION = '/v21.0';
 
+interface UserProfile {
+  name?: string;
+  username?: string;
+}
+
 /**
  * Meta's Graph API on 127.0.0.1, as the WhatsApp Cloud API and the Messenger Platform answer
  * (from their public documentation). Every route wants `Authorization: Bearer <accessToken>`,
@@ -64,7 +69,7 @@ const VERSION = '/v21.0';
  */
 export class FakeGraphApi {
   readonly requests: GraphRequest[] = [];
-  readonly profiles = new Map<string, string>();
+  readonly profiles = new Map<string, UserProfile>();
   readonly media = new Map<string, { mimeType: string; bytes: Buffer }>();
   private readonly queues = new Map<GraphRoute, GraphAnswer[]>();
   private readonly hanging = new Set<ServerResponse>();
@@ -109,8 +114,9 @@ export class FakeGraphApi {
     return this.requests.filter((request) => request.route === route);
   }
 
-  setProfile(userId: string, name: string): void {
-    this.profiles.set(userId, name);
+  /** A user's profile: a Messenger PSID's `name`, an Instagram IGSID's `name` and `username`. */
+  setProfile(userId: string, name: string | null, username?: string): void {
+    this.profiles.set(userId, { ...(name === null ? {} : { name }), username });
   }
 
   addMedia(mediaId: string, bytes: Buffer, mimeType = 'image/jpeg'): void {
@@ -169,7 +175,7 @@ export class FakeGraphApi {
       if (answer?.status !== undefined) {
         this.send(res, answer.status, answer.body ?? graphError(answer.status));
       } else {
-        this.answer(req, route, path, body, res);
+        this.answer(req, route, url, body, res);
       }
     };
     if (answer?.delayMs) {
@@ -203,10 +209,12 @@ export class FakeGraphApi {
   private answer(
     req: IncomingMessage,
     route: GraphRoute | null,
-    path: string,
+    url: URL,
     body: unknown,
     res: ServerResponse,
   ): void {
+    const path = url.pathname.replace(/^\/v\d+\.\d+(?=\/)/, '');
+    const query = Object.fromEntries(url.searchParams);
     if (req.headers.authorization !== `Bearer ${this.options.accessToken}`) {
       this.send(res, 401, {
         error: {
@@ -238,11 +246,7 @@ export class FakeGraphApi {
         );
         return;
       case 'profile':
-        if (this.profiles.has(id)) {
-          this.send(res, 200, { name: this.profiles.get(id), id });
-        } else {
-          this.send(res, 400, unknownObject(id));
-        }
+        this.answerProfile(id, query.fields, res);
         return;
       case 'media': {
         const media = this.media.get(id)!;
@@ -269,6 +273,21 @@ export class FakeGraphApi {
         this.send(res, 400, unknownObject(path));
         return;
     }
+  }
+
+  /** Only the fields asked for (`name` when none are), as the Graph API answers a user node. */
+  private answerProfile(id: string, fields: string | undefined, res: ServerResponse): void {
+    const profile = this.profiles.get(id);
+    if (!profile) {
+      this.send(res, 400, unknownObject(id));
+      return;
+    }
+    const asked = (fields ?? 'name').split(',');
+    const known = asked.filter((field) => profile[field as keyof UserProfile] !== undefined);
+    this.send(res, 200, {
+      ...Object.fromEntries(known.map((field) => [field, profile[field as keyof UserProfile]])),
+      id,
+    });
   }
 
   private answerSend(path: string, body: unknown, res: ServerResponse): void {

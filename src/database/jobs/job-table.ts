@@ -15,6 +15,11 @@ export interface JobTableSpec {
   dueOrder: string;
   /** The column counting claims, when the table keeps one. */
   attempts?: string;
+  /**
+   * The column naming whose job a row is (`team_id` unless said), served in turn by `due`; null
+   * for a table whose jobs belong to no team (all served in one line).
+   */
+  teamColumn?: string | null;
   /** Column names when they differ from `lease_until` and `lease_token`. */
   leaseColumn?: string;
   tokenColumn?: string;
@@ -119,8 +124,10 @@ export class JobTable<T extends ObjectLiteral> {
    */
   async due(limit: number, perTeam: number, now = new Date()): Promise<T[]> {
     const params = new SqlParams();
+    const team = this.spec.teamColumn === undefined ? 'team_id' : this.spec.teamColumn;
+    const partition = team === null ? '' : `PARTITION BY ${team} `;
     const sql =
-      `SELECT * FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY team_id ORDER BY ${this.spec.dueOrder}, id) AS job_turn ` +
+      `SELECT * FROM (SELECT *, ROW_NUMBER() OVER (${partition}ORDER BY ${this.spec.dueOrder}, id) AS job_turn ` +
       `FROM ${this.spec.table} WHERE ${this.free(params, now)} AND (${this.spec.due(params, now)})) AS ranked ` +
       `WHERE job_turn <= ${params.add(perTeam)} ORDER BY job_turn, ${this.spec.dueOrder}, id LIMIT ${params.add(limit)}`;
     return this.db.entities(this.entity, sql, params.values);

@@ -26,6 +26,7 @@ import { ChannelConnections1733176800000 } from './1733176800000-channel-connect
 import { ConversationLabels1733180400000 } from './1733180400000-conversation-labels';
 import { ChannelSends1733184000000 } from './1733184000000-channel-sends';
 import { ChannelInbound1733187600000 } from './1733187600000-channel-inbound';
+import { TestNumber1733191200000 } from './1733191200000-test-number';
 import { InboxListIndexPages1733194800000 } from './1733194800000-inbox-list-index-pages';
 
 /** Every migration, oldest first; `secretBox` opens and seals the stored secrets some rewrite. */
@@ -58,6 +59,7 @@ export function migrations(secretBox: SecretBox): Array<new () => unknown> {
     ConversationLabels1733180400000,
     ChannelSends1733184000000,
     ChannelInbound1733187600000,
+    TestNumber1733191200000,
     InboxListIndexPages1733194800000,
   ];
 }

@@ -35,6 +35,14 @@ export class AgentsRepository {
     return this.db.entity(AgentEntity, OWNED_BY_ID, [teamId, id]);
   }
 
+  /**
+   * The agent whose test code is `code`, of whichever team: the code is what a person on the
+   * shared test number proves they were given (codes are unique across the installation).
+   */
+  findByTestChannelCode(code: string): Promise<AgentEntity | null> {
+    return this.db.findOne(AgentEntity, { testChannelCode: code });
+  }
+
   /** The team's agents; only those of `agentIds` when given. */
   async list(
     teamId: string,

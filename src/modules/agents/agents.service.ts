@@ -16,7 +16,7 @@ import { WorkflowsService } from '@/modules/workflows/workflows.service';
 import { canTransition } from './agent-status';
 import { AgentsRepository } from './agents.repository';
 import { ChannelsRepository } from './channels/channels.repository';
-import { newTestChannelCode } from './deployment/test-channel-code';
+import { newTestChannelCode, testChannelCodeIn } from './deployment/test-channel-code';
 import { AgentCreateDto } from './dto/agent-create.dto';
 import { AgentListQueryDto } from './dto/agent-list-query.dto';
 import { AgentLiveStatusDto } from './dto/agent-live-status-update.dto';
@@ -81,6 +81,12 @@ export class AgentsService {
       throw Errors.notFound(NOT_FOUND);
     }
     return agent;
+  }
+
+  /** The agent a test code (docs/api.md §4d) names, in any team; null for any other text. */
+  findByTestChannelCode(text: string): Promise<AgentEntity | null> {
+    const code = testChannelCodeIn(text);
+    return code ? this.agents.findByTestChannelCode(code) : Promise.resolve(null);
   }
 
   /** The team's agents, or only `agentIds` of them (a key limited to some agents). */

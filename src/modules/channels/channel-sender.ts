@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { OutboundHttp } from '@/common/outbound/outbound-http';
 import { AppConfig } from '@/config/app-config';
-import type { AgentChannelEntity } from '@/modules/agents/entities/agent-channel.entity';
+import type { ProviderChannel } from '@/modules/agents/channels.service';
 import {
   classifySendFailure,
   messengerTextRequest,
@@ -35,7 +35,7 @@ export class ChannelSender {
   }
 
   async sendText(
-    channel: AgentChannelEntity,
+    channel: ProviderChannel,
     secrets: Record<string, string>,
     recipient: string,
     text: string,
@@ -66,7 +66,7 @@ export class ChannelSender {
   }
 
   private requestFor(
-    channel: AgentChannelEntity,
+    channel: ProviderChannel,
     recipient: string,
     text: string,
   ): SendRequest | null {

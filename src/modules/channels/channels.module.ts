@@ -7,15 +7,31 @@ import { ChannelSender } from './channel-sender';
 import { ChannelInboundRepository } from './inbound/channel-inbound.repository';
 import { ChannelInboundWorker } from './inbound/channel-inbound.worker';
 import { ChannelWebhookController } from './inbound/channel-webhook.controller';
+import { MetaSignatureGuard } from './inbound/meta-signature.guard';
+import { SenderProfiles } from './inbound/sender-profiles';
+import { WebhookTargets } from './inbound/webhook-targets';
+import { TestNumberInboundWorker } from './test-number/test-number-inbound.worker';
+import { TestNumberRepository } from './test-number/test-number.repository';
 
 /**
  * The channels' providers (WhatsApp, Messenger, Instagram through Meta's Graph API): their
  * webhook and the worker that takes its notifications in, and the worker that sends the
- * conversations' outbox through them (docs/api.md §4d).
+ * conversations' outbox through them (docs/api.md §4d); and the installation's shared WhatsApp
+ * test number, whose senders reach the agent whose test code they sent.
  */
 @Module({
   imports: [AgentsModule, ConversationsModule, OutboundModule],
   controllers: [ChannelWebhookController],
-  providers: [ChannelSender, ChannelSendWorker, ChannelInboundRepository, ChannelInboundWorker],
+  providers: [
+    ChannelSender,
+    ChannelSendWorker,
+    ChannelInboundRepository,
+    ChannelInboundWorker,
+    MetaSignatureGuard,
+    SenderProfiles,
+    WebhookTargets,
+    TestNumberRepository,
+    TestNumberInboundWorker,
+  ],
 })
 export class ChannelsModule {}

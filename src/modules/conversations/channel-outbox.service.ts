@@ -51,14 +51,10 @@ export class ChannelOutbox {
 
   /** In the caller's transaction: queues `message` when its conversation's channel sends. */
   async queue(conversation: ConversationEntity, message: MessageEntity): Promise<MessageEntity> {
-    if (message.role !== 'assistant' || isPrivate(message) || conversation.isTestChannel) {
+    if (message.role !== 'assistant' || isPrivate(message)) {
       return message;
     }
-    const channel = await this.channels.sendingChannel(
-      conversation.teamId,
-      conversation.agentId,
-      conversation.channelType,
-    );
+    const channel = await this.channels.sendingChannel(conversation);
     if (!channel) {
       return message;
     }

@@ -71,7 +71,8 @@ export class ConversationWrites {
 
   /**
    * Adds a channel user's message (or an answer to them) to their conversation, created if new
-   * (with the channel user's contact, unless another conversation made it already). The caller
+   * (with the channel user's contact, unless another conversation made it already, named after
+   * the provider's profile name of the user unless it has a name). The caller
    * has made sure the agent is the team's. Null only when the conversation went meanwhile.
    */
   appendForChannelUser(
@@ -85,6 +86,9 @@ export class ConversationWrites {
       const created = await this.conversations.createIfNew(teamId, agentId, user);
       if (created) {
         const contact = await this.contacts.ensure(teamId, user.channelType, user.channelUserId);
+        if (user.profileName) {
+          await this.contacts.fillEmpty(teamId, contact.id, { full_name: user.profileName });
+        }
         await this.conversations.update(teamId, created.id, { contactId: contact.id });
         created.contactId = contact.id;
         await this.events.conversationCreated(created);

@@ -85,6 +85,8 @@ export interface ChannelUser {
   username: string | null;
   /** The agent's channel the user came through, when a channel carries the conversation. */
   channelId?: string;
+  /** The provider's profile name of the user: a new contact's `full_name`. */
+  profileName?: string | null;
 }
 
 /**
@@ -101,6 +103,22 @@ export class ConversationsRepository {
 
   findOwned(teamId: string, agentId: string, id: string): Promise<ConversationEntity | null> {
     return this.db.findOne(ConversationEntity, { teamId, agentId, id });
+  }
+
+  /** The channel user's conversation with the agent, or null before their first message. */
+  findForChannelUser(
+    teamId: string,
+    agentId: string,
+    user: Pick<ChannelUser, 'channelType' | 'channelUserId' | 'isTestChannel'>,
+  ): Promise<ConversationEntity | null> {
+    const { channelType, channelUserId, isTestChannel } = user;
+    return this.db.findOne(ConversationEntity, {
+      teamId,
+      agentId,
+      channelType,
+      channelUserId,
+      isTestChannel,
+    });
   }
 
   /** The team's conversation by id, whatever its agent. */

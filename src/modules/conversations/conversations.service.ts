@@ -149,14 +149,16 @@ export class ConversationsService {
   /**
    * A customer's message arriving through one of the agent's channels (the web chat: its text; a
    * provider's webhook: text or media, docs/api.md §4d): appended to their conversation, created
-   * if new, and answered as any message is (media by its caption). The caller has found the
-   * channel, and so the agent, to be the team's.
+   * if new, and answered as any message is (media by its caption), or with the service's own
+   * `notice` instead when given (a test code's confirmation). The caller has found the channel,
+   * and so the agent, to be the team's.
    */
   postFromChannelUser(
     teamId: string,
     agentId: string,
     channelUser: ChannelUser,
     content: string | ChannelContent,
+    notice?: string,
   ): Promise<MessageEntity> {
     const consoleUrl = `${this.config.publicSurface.url}/api/v1/console`;
     const draft = channelDraft(
@@ -169,7 +171,21 @@ export class ConversationsService {
       { message: draft.text, role: 'user' },
       { channelUser },
       draft,
+      notice,
     );
+  }
+
+  /**
+   * Whether the channel user's conversation with the agent knows their name already (a provider
+   * that sends none is asked for it only while it does not).
+   */
+  async channelUserNamed(
+    teamId: string,
+    agentId: string,
+    user: Pick<ChannelUser, 'channelType' | 'channelUserId' | 'isTestChannel'>,
+  ): Promise<boolean> {
+    const conversation = await this.conversations.findForChannelUser(teamId, agentId, user);
+    return Boolean(conversation?.channelUserUsername);
   }
 
   /** The conversation a reply is produced for, or null once it is gone; the agent is not read. */

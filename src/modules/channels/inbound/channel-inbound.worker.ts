@@ -6,7 +6,6 @@ import { JobWorker } from '@/database/jobs/job-worker';
 import { ChannelsService } from '@/modules/agents/channels.service';
 import type { AgentChannelEntity } from '@/modules/agents/entities/agent-channel.entity';
 import { ChannelOutbox } from '@/modules/conversations/channel-outbox.service';
-import type { ChannelContent } from '@/modules/conversations/conversations.public';
 import { ConversationsService } from '@/modules/conversations/conversations.service';
 import { ChannelInboundEntity } from '../entities/channel-inbound.entity';
 import {
@@ -16,6 +15,8 @@ import {
   ParsedNotification,
 } from '../meta/webhook-payloads';
 import { ChannelInboundRepository } from './channel-inbound.repository';
+import { contentOf } from './inbound-content';
+import { SenderProfiles } from './sender-profiles';
 
 const CONCURRENCY = 8;
 const PER_TEAM = 2;
@@ -27,18 +28,6 @@ function parse(type: AgentChannelEntity['type'], body: unknown): ParsedNotificat
   return type === 'whatsapp'
     ? parseWhatsAppNotification(body)
     : parseMessengerNotification(body, type === 'instagram' ? 'instagram' : 'messenger');
-}
-
-/** What the conversation stores of a message: its kind, its text or caption, its media. */
-function contentOf({ kind, text, media }: InboundMessage): ChannelContent {
-  const providerId = media?.providerId ?? media?.url;
-  return {
-    kind,
-    text,
-    media: providerId
-      ? { providerId, mimeType: media?.mimeType ?? null, caption: media?.caption ?? null }
-      : null,
-  };
 }
 
 /**
@@ -58,6 +47,7 @@ export class ChannelInboundWorker extends JobWorker<QueuedJob, ChannelInboundEnt
     private readonly channels: ChannelsService,
     private readonly conversations: ConversationsService,
     private readonly outbox: ChannelOutbox,
+    private readonly profiles: SenderProfiles,
   ) {
     super(db, {
       concurrency: CONCURRENCY,
@@ -93,10 +83,14 @@ export class ChannelInboundWorker extends JobWorker<QueuedJob, ChannelInboundEnt
       await this.inbound.jobs.remove(row.id, token);
       return;
     }
-    const { channel } = found;
+    const { channel, secrets } = found;
     const parsed = parse(channel.type, JSON.parse(row.body));
+    const names = new Map<string, Promise<string | null>>();
     for (const message of parsed.messages) {
-      await this.takeIn(channel, message);
+      if (!names.has(message.from)) {
+        names.set(message.from, this.profileName(channel, secrets, message));
+      }
+      await this.takeIn(channel, { ...message, profileName: await names.get(message.from)! });
     }
     for (const status of parsed.statuses) {
       await this.outbox.providerStatus(
@@ -107,6 +101,29 @@ export class ChannelInboundWorker extends JobWorker<QueuedJob, ChannelInboundEnt
       );
     }
     await this.inbound.jobs.remove(row.id, token);
+  }
+
+  /**
+   * The sender's name: WhatsApp's own, else (Messenger, Instagram) asked of the Graph API while
+   * their conversation has none, outside any transaction; null when the lookup fails.
+   */
+  private async profileName(
+    channel: AgentChannelEntity,
+    secrets: Record<string, string>,
+    message: InboundMessage,
+  ): Promise<string | null> {
+    if (
+      message.profileName !== null ||
+      (channel.type !== 'messenger' && channel.type !== 'instagram')
+    ) {
+      return message.profileName;
+    }
+    const named = await this.conversations.channelUserNamed(channel.teamId, channel.agentId, {
+      channelType: channel.type,
+      channelUserId: message.from,
+      isTestChannel: false,
+    });
+    return named ? null : this.profiles.nameOf(channel.type, message.from, secrets.access_token);
   }
 
   private takeIn(channel: AgentChannelEntity, message: InboundMessage): Promise<void> {
@@ -122,6 +139,7 @@ export class ChannelInboundWorker extends JobWorker<QueuedJob, ChannelInboundEnt
           channelUserId: message.from,
           isTestChannel: false,
           username: message.profileName,
+          profileName: message.profileName,
           channelId: channel.id,
         },
         contentOf(message),

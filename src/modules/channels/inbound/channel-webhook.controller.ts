@@ -1,5 +1,4 @@
-import { timingSafeEqual } from 'node:crypto';
-import { Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { Controller, Get, HttpCode, Param, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { ApiErrorResponse, ApiHeadersTooLarge } from '@/common/http/api-docs.decorators';
 import { responseHeaders } from '@/common/http/response-headers.docs';
@@ -7,29 +6,28 @@ import type { Request, Response } from 'express';
 import { Errors } from '@/common/http/api-error';
 import { Public } from '@/common/http/public.decorator';
 import { RawResponse } from '@/common/http/response-message.decorator';
-import { isId } from '@/common/ids';
 import { AnyQuery } from '@/common/validation/query-parameters';
-import { Database } from '@/database/database.service';
-import { ChannelsService } from '@/modules/agents/channels.service';
-import { metaSignatureValid } from '../meta/webhook-payloads';
-import { ChannelInboundRepository } from './channel-inbound.repository';
-import { ChannelInboundWorker } from './channel-inbound.worker';
+import { TEST_NUMBER_CHANNEL_ID } from '@/modules/agents/channels.service';
+import { sameSecret } from '../meta/webhook-payloads';
+import { MetaSignatureGuard } from './meta-signature.guard';
+import { WebhookTargets } from './webhook-targets';
 
 export const CHANNEL_WEBHOOK_PREFIX = 'api/v1/channels';
 
-function sameText(a: string, b: string): boolean {
-  const left = Buffer.from(a);
-  const right = Buffer.from(b);
-  return left.length === right.length && timingSafeEqual(left, right);
-}
+const CHANNEL_ID_PARAM = {
+  name: 'channelId',
+  type: String,
+  description: `A connected channel's id, or \`${TEST_NUMBER_CHANNEL_ID}\` for the shared WhatsApp test number`,
+};
 
 /**
  * The providers' webhook (docs/api.md §4d), outside the console prefix and without a key: Meta's
  * verification handshake (GET), and its signed notifications (POST). The channel is the one the
- * URL names, never one named inside the body. A notification is checked against the channel's
- * app secret over the raw bytes, in constant time, before anything is stored (401 otherwise);
- * then kept, acknowledged at once, and processed by a worker, so a crash after the 200 loses
- * nothing.
+ * URL names, never one named inside the body (WebhookTargets). A notification is checked against
+ * the channel's app secret over the raw bytes, in constant time, before its body is even judged
+ * (MetaSignatureGuard: 401 otherwise); then kept, acknowledged at once, and processed by a
+ * worker, so a crash after the 200 loses nothing. The installation's shared test number (TEST_WHATSAPP_* settings) has the fixed id
+ * `test-whatsapp`, checked with its configured tokens; unconfigured, it is unknown (404).
  */
 @ApiTags('channels')
 @Public()
@@ -37,18 +35,13 @@ function sameText(a: string, b: string): boolean {
 @AnyQuery()
 @Controller(`${CHANNEL_WEBHOOK_PREFIX}/:channelId/webhook`)
 export class ChannelWebhookController {
-  constructor(
-    private readonly db: Database,
-    private readonly channels: ChannelsService,
-    private readonly inbound: ChannelInboundRepository,
-    private readonly worker: ChannelInboundWorker,
-  ) {}
+  constructor(private readonly targets: WebhookTargets) {}
 
   @Get()
   @ApiOperation({
     summary: "Meta's webhook verification: answers hub.challenge when hub.verify_token matches",
   })
-  @ApiParam({ name: 'channelId', type: String })
+  @ApiParam(CHANNEL_ID_PARAM)
   @ApiOkResponse({
     description: 'The challenge, as text/plain',
     content: { 'text/plain': { schema: { type: 'string' } } },
@@ -62,10 +55,7 @@ export class ChannelWebhookController {
     @Query() query: Record<string, unknown>,
     @Res() res: Response,
   ): Promise<void> {
-    const found = isId(channelId) ? await this.channels.metaChannel(channelId.toLowerCase()) : null;
-    if (!found) {
-      throw Errors.notFound('Channel not found');
-    }
+    const found = await this.targets.find(channelId);
     const token = query['hub.verify_token'];
     const challenge = query['hub.challenge'];
     const expected = found.secrets.verify_token ?? '';
@@ -75,7 +65,7 @@ export class ChannelWebhookController {
       typeof challenge !== 'string' ||
       challenge.length > 256 ||
       !expected ||
-      !sameText(token, expected)
+      !sameSecret(token, expected)
     ) {
       throw Errors.forbidden('Webhook verification failed');
     }
@@ -83,12 +73,13 @@ export class ChannelWebhookController {
   }
 
   @Post()
+  @UseGuards(MetaSignatureGuard)
   @HttpCode(200)
   @ApiOperation({
     summary:
       "Meta's notifications, signed with X-Hub-Signature-256 over the raw body; acknowledged at once",
   })
-  @ApiParam({ name: 'channelId', type: String })
+  @ApiParam(CHANNEL_ID_PARAM)
   @ApiOkResponse({
     description: 'Kept, to be processed',
     content: {
@@ -104,33 +95,12 @@ export class ChannelWebhookController {
   @ApiErrorResponse(413, 'bad_request: a body over the size limit')
   @ApiErrorResponse(415, 'bad_request: not application/json')
   @ApiHeadersTooLarge()
-  async receiveChannelWebhook(
-    @Param('channelId') channelId: string,
-    @Req() req: Request,
-    @Res() res: Response,
-  ): Promise<void> {
-    const found = isId(channelId) ? await this.channels.metaChannel(channelId.toLowerCase()) : null;
-    if (!found) {
-      throw Errors.notFound('Channel not found');
-    }
-    const signature = req.headers['x-hub-signature-256'];
-    if (
-      !req.rawBody ||
-      !metaSignatureValid(
-        req.rawBody,
-        typeof signature === 'string' ? signature : undefined,
-        found.secrets.app_secret ?? '',
-      )
-    ) {
-      throw Errors.unauthorized('Missing or wrong X-Hub-Signature-256');
-    }
+  async receiveChannelWebhook(@Req() req: Request, @Res() res: Response): Promise<void> {
+    const target = this.targets.signedFor(req);
     if (req.bodyError) {
       throw req.bodyError;
     }
-    const row = await this.db.transaction(() =>
-      this.inbound.insert(found.channel.teamId, found.channel.id, req.rawBody!.toString('utf8')),
-    );
-    this.worker.schedule({ id: row.id, teamId: row.teamId });
+    await target.keep(req.rawBody!.toString('utf8'));
     res.status(200).json({ received: true });
   }
 }

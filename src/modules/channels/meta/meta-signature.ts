@@ -2,6 +2,13 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 
 const HEADER = /^sha256=([0-9a-fA-F]{64})$/;
 
+/** Whether two secrets (or digests) are equal, in time that does not depend on where they differ. */
+export function sameSecret(a: string | Buffer, b: string | Buffer): boolean {
+  const left = typeof a === 'string' ? Buffer.from(a) : a;
+  const right = typeof b === 'string' ? Buffer.from(b) : b;
+  return left.length === right.length && timingSafeEqual(left, right);
+}
+
 /**
  * Whether `header` (X-Hub-Signature-256) is `sha256=` and the hex HMAC-SHA256 of the exact raw
  * body keyed with the app secret, compared in constant time. False for anything malformed,
@@ -20,6 +27,5 @@ export function metaSignatureValid(
     return false;
   }
   const expected = createHmac('sha256', appSecret).update(rawBody).digest();
-  const given = Buffer.from(match[1], 'hex');
-  return given.length === expected.length && timingSafeEqual(given, expected);
+  return sameSecret(Buffer.from(match[1], 'hex'), expected);
 }

@@ -10,7 +10,7 @@ import { MessageCreateDto } from '../dto/message.dto';
 import { MessageEntity } from '../entities/message.entity';
 import { TakeOver } from '../inbox/take-over';
 import { ReplyRequests } from '../reply-requests.service';
-import { customerMessage, MessageDraft, operatorMessage } from './message-draft';
+import { customerMessage, MessageDraft, operatorMessage, serviceNotice } from './message-draft';
 import { MessagePublisher } from './message-publisher';
 
 const NOT_FOUND = 'Conversation not found';
@@ -18,7 +18,7 @@ const NOT_FOUND = 'Conversation not found';
 /**
  * Appends a customer's or an operator's message, to a conversation by id or to a channel user's
  * (created if new): who took over, the contact details given, the message published, and the
- * reply asked for when the AI answers there.
+ * reply asked for when the AI answers there, unless the service answers it itself (`notice`).
  */
 @Injectable()
 export class MessagePosting {
@@ -38,6 +38,7 @@ export class MessagePosting {
     input: MessageCreateDto,
     target: { conversationId: string } | { channelUser: ChannelUser },
     given?: MessageDraft,
+    notice?: string,
   ): Promise<MessageEntity> {
     const role = input.role ?? 'user';
     if (role === 'user' && input.author) {
@@ -81,7 +82,12 @@ export class MessagePosting {
         await this.contacts.fill(teamId, conversation.contactId, input.contact);
       }
       this.publisher.publish(message);
-      if (role === 'user' && !conversation.isAiChatPaused && agentStatus !== 'paused') {
+      if (notice !== undefined) {
+        const answered = await this.writes.append(conversation, serviceNotice(notice));
+        if (answered) {
+          this.publisher.publish(answered.message);
+        }
+      } else if (role === 'user' && !conversation.isAiChatPaused && agentStatus !== 'paused') {
         await this.replyRequests.requested(message);
       }
       return message;
