@@ -1,5 +1,6 @@
 import type { AgentEntity } from '@/modules/agents/entities/agent.entity';
 import { handoffLanguage, handoffLine } from './handoff-line';
+import { fillPlaceholders } from './reply-engine';
 
 const agent = (language: string | null) =>
   ({ name: 'Ada', businessName: 'Kiki', language }) as AgentEntity;
@@ -37,5 +38,26 @@ describe('handoffLine', () => {
     expect(handoffLine(agent(null), { promptConfig: { handoff_message: 42 } })).toContain(
       'Kiki team',
     );
+  });
+});
+
+describe('fillPlaceholders', () => {
+  const business = {
+    name: 'Ada',
+    businessName: 'Kiki',
+    businessAddress: '1 Marina, Lagos',
+    businessEmail: null,
+    businessDescription: 'Shoes',
+  } as AgentEntity;
+
+  it("fills the agent's and the business's fields and the collected answers, nothing else", () => {
+    expect(
+      fillPlaceholders(
+        '{{agent.name}} of {{ business.name }} ({{business.address}}, {{business.email}}): ' +
+          '{{business.description}}, order {{order_id}}, {{unknown}}, {{agent.business_name}}',
+        business,
+        { order_id: 'KK-1' },
+      ),
+    ).toBe('Ada of Kiki (1 Marina, Lagos, ): Shoes, order KK-1, {{unknown}}, Kiki');
   });
 });

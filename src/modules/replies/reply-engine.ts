@@ -55,16 +55,30 @@ export function ruleHandoff(rule: Pick<WorkflowRule, 'name' | 'trigger'>): Hando
   return { reason: rule.name?.trim() || rule.trigger?.trim() || 'rule', source: 'rule' };
 }
 
-/** `{{agent.name}}`, `{{agent.business_name}}`, and `{{key}}` for each collected answer. */
+/** The agent's own placeholders, by name: each a field of the agent (none: the empty text). */
+const AGENT_PLACEHOLDERS: Record<string, (agent: AgentEntity) => string> = {
+  'agent.name': (agent) => agent.name,
+  'agent.business_name': (agent) => agent.businessName ?? agent.name,
+  'business.name': (agent) => agent.businessName ?? agent.name,
+  'business.address': (agent) => agent.businessAddress ?? '',
+  'business.email': (agent) => agent.businessEmail ?? '',
+  'business.description': (agent) => agent.businessDescription ?? '',
+};
+
+/**
+ * Fills `{{agent.name}}`, `{{agent.business_name}}`, `{{business.name}}`, `{{business.address}}`,
+ * `{{business.email}}`, `{{business.description}}` and `{{key}}` for each collected answer; any
+ * other placeholder is left as written.
+ */
 export function fillPlaceholders(
   text: string,
   agent: AgentEntity,
   collected: Record<string, string> = {},
 ): string {
-  return text
-    .replace(/\{\{\s*agent\.name\s*\}\}/g, agent.name)
-    .replace(/\{\{\s*agent\.business_name\s*\}\}/g, agent.businessName ?? agent.name)
-    .replace(/\{\{\s*([A-Za-z_][\w-]*)\s*\}\}/g, (whole, key: string) =>
-      Object.prototype.hasOwnProperty.call(collected, key) ? collected[key] : whole,
-    );
+  return text.replace(/\{\{\s*([A-Za-z_][\w.-]*)\s*\}\}/g, (whole, name: string) => {
+    if (Object.hasOwn(AGENT_PLACEHOLDERS, name)) {
+      return AGENT_PLACEHOLDERS[name](agent);
+    }
+    return Object.hasOwn(collected, name) ? collected[name] : whole;
+  });
 }

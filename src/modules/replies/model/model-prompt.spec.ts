@@ -19,7 +19,12 @@ const workflow = {
   systemPrompt: 'You are {{agent.name}} of {{agent.business_name}}; order {{order_id}}.',
   rules: [
     { trigger: 'human', response: null, action: 'escalate', enabled: true },
-    { trigger: 'refund', response: 'We refund in 5 days.', action: 'refund_order', enabled: true },
+    {
+      trigger: 'refund',
+      response: '{{business.name}} refunds order {{order_id}} in 5 days.',
+      action: 'refund_order',
+      enabled: true,
+    },
     { trigger: 'off', response: 'Disabled answer', action: null, enabled: false },
   ],
 } as unknown as WorkflowEntity;
@@ -39,7 +44,9 @@ describe('model instructions', () => {
     expect(text).toContain('Address: 1 Marina, Lagos');
     expect(text).toContain('13:00 (Africa/Lagos)');
     expect(text).toContain('- When the customer mentions human, respond and hand the conversation');
-    expect(text).toContain('answer: We refund in 5 days. and use the tool for "refund_order"');
+    expect(text).toContain(
+      'answer: Ada Foods refunds order A1 in 5 days. and use the tool for "refund_order"',
+    );
     expect(text).not.toContain('Disabled answer');
     expect(text).toContain('- order_id: A1');
     expect(text).toContain('- We deliver in one day.');

@@ -39,7 +39,11 @@ function businessLines(agent: AgentEntity): string[] {
   return details.filter(([, value]) => value?.trim()).map(([label, value]) => `${label}: ${value}`);
 }
 
-function ruleLines(workflow: WorkflowEntity | null): string[] {
+function ruleLines(
+  agent: AgentEntity,
+  workflow: WorkflowEntity | null,
+  collected: Record<string, string>,
+): string[] {
   return (workflow?.rules ?? [])
     .filter((rule) => rule.enabled && rule.trigger?.trim())
     .map((rule) => {
@@ -50,7 +54,10 @@ function ruleLines(workflow: WorkflowEntity | null): string[] {
           : action
             ? ` and use the tool for "${action}"`
             : '';
-      const answer = rule.response?.trim() ? `answer: ${rule.response.trim()}` : 'respond';
+      const response = rule.response?.trim()
+        ? fillPlaceholders(rule.response.trim(), agent, collected)
+        : '';
+      const answer = response ? `answer: ${response}` : 'respond';
       return `- When the customer mentions ${rule.trigger!.trim()}, ${answer}${does}`;
     });
 }
@@ -79,7 +86,7 @@ export function instructionsFor(
     sections.push(`About the business:\n${business.join('\n')}`);
   }
   sections.push(`The local time is ${localTime(now, agent.timezone)}.`);
-  const rules = ruleLines(workflow);
+  const rules = ruleLines(agent, workflow, collected);
   if (rules.length) {
     sections.push(`Follow these rules:\n${rules.join('\n')}`);
   }
