@@ -27,6 +27,8 @@ import { ConversationLabels1733180400000 } from './1733180400000-conversation-la
 import { ChannelSends1733184000000 } from './1733184000000-channel-sends';
 import { ChannelInbound1733187600000 } from './1733187600000-channel-inbound';
 import { InboxListIndexPages1733194800000 } from './1733194800000-inbox-list-index-pages';
+import { ResponseMappingFields1733198400000 } from './1733198400000-response-mapping-fields';
+import { ActionRunCustomerText1733202000000 } from './1733202000000-action-run-customer-text';
 
 /** Every migration, oldest first; `secretBox` opens and seals the stored secrets some rewrite. */
 export function migrations(secretBox: SecretBox): Array<new () => unknown> {
@@ -59,5 +61,7 @@ export function migrations(secretBox: SecretBox): Array<new () => unknown> {
     ChannelSends1733184000000,
     ChannelInbound1733187600000,
     InboxListIndexPages1733194800000,
+    ResponseMappingFields1733198400000,
+    ActionRunCustomerText1733202000000,
   ];
 }
