@@ -1,6 +1,15 @@
 import { ActionRunEntity } from './entities/action-run.entity';
 import type { MessageAction } from '@/modules/conversations/entities/message.entity';
 
+/**
+ * A run's error as the conversation may show it: its start before any JSON (an API's quoted
+ * answer), since the customer sees action lines too; the run keeps the whole error for the team.
+ */
+function lineError(error: string | null): string {
+  const plain = (error ?? '').split('{')[0].replace(/[\s:]+$/, '');
+  return plain || 'unknown error';
+}
+
 /** The one line the conversation shows for a run (a `message_type: 'action'` message). */
 export function runLine(run: ActionRunEntity): string {
   switch (run.status) {
@@ -11,9 +20,9 @@ export function runLine(run: ActionRunEntity): string {
     case 'succeeded':
       return `Action ${run.actionName} succeeded`;
     case 'failed':
-      return `Action ${run.actionName} failed: ${run.error ?? 'unknown error'}`;
+      return `Action ${run.actionName} failed: ${lineError(run.error)}`;
     case 'rejected':
-      return `Action ${run.actionName} was rejected${run.error && run.error !== 'Rejected' ? `: ${run.error}` : ''}`;
+      return `Action ${run.actionName} was rejected${run.error && run.error !== 'Rejected' ? `: ${lineError(run.error)}` : ''}`;
   }
 }
 
