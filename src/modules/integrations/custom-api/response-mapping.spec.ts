@@ -92,6 +92,15 @@ describe('response_mapping', () => {
       'response_mapping.fields: must be an object of name → path',
       'response_mapping.success_message: must be a string',
     ]);
+    expect(
+      mappingProblems({
+        path: `$${'.a'.repeat(500)}`,
+        fields: Object.fromEntries(Array.from({ length: 101 }, (_, i) => [`f${i}`, '$.a'])),
+      }),
+    ).toEqual([
+      'response_mapping.path: must be a path into the answer, such as "$.data.order.status"',
+      'response_mapping.fields: must have at most 100 names',
+    ]);
     expect(mappingProblems({ success_message: '  ' })).toEqual([
       'response_mapping.success_message: must not be empty',
     ]);

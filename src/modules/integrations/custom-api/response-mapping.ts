@@ -74,10 +74,12 @@ export interface ResponseMapping {
 }
 
 const MAPPING_KEYS = ['path', 'fields', 'success_message', 'error_message'];
+const MAX_FIELDS = 100;
+const MAX_PATH_CHARS = 1_000;
 const PATH_EXAMPLE = 'such as "$.data.order.status"';
 
 function pathProblem(at: string, path: unknown): string | null {
-  return typeof path === 'string' && parsePath(path) !== null
+  return typeof path === 'string' && path.length <= MAX_PATH_CHARS && parsePath(path) !== null
     ? null
     : `${at}: must be a path into the answer, ${PATH_EXAMPLE}`;
 }
@@ -97,6 +99,8 @@ export function mappingProblems(mapping: Record<string, unknown> | null | undefi
   if (fields !== undefined && fields !== null) {
     if (typeof fields !== 'object' || Array.isArray(fields)) {
       problems.push('response_mapping.fields: must be an object of name → path');
+    } else if (Object.keys(fields).length > MAX_FIELDS) {
+      problems.push(`response_mapping.fields: must have at most ${MAX_FIELDS} names`);
     } else {
       for (const [name, path] of Object.entries(fields)) {
         const at = fieldPath('response_mapping.fields', name);
