@@ -287,6 +287,26 @@ describe('custom API tool texts with a model', () => {
     });
   });
 
+  it('hands the model the filled text once a person approves the run', async () => {
+    llm.requests.length = 0;
+    llm.toolCall = { name: 'approved_lookup', arguments: { order_id: 'A1' } };
+    const sent = await sendAs(t, agentId, 'ify', 'Look up A1 for me');
+    await repliesSettled(t);
+    const [parked] = (
+      await t
+        .api()
+        .get(`${API}/agents/${agentId}/action-runs?conversation_id=${sent.conversation_id}`)
+        .expect(200)
+    ).body.data;
+    expect(parked.status).toBe('pending_approval');
+    llm.requests.length = 0;
+    await t.api().post(`${API}/agents/${agentId}/action-runs/${parked.id}/approve`).expect(200);
+    await repliesSettled(t);
+    const note = llm.requests[0].messages.at(-1)!;
+    expect(note.role).toBe('system');
+    expect(note.content).toContain('"message":"Your order A1 is shipped"');
+  });
+
   it('hands the model the filled error text when the call fails', async () => {
     llm.requests.length = 0;
     llm.toolCall = { name: 'get_order_status', arguments: { order_id: 'Q7' } };
