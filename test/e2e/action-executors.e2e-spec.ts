@@ -75,7 +75,12 @@ describe('action executors', () => {
         url_params: [
           { name: 'order_id', type: 'string', description: 'The order', required: true },
         ],
-        response_mapping: { status: '$.data.order.status', total: 'data.order.total' },
+        response_mapping: {
+          path: '$.data.order',
+          fields: { amount: 'data.order.total' },
+          success_message: 'Order {{order_id}} is {{status}} ({{amount}})',
+          error_message: 'Sorry, I could not find order {{order_id}}',
+        },
       });
       await tool({
         name: 'Create order',
@@ -145,8 +150,15 @@ describe('action executors', () => {
     it("calls the shop with the API's key and hands back what response_mapping picks", async () => {
       expect(await run('get_order_status', { order_id: 'A1' })).toEqual({
         ok: true,
-        result: { status: 'shipped', total: 25.5 },
+        result: { id: 'A1', status: 'shipped', total: 25.5 },
+        customerText: 'Order A1 is shipped (25.5)',
       });
+      expect(await run('get_order_status', { order_id: 'Z9' })).toEqual({
+        ok: false,
+        error: 'Orders API answered 404: {"error":"order Z9 not found"}',
+        customerText: 'Sorry, I could not find order Z9',
+      });
+      shop.requests.splice(1);
       expect(shop.requests).toHaveLength(1);
       expect(shop.requests[0]).toMatchObject({
         method: 'GET',
@@ -198,11 +210,13 @@ describe('action executors', () => {
       expect(await run('get_order_status', { order_id: 'Z9' })).toEqual({
         ok: false,
         error: 'Orders API answered 404: {"error":"order Z9 not found"}',
+        customerText: 'Sorry, I could not find order Z9',
       });
       shop.requiredHeader = ['x-shop-key', 'rotated'];
       expect(await run('get_order_status', { order_id: 'A1' })).toEqual({
         ok: false,
         error: 'Orders API answered 401: {"error":"missing or wrong key"}',
+        customerText: 'Sorry, I could not find order A1',
       });
       shop.requests.length = 0;
       expect(await run('create_order', { sku: 5 })).toEqual({
@@ -247,12 +261,13 @@ describe('action executors', () => {
           http_method: 'GET',
           url_template: '/x',
           url_params: [{ name: 'id', type: 'uuid' }],
-          response_mapping: { status: 'the status' },
+          response_mapping: { path: 'the status', status: '$.status' },
         })
         .expect(400);
       expect(res.body.message).toEqual([
         'url_params.0.type: must be one of string, number, integer, boolean, object, array',
-        'response_mapping.status: must be a path into the answer, such as "$.data.order.status"',
+        'response_mapping.status: is not allowed',
+        'response_mapping.path: must be a path into the answer, such as "$.data.order.status"',
       ]);
     });
   });
@@ -304,6 +319,7 @@ describe('action executors', () => {
           currency: 'NGN',
           description: 'Jollof rice',
         },
+        customerText: `Here is your payment link: ${(result as { result: { url: string } }).result.url}`,
       });
       expect(fake.requests.map((r) => [r.method, r.path, r.key, r.contentType])).toEqual([
         ['POST', '/v1/prices', 'sk_exec_stripe', 'application/x-www-form-urlencoded'],
@@ -347,6 +363,7 @@ describe('action executors', () => {
           amount: 4,
           currency: 'USD',
         },
+        customerText: 'Your refund of 4 USD has been started.',
       });
       fake.stripeCheckoutSessions.push({
         id: 'cs_paid_1',
@@ -406,6 +423,9 @@ describe('action executors', () => {
           amount: 1500,
           currency: 'NGN',
         },
+        customerText: expect.stringMatching(
+          /^Here is your payment link: https:\/\/checkout\.paystack\.com\//,
+        ),
       });
       expect(JSON.parse(fake.requests[0].body)).toEqual({
         email: 'ada@example.com',
@@ -416,6 +436,7 @@ describe('action executors', () => {
       fake.paystackTransactions.get('order-77')!.status = 'success';
       expect(await run('verify_transaction', { reference: 'order-77' })).toMatchObject({
         ok: true,
+        customerText: 'The status of payment order-77 is success.',
         result: {
           reference: 'order-77',
           status: 'success',
@@ -431,6 +452,7 @@ describe('action executors', () => {
       expect(await run('verify_transaction', { reference: 'nope' })).toEqual({
         ok: false,
         error: 'Paystack answered 400: Transaction reference not found',
+        customerText: 'Sorry, I could not check payment nope just now.',
       });
     });
 
@@ -473,12 +495,14 @@ describe('action executors', () => {
       expect(await run('get_order_status', { order_id: 'BMP-9' }, 'bumpa')).toEqual({
         ok: false,
         error: 'Bumpa has no recent order BMP-9',
+        customerText: 'Sorry, I could not find order BMP-9 just now.',
       });
       expect(
         await run('create_order', { product_id: '11', quantity: 1, customer_name: 'Ada' }, 'bumpa'),
       ).toEqual({
         ok: false,
         error: expect.stringContaining("Bumpa's public API has no call that creates an order"),
+        customerText: 'Sorry, I could not place your order just now.',
       });
     });
 
@@ -489,6 +513,7 @@ describe('action executors', () => {
           ok: false,
           error:
             "Stripe refused the connector's key (401: Invalid API Key provided: [redacted]): update it in the dashboard",
+          customerText: 'Sorry, I could not create a payment link just now.',
         });
       } finally {
         fake.refused.delete('sk_exec_stripe');
@@ -499,6 +524,7 @@ describe('action executors', () => {
           ok: false,
           error:
             "Paystack refused the connector's key (401: Invalid key [redacted]): update it in the dashboard",
+          customerText: 'Sorry, I could not check payment order-77 just now.',
         });
       } finally {
         fake.refused.delete('sk_exec_paystack');
@@ -507,6 +533,7 @@ describe('action executors', () => {
       expect(await run('verify_transaction', { reference: 'order-77' })).toEqual({
         ok: false,
         error: 'Paystack answered 503: Service unavailable',
+        customerText: 'Sorry, I could not check payment order-77 just now.',
       });
       fake.outage = 'hang';
       expect(await run('list_products')).toEqual({

@@ -282,7 +282,11 @@ describe('what actions hand back, and how many run', () => {
     ).filter((e) => e.body.type === 'action_run.completed' && e.body.data.id === run.id);
     expect(completed.rawBody.length).toBeLessThan(MAX_RESULT_CHARS + 2_000);
     const toolMessage = llm.requests[1].messages.find((m) => m.role === 'tool')!;
-    expect(JSON.parse(toolMessage.content)).toEqual({ status: 'succeeded', result: run.result });
+    expect(JSON.parse(toolMessage.content)).toEqual({
+      status: 'succeeded',
+      result: run.result,
+      message: 'The catalogue',
+    });
     const messages = await allMessages(t, agentId, sent.conversation_id);
     expect(JSON.stringify(messages).length).toBeLessThan(MAX_RESULT_CHARS);
   });

@@ -301,7 +301,9 @@ describe('action runs with a language model and an MCP server', () => {
       message_type: 'action',
       message: 'Action refund_order was rejected: Outside the refund window',
     });
-    expect(messages.at(-1)!.message).toMatch(/couldn't be done/);
+    expect(messages.at(-1)!.message).toBe(
+      'Sorry, "Refund order" could not go ahead. A member of the team will follow up if needed.',
+    );
     expect(mcp.calls).toEqual([]);
     await t.api().post(`${API}/agents/${agentId}/action-runs/${parked.id}/approve`).expect(409);
     const events = await receiver.waitFor((all) => all.length === 2);
@@ -369,7 +371,7 @@ describe('action runs with a language model and an MCP server', () => {
         }),
         expect.objectContaining({
           message_type: 'text',
-          message: expect.stringMatching(/couldn't be done/),
+          message: expect.stringMatching(/^Sorry, "Refund order" could not go ahead\./),
         }),
       ]);
       expect((await conversation(t, agentId, sent.conversation_id)).needs_attention).toBe(false);
@@ -543,7 +545,7 @@ describe('action runs without a language model', () => {
     await mcp.close();
   });
 
-  it('runs the action a matching rule names, and answers with its result', async () => {
+  it('runs the action a matching rule names, and answers with the text of its tool', async () => {
     const { agentId } = await agentWithTools(t, mcp, {
       name: 'Rules',
       rules: [{ name: 'Hours', trigger: 'open, hours', action: 'opening_hours', enabled: true }],
@@ -554,7 +556,7 @@ describe('action runs without a language model', () => {
     const messages = await allMessages(t, agentId, sent.conversation_id);
     expect(messages.slice(1).map((m) => [m.message_type, m.message])).toEqual([
       ['action', 'Action opening_hours succeeded'],
-      ['text', 'Done: Open 9:00 to 17:00, Monday to Saturday'],
+      ['text', 'Open 9:00 to 17:00, Monday to Saturday'],
     ]);
   });
 
@@ -587,7 +589,7 @@ describe('action runs without a language model', () => {
       'What is your order number?',
       'F6',
       'Action order_status succeeded',
-      'Done: Order F6 shipped on Monday',
+      'Order F6 shipped on Monday',
       'thanks',
       'Anything else about order F6?',
     ]);

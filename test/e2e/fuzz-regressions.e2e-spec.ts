@@ -79,12 +79,12 @@ describe('contract fuzzing regressions', () => {
         http_method: 'GET',
         url_template: '/orders',
         url_params: { 'a:b': 'string' },
-        response_mapping: { ':I[O': 'not a path', ok: '$.status' },
+        response_mapping: { fields: { ':I[O': '$.x', ok: '$.status' } },
       })
       .expect(400);
     expect(res.body.message).toEqual([
       'url_params.a%3Ab.name: must be a name of letters, digits and _ (not first)',
-      'response_mapping.%3AI[O: must be a path into the answer, such as "$.data.order.status"',
+      'response_mapping.fields.%3AI[O: a name is letters, digits, _ and -, starting with a letter or _',
     ]);
   });
 

@@ -122,7 +122,7 @@ describe('integrations: custom APIs, their tools and their secrets', () => {
           description: 'Look up an order',
           url_params: [{ name: 'order_id', type: 'string', required: true }],
           headers_template: { Accept: 'application/json' },
-          response_mapping: { status: '$.status' },
+          response_mapping: { fields: { status: '$.status' } },
           category: 'orders',
           require_human_approval: false,
           timeout: 10,

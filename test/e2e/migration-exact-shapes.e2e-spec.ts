@@ -308,7 +308,8 @@ describe.each(targets)('the migration to exact shapes, on %s', (_name, postgresU
     expect(JSON.parse(tool.config)).toEqual({
       http_method: 'GET',
       url_template: 'https://shop.example/orders/{id}',
-      response_mapping: { status: '$.status' },
+      // Moved under `fields` by ResponseMappingFields1733198400000, which runs after this one.
+      response_mapping: { fields: { status: '$.status' } },
       auth_type: 'custom',
       timeout: 30,
     });

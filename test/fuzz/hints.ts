@@ -116,7 +116,14 @@ export function hintsFor(resources: Resources): Hints {
     url_params: fc.oneof({ weight: 3, arbitrary: toolParams }, fc.jsonValue({ maxDepth: 2 })),
     body_params: fc.oneof({ weight: 3, arbitrary: toolParams }, fc.jsonValue({ maxDepth: 2 })),
     response_mapping: fc.oneof(
-      { weight: 3, arbitrary: fc.constantFrom({}, { status: '$.data.status' }) },
+      {
+        weight: 3,
+        arbitrary: fc.constantFrom(
+          {},
+          { path: '$.data' },
+          { fields: { status: '$.data.status' }, success_message: 'Your order is {{status}}' },
+        ),
+      },
       { weight: 1, arbitrary: fc.dictionary(fc.string({ maxLength: 10 }), fc.jsonValue()) },
     ),
     // A snooze: none, in the future (valid with status snoozed), or past.
@@ -142,7 +149,7 @@ export function hintsFor(resources: Resources): Hints {
         http_method: 'GET',
         url_template: '/orders/{order_id}',
         url_params: [{ name: 'order_id', type: 'string', required: true }],
-        response_mapping: { status: '$.data.status' },
+        response_mapping: { path: '$.data', success_message: 'Your order is {{status}}' },
       }),
     ),
     [`body ${API}/agents/{agentId}/integrations/custom_api/configure`]: unique.map((n) => ({

@@ -26,6 +26,7 @@ const ORDERS: Record<string, { id: string; status: string; total: number }> = {
  * A shop's own API on 127.0.0.1, as a custom API tool would call it: it checks the auth header it
  * receives (401 without it), and has routes for the other outcomes a tool must survive.
  *   GET  /v1/orders/{id}     → {data: {order}} or 404
+ *   GET  /v1/status/{id}     → {data: {id, status}} (the order's own keys under data) or 404
  *   POST /v1/echo            → {received: <the JSON body>, query}
  *   GET  /v1/slow?ms=        → answers after ms
  *   GET  /v1/huge            → 2 MB of JSON
@@ -57,6 +58,16 @@ export async function startFakeShopApi(): Promise<FakeShopApi> {
         return;
       }
       const url = new URL(req.url ?? '/', 'http://shop');
+      const asked = /^\/v1\/status\/([^/]+)$/.exec(url.pathname);
+      if (req.method === 'GET' && asked) {
+        const found = ORDERS[decodeURIComponent(asked[1])];
+        if (found) {
+          json(200, { data: { id: found.id, status: found.status } });
+        } else {
+          json(404, { error: `order ${decodeURIComponent(asked[1])} not found` });
+        }
+        return;
+      }
       const order = /^\/v1\/orders\/([^/]+)$/.exec(url.pathname);
       if (req.method === 'GET' && order) {
         const found = ORDERS[decodeURIComponent(order[1])];

@@ -75,7 +75,8 @@ function formerAuth(authType: string, secrets: Json): Json {
   return secrets;
 }
 
-async function update(queryRunner: QueryRunner, table: string, id: unknown, values: Row) {
+/** Sets `values` on the row `id` of `table`, as parameters on both engines. */
+export async function update(queryRunner: QueryRunner, table: string, id: unknown, values: Row) {
   const columns = Object.keys(values);
   const [sql, parameters] = queryRunner.connection.driver.escapeQueryWithParameters(
     `UPDATE "${table}" SET ${columns.map((column) => `"${column}" = :${column}`).join(', ')} WHERE "id" = :id`,

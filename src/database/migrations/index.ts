@@ -28,6 +28,8 @@ import { ChannelSends1733184000000 } from './1733184000000-channel-sends';
 import { ChannelInbound1733187600000 } from './1733187600000-channel-inbound';
 import { TestNumber1733191200000 } from './1733191200000-test-number';
 import { InboxListIndexPages1733194800000 } from './1733194800000-inbox-list-index-pages';
+import { ResponseMappingFields1733198400000 } from './1733198400000-response-mapping-fields';
+import { ActionRunCustomerText1733202000000 } from './1733202000000-action-run-customer-text';
 
 /** Every migration, oldest first; `secretBox` opens and seals the stored secrets some rewrite. */
 export function migrations(secretBox: SecretBox): Array<new () => unknown> {
@@ -61,5 +63,7 @@ export function migrations(secretBox: SecretBox): Array<new () => unknown> {
     ChannelInbound1733187600000,
     TestNumber1733191200000,
     InboxListIndexPages1733194800000,
+    ResponseMappingFields1733198400000,
+    ActionRunCustomerText1733202000000,
   ];
 }

@@ -9,7 +9,20 @@ export interface CatalogAction {
   require_human_approval: boolean;
   /** The JSON Schema of its arguments (catalogue actions; tools derive theirs from their settings). */
   parameters?: ActionParameters;
+  /**
+   * What the customer is told when it went well, or not: `{{name}}` placeholders filled from the
+   * result's own keys, then the arguments (as a tool's `response_mapping` texts are).
+   */
+  success_message?: string;
+  error_message?: string;
 }
+
+/** `action` with the texts its customer reads. */
+const saying = (
+  action: CatalogAction,
+  success_message: string,
+  error_message?: string,
+): CatalogAction => ({ ...action, success_message, ...(error_message ? { error_message } : {}) });
 
 const action = (
   action_name: string,
@@ -67,29 +80,37 @@ export const BUMPA_ACTIONS: CatalogAction[] = [
       limit: { type: 'integer', minimum: 1, maximum: 50, description: 'Products per page' },
     }),
   ),
-  action(
-    'get_order_status',
-    'Get order status',
-    'Tell a customer where their order is',
-    'commerce',
-    params({ order_id: text('The order number the customer has, or its id') }, ['order_id']),
-  ),
-  action(
-    'create_order',
-    'Create order',
-    'Place an order for a customer',
-    'commerce',
-    params(
-      {
-        product_id: text('The id of the product, from list_products'),
-        quantity: { type: 'integer', minimum: 1 },
-        customer_name: text("The customer's full name"),
-        customer_email: text("The customer's email address"),
-        customer_phone: text("The customer's phone number"),
-      },
-      ['product_id', 'quantity', 'customer_name'],
+  saying(
+    action(
+      'get_order_status',
+      'Get order status',
+      'Tell a customer where their order is',
+      'commerce',
+      params({ order_id: text('The order number the customer has, or its id') }, ['order_id']),
     ),
-    true,
+    'Your order is {{status}}.',
+    'Sorry, I could not find order {{order_id}} just now.',
+  ),
+  saying(
+    action(
+      'create_order',
+      'Create order',
+      'Place an order for a customer',
+      'commerce',
+      params(
+        {
+          product_id: text('The id of the product, from list_products'),
+          quantity: { type: 'integer', minimum: 1 },
+          customer_name: text("The customer's full name"),
+          customer_email: text("The customer's email address"),
+          customer_phone: text("The customer's phone number"),
+        },
+        ['product_id', 'quantity', 'customer_name'],
+      ),
+      true,
+    ),
+    'Your order has been placed.',
+    'Sorry, I could not place your order just now.',
   ),
 ];
 
@@ -153,61 +174,77 @@ export const GOOGLE_SHEETS_ACTIONS: CatalogAction[] = [
 ];
 
 export const PAYSTACK_ACTIONS: CatalogAction[] = [
-  action(
-    'initialize_transaction',
-    'Create payment link',
-    'Start a payment and send its link',
-    'payments',
-    params(
-      {
-        email: text("The customer's email address (Paystack sends the receipt there)"),
-        amount: AMOUNT,
-        currency: CURRENCY_ARG,
-        reference: text('A unique reference for the payment; Paystack makes one when left out'),
-      },
-      ['email', 'amount'],
+  saying(
+    action(
+      'initialize_transaction',
+      'Create payment link',
+      'Start a payment and send its link',
+      'payments',
+      params(
+        {
+          email: text("The customer's email address (Paystack sends the receipt there)"),
+          amount: AMOUNT,
+          currency: CURRENCY_ARG,
+          reference: text('A unique reference for the payment; Paystack makes one when left out'),
+        },
+        ['email', 'amount'],
+      ),
     ),
+    'Here is your payment link: {{url}}',
+    'Sorry, I could not create a payment link just now.',
   ),
-  action(
-    'verify_transaction',
-    'Verify payment',
-    'Check whether a payment went through',
-    'payments',
-    params({ reference: text('The reference of the payment') }, ['reference']),
-  ),
-  action(
-    'refund_transaction',
-    'Refund payment',
-    'Refund a payment',
-    'payments',
-    params(
-      {
-        reference: text('The reference (or id) of the payment to refund'),
-        amount: { ...AMOUNT, description: `${AMOUNT_TEXT}; all of it when left out` },
-        currency: CURRENCY_ARG,
-        reason: text('Why it is refunded, for the customer'),
-      },
-      ['reference'],
+  saying(
+    action(
+      'verify_transaction',
+      'Verify payment',
+      'Check whether a payment went through',
+      'payments',
+      params({ reference: text('The reference of the payment') }, ['reference']),
     ),
-    true,
+    'The status of payment {{reference}} is {{status}}.',
+    'Sorry, I could not check payment {{reference}} just now.',
+  ),
+  saying(
+    action(
+      'refund_transaction',
+      'Refund payment',
+      'Refund a payment',
+      'payments',
+      params(
+        {
+          reference: text('The reference (or id) of the payment to refund'),
+          amount: { ...AMOUNT, description: `${AMOUNT_TEXT}; all of it when left out` },
+          currency: CURRENCY_ARG,
+          reason: text('Why it is refunded, for the customer'),
+        },
+        ['reference'],
+      ),
+      true,
+    ),
+    'Your refund of {{amount}} {{currency}} has been started.',
+    'Sorry, I could not refund payment {{reference}} just now.',
   ),
 ];
 
 export const STRIPE_ACTIONS: CatalogAction[] = [
-  action(
-    'create_payment_link',
-    'Create payment link',
-    'Create a Stripe payment link for an amount',
-    'payments',
-    params(
-      {
-        amount: AMOUNT,
-        currency: CURRENCY_ARG,
-        description: text('What is paid for, shown on the payment page'),
-        quantity: { type: 'integer', minimum: 1, description: 'How many (1 when left out)' },
-      },
-      ['amount', 'description'],
+  saying(
+    action(
+      'create_payment_link',
+      'Create payment link',
+      'Create a Stripe payment link for an amount',
+      'payments',
+      params(
+        {
+          amount: AMOUNT,
+          currency: CURRENCY_ARG,
+          description: text('What is paid for, shown on the payment page'),
+          quantity: { type: 'integer', minimum: 1, description: 'How many (1 when left out)' },
+        },
+        ['amount', 'description'],
+      ),
     ),
+    'Here is your payment link: {{url}}',
+    'Sorry, I could not create a payment link just now.',
   ),
   action(
     'get_payment_status',
@@ -221,20 +258,24 @@ export const STRIPE_ACTIONS: CatalogAction[] = [
       ['payment_id'],
     ),
   ),
-  action(
-    'refund_payment',
-    'Refund payment',
-    'Refund a payment',
-    'payments',
-    params(
-      {
-        payment_id: text('The payment to refund: its pi_… (or ch_…) id'),
-        amount: { ...AMOUNT, description: `${AMOUNT_TEXT}; all of it when left out` },
-        currency: CURRENCY_ARG,
-        reason: { type: 'string', enum: ['duplicate', 'fraudulent', 'requested_by_customer'] },
-      },
-      ['payment_id'],
+  saying(
+    action(
+      'refund_payment',
+      'Refund payment',
+      'Refund a payment',
+      'payments',
+      params(
+        {
+          payment_id: text('The payment to refund: its pi_… (or ch_…) id'),
+          amount: { ...AMOUNT, description: `${AMOUNT_TEXT}; all of it when left out` },
+          currency: CURRENCY_ARG,
+          reason: { type: 'string', enum: ['duplicate', 'fraudulent', 'requested_by_customer'] },
+        },
+        ['payment_id'],
+      ),
+      true,
     ),
-    true,
+    'Your refund of {{amount}} {{currency}} has been started.',
+    'Sorry, I could not refund that payment just now.',
   ),
 ];

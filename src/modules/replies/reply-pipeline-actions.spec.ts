@@ -11,7 +11,7 @@ describe('ReplyPipeline: actions', () => {
     ask = (text, setup) => pipeline.ask(text, setup);
   });
 
-  it('runs the enabled action a rule names, with the answers collected so far, and says its result', async () => {
+  it('runs the enabled action a rule names, with the answers collected so far, and says its text', async () => {
     runner.names = ['order_status'];
     const reply = await ask('order status please', {
       rules: [rule('order status', null, 'order_status')],
@@ -19,8 +19,31 @@ describe('ReplyPipeline: actions', () => {
     });
 
     expect(runner.calls).toEqual([{ name: 'order_status', args: { order_id: 'A1' } }]);
-    expect(reply).toMatchObject({ text: 'Done: shipped', needsAttention: false, source: 'rule' });
+    expect(reply).toMatchObject({
+      text: 'Your order is shipped.',
+      needsAttention: false,
+      source: 'rule',
+    });
     expect(reply.runs).toHaveLength(1);
+  });
+
+  it('answers a rule with both a response and an action with its response, then the action text', async () => {
+    runner.names = ['order_status'];
+    const reply = await ask('order status please', {
+      rules: [rule('order status', 'Let me check.', 'order_status')],
+    });
+
+    expect(reply.text).toBe('Let me check.\n\nYour order is shipped.');
+  });
+
+  it('names the action in a sentence of its own when it has no text, never its raw result', async () => {
+    runner.names = ['order_status'];
+    runner.customerText = null;
+    const reply = await ask('order status please', {
+      rules: [rule('order status', null, 'order_status')],
+    });
+
+    expect(reply.text).toBe('Done: Order status.');
   });
 
   it('answers a rule whose action the agent cannot run with its response, running nothing', async () => {
@@ -53,7 +76,7 @@ describe('ReplyPipeline: actions', () => {
     const ran = await ask('B7', { flows: [tracking], flowState: { flow: 'Track', step: 0 } });
     expect(runner.calls).toEqual([{ name: 'order_status', args: { order_id: 'B7' } }]);
     expect(ran).toMatchObject({
-      text: 'Done: shipped',
+      text: 'Your order is shipped.',
       flowState: { flow: 'Track', step: 1 },
       context: { order_id: 'B7' },
     });

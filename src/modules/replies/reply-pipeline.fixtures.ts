@@ -61,9 +61,13 @@ export class FakeKnowledge {
   }
 }
 
-/** The agent's actions by name; running one records its arguments and succeeds with `result`. */
+/**
+ * The agent's actions by name; running one records its arguments and succeeds with a result and
+ * `customerText` (null: the action has no text of its own).
+ */
 export class FakeRunner {
   names: string[] = [];
+  customerText: string | null = 'Your order is shipped.';
   calls: Array<{ name: string; args: Record<string, unknown> }> = [];
 
   async earlierRuns(): Promise<ActionRunEntity[]> {
@@ -84,6 +88,7 @@ export class FakeRunner {
       actionName: target.action.actionName,
       status: 'succeeded',
       result: 'shipped',
+      customerText: this.customerText,
     } as ActionRunEntity;
   }
 }

@@ -139,8 +139,9 @@ export class ReplyPipeline implements ReplyEngine {
       : null;
     const run = action && !escalates ? await this.run(turn, action) : null;
     if (run) {
+      // The rule's own words first, then what came of the action (docs/api.md §5b).
       return this.finish(turn, {
-        text: afterRun(run, response),
+        text: response ? `${response}\n\n${customerLineFor(run)}` : customerLineFor(run),
         needsAttention: run.status === 'failed',
         source: 'rule',
       });

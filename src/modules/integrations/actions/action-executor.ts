@@ -15,8 +15,13 @@ export interface ExecutableAction {
   integration: IntegrationEntity;
 }
 
-/** What came back: `result` goes to the model and into the run; `error` is said to a person. */
-export type ActionExecution = { ok: true; result: unknown } | { ok: false; error: string };
+/**
+ * What came back: `result` goes to the model and into the run; `error` is said to a person (the
+ * team). `customerText`, when the action has one, is what the customer is told of the outcome.
+ */
+export type ActionExecution =
+  | { ok: true; result: unknown; customerText?: string | null }
+  | { ok: false; error: string; customerText?: string | null };
 
 /**
  * Runs the actions of one integration family. Executors call out through OutboundHttp (or the

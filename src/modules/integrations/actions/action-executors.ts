@@ -76,8 +76,11 @@ export class ActionExecutors {
       this.secretBox.openJson(target.integration.secrets),
       this.secretBox.openJson(target.action.secrets),
     ]);
+    const said = execution.customerText
+      ? { customerText: boundedText(mask.text(execution.customerText), MAX_ERROR_CHARS) }
+      : {};
     return execution.ok
-      ? { ok: true, result: boundedResult(mask.value(execution.result)) }
-      : { ok: false, error: boundedText(mask.text(execution.error), MAX_ERROR_CHARS) };
+      ? { ok: true, result: boundedResult(mask.value(execution.result)), ...said }
+      : { ok: false, error: boundedText(mask.text(execution.error), MAX_ERROR_CHARS), ...said };
   }
 }

@@ -7,6 +7,7 @@ import {
   ActionParameters,
   ExecutableAction,
 } from '../actions/action-executor';
+import { fillCustomerText, ownKeys } from '../actions/customer-text';
 import { CatalogAction } from '../connector-actions';
 import { Connector, CONNECTORS } from '../connector-catalog';
 import { ProviderClient } from './providers/provider-client';
@@ -32,6 +33,21 @@ export class ConnectorExecutor implements ActionExecutor {
   }
 
   async execute(
+    target: ExecutableAction,
+    rawArgs: Record<string, unknown>,
+  ): Promise<ActionExecution> {
+    const execution = await this.run(target, rawArgs);
+    const catalogAction = this.catalogAction(target);
+    const args = givenArguments(rawArgs);
+    return {
+      ...execution,
+      customerText: execution.ok
+        ? fillCustomerText(catalogAction?.success_message, [ownKeys(execution.result), args])
+        : fillCustomerText(catalogAction?.error_message, [args]),
+    };
+  }
+
+  private async run(
     target: ExecutableAction,
     rawArgs: Record<string, unknown>,
   ): Promise<ActionExecution> {

@@ -11,7 +11,7 @@ import {
 import { httpCall, masked, parsedBody, shortBody } from '../actions/http-call';
 import { authHeaders } from '../auth-headers';
 import { AuthConfig, AuthType } from '../dto/auth-config.dto';
-import { mapResponse } from './response-mapping';
+import { mappedCustomerText, pickResult, ResponseMapping } from './response-mapping';
 import { toolSchema } from './tool-parameters';
 import { renderToolRequest, TemplateError, ToolRequest } from './tool-template';
 
@@ -44,6 +44,7 @@ export class CustomApiExecutor implements ActionExecutor {
       return { ok: false, error: `${action.name} needs other arguments: ${problems.join('; ')}` };
     }
     const args = givenArguments(rawArgs);
+    const mapping = action.config.response_mapping as ResponseMapping | null | undefined;
     let request: ToolRequest;
     let auth: Record<string, string>;
     try {
@@ -56,7 +57,11 @@ export class CustomApiExecutor implements ActionExecutor {
     } catch (error) {
       const reason =
         error instanceof TemplateError ? error.message : 'its auth settings are invalid';
-      return { ok: false, error: `${action.name} could not be called: ${reason}` };
+      return {
+        ok: false,
+        error: `${action.name} could not be called: ${reason}`,
+        customerText: mappedCustomerText(mapping, null, args, false),
+      };
     }
     const timeoutS = Math.min(
       Number(action.config.timeout) || DEFAULT_TOOL_TIMEOUT_S,
@@ -70,7 +75,11 @@ export class CustomApiExecutor implements ActionExecutor {
       secrets,
     });
     if (outcome.kind === 'failed') {
-      return { ok: false, error: `${api} ${outcome.reason}` };
+      return {
+        ok: false,
+        error: `${api} ${outcome.reason}`,
+        customerText: mappedCustomerText(mapping, null, args, false),
+      };
     }
     if (outcome.status < 200 || outcome.status >= 300) {
       const detail =
@@ -80,13 +89,20 @@ export class CustomApiExecutor implements ActionExecutor {
       return {
         ok: false,
         error: `${api} answered ${outcome.status}${detail ? `: ${detail}` : ''}`,
+        customerText: mappedCustomerText(
+          mapping,
+          parsedBody(masked(outcome.text, secrets)),
+          args,
+          false,
+        ),
       };
     }
     // An API that quotes the key it was sent must not hand it on to the model or the run's result.
     const answer = parsedBody(masked(outcome.text, secrets));
     return {
       ok: true,
-      result: mapResponse(answer, action.config.response_mapping as Record<string, unknown> | null),
+      result: pickResult(answer, mapping),
+      customerText: mappedCustomerText(mapping, answer, args, true),
     };
   }
 

@@ -19,6 +19,7 @@ import {
   STRING_OR_OBJECT_SCHEMA,
 } from '@/common/validation/decorators';
 import { LIMITS } from '@/common/validation/limits';
+import { MAX_CUSTOMER_TEXT } from '../actions/customer-text';
 import { AuthSettingsDto } from './auth-config.dto';
 
 export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'] as const;
@@ -30,6 +31,50 @@ const JSON_VALUE = {
     { type: 'array', items: {} },
   ],
 };
+
+const PATH_SYNTAX =
+  '`$` (the whole answer) then `.key`, `[0]` or `["key"]` steps; the `$.` may be left out';
+
+/** A tool's `response_mapping`: documents the shape; the service checks it (response-mapping.ts). */
+export class ResponseMappingDto {
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    example: '$.data.order',
+    description: `Picks the result out of the JSON answer (none: the whole answer): ${PATH_SYNTAX}`,
+  })
+  path?: string | null;
+
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: { type: 'string' },
+    nullable: true,
+    example: { status: '$.data.order.status' },
+    description: 'Further values by name, each a path into the whole answer',
+  })
+  fields?: Record<string, string> | null;
+
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    maxLength: MAX_CUSTOMER_TEXT,
+    example: 'Your order {{order_id}} is {{status}}',
+    description:
+      'What the customer is told when the call succeeds: {{name}} placeholders are filled from ' +
+      "fields, the result's own keys and the arguments; with one left unfilled, the built-in " +
+      'sentence is said instead',
+  })
+  success_message?: string | null;
+
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    maxLength: MAX_CUSTOMER_TEXT,
+    example: 'Sorry, I could not find order {{order_id}}',
+    description: 'What the customer is told when the call fails, filled the same way',
+  })
+  error_message?: string | null;
+}
 
 export class ToolCreateDto extends AuthSettingsDto {
   @RequiredString(LIMITS.name)
@@ -75,7 +120,13 @@ export class ToolCreateDto extends AuthSettingsDto {
   @IsStringOrObject({}, LIMITS.message)
   body_template?: unknown;
 
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true })
+  @ApiPropertyOptional({
+    type: ResponseMappingDto,
+    nullable: true,
+    description:
+      'What of the JSON answer is the result, and what the customer is told (checked at create: ' +
+      'paths, placeholder names, text lengths; other keys are refused)',
+  })
   @IsOptional()
   @IsPlainObject()
   response_mapping?: Record<string, unknown> | null;

@@ -7,6 +7,7 @@ import {
   ActionParameters,
   ExecutableAction,
 } from '../actions/action-executor';
+import { plainText } from '../actions/customer-text';
 import { authHeaders } from '../auth-headers';
 import { AuthConfig, AuthType } from '../dto/auth-config.dto';
 import { McpTransport } from '../dto/mcp-server-configure.dto';
@@ -87,6 +88,6 @@ export class McpToolExecutor implements ActionExecutor {
     if (result.isError) {
       return { ok: false, error: text || `The tool ${action.actionName} reported an error` };
     }
-    return { ok: true, result: result.structuredContent ?? text };
+    return { ok: true, result: result.structuredContent ?? text, customerText: plainText(text) };
   }
 }

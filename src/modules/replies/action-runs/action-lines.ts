@@ -1,12 +1,13 @@
 import { ActionRunEntity } from './entities/action-run.entity';
 import type { MessageAction } from '@/modules/conversations/entities/message.entity';
 
-const RESULT_CHARS = 300;
-
-/** A run's result as short text: a string as it is, anything else as JSON. */
-export function resultText(result: unknown, limit = RESULT_CHARS): string {
-  const text = typeof result === 'string' ? result : JSON.stringify(result ?? null);
-  return text.length > limit ? `${text.slice(0, limit - 1)}…` : text;
+/**
+ * A run's error as the conversation may show it: its start before any JSON (an API's quoted
+ * answer), since the customer sees action lines too; the run keeps the whole error for the team.
+ */
+function lineError(error: string | null): string {
+  const plain = (error ?? '').split('{')[0].replace(/[\s:]+$/, '');
+  return plain || 'unknown error';
 }
 
 /** The one line the conversation shows for a run (a `message_type: 'action'` message). */
@@ -19,9 +20,9 @@ export function runLine(run: ActionRunEntity): string {
     case 'succeeded':
       return `Action ${run.actionName} succeeded`;
     case 'failed':
-      return `Action ${run.actionName} failed: ${run.error ?? 'unknown error'}`;
+      return `Action ${run.actionName} failed: ${lineError(run.error)}`;
     case 'rejected':
-      return `Action ${run.actionName} was rejected${run.error && run.error !== 'Rejected' ? `: ${run.error}` : ''}`;
+      return `Action ${run.actionName} was rejected${run.error && run.error !== 'Rejected' ? `: ${lineError(run.error)}` : ''}`;
   }
 }
 
@@ -29,13 +30,14 @@ export function messageActionOf(run: ActionRunEntity): MessageAction {
   return { run_id: run.id, action_name: run.actionName, status: run.status };
 }
 
-/** What a model reads back from a tool call. */
+/** What a model reads back from a tool call: the result, and the text the customer would read. */
 export function toolResultFor(run: ActionRunEntity): string {
+  const message = run.customerText ? { message: run.customerText } : {};
   switch (run.status) {
     case 'succeeded':
-      return JSON.stringify({ status: 'succeeded', result: run.result ?? null });
+      return JSON.stringify({ status: 'succeeded', result: run.result ?? null, ...message });
     case 'failed':
-      return JSON.stringify({ status: 'failed', error: run.error });
+      return JSON.stringify({ status: 'failed', error: run.error, ...message });
     case 'pending_approval':
       return JSON.stringify({ status: 'pending_approval', note: 'A person must approve it first' });
     case 'rejected':
@@ -45,17 +47,28 @@ export function toolResultFor(run: ActionRunEntity): string {
   }
 }
 
-/** What the customer is told about a run when no model words it. */
+/** `check_order_status` as the customer reads it: "Check order status". */
+function actionTitle(actionName: string): string {
+  const words = actionName.replace(/[_-]+/g, ' ').replace(/\s+/g, ' ').trim();
+  return words ? `${words[0].toUpperCase()}${words.slice(1)}` : 'That';
+}
+
+/**
+ * What the customer is told about a run when no model words it: its action's own text when it
+ * has one, else a sentence naming the action and its outcome. Never the raw result.
+ */
 export function customerLineFor(run: ActionRunEntity): string {
+  const title = actionTitle(run.actionName);
   switch (run.status) {
     case 'succeeded':
-      return run.result === null || run.result === undefined || run.result === ''
-        ? 'Done.'
-        : `Done: ${resultText(run.result)}`;
+      return run.customerText ?? `Done: ${title}.`;
     case 'failed':
-      return "Sorry, I couldn't complete that just now. A member of the team will follow up.";
+      return (
+        run.customerText ??
+        `Sorry, I could not complete "${title}" just now. A member of the team will follow up.`
+      );
     case 'rejected':
-      return "Sorry, that couldn't be done. A member of the team will follow up if needed.";
+      return `Sorry, "${title}" could not go ahead. A member of the team will follow up if needed.`;
     case 'pending_approval':
       return "I've asked a member of the team to approve this; I'll get back to you as soon as they have.";
     case 'running':

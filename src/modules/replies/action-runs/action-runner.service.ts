@@ -104,6 +104,7 @@ export class ActionRunner {
       status: 'running',
       result: null,
       error: null,
+      customerText: null,
       decidedByApiKeyId: null,
       createdAt: now,
       updatedAt: now,
@@ -119,9 +120,10 @@ export class ActionRunner {
     if (!(await this.states.complete(run, token, outcome))) {
       return this.stored(run);
     }
+    const customerText = outcome.customerText ?? null;
     return outcome.ok
-      ? { ...run, status: 'succeeded', result: outcome.result, updatedAt: new Date() }
-      : { ...run, status: 'failed', error: outcome.error, updatedAt: new Date() };
+      ? { ...run, status: 'succeeded', result: outcome.result, customerText, updatedAt: new Date() }
+      : { ...run, status: 'failed', error: outcome.error, customerText, updatedAt: new Date() };
   }
 
   /**

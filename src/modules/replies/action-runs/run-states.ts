@@ -8,7 +8,9 @@ import { toActionRunResponse } from './dto/action-run.dto';
 import { ActionRunEntity, ActionRunStatus } from './entities/action-run.entity';
 import { leaseFrom, RUN_LEASE_MS } from './run-lease';
 
-export type Outcome = { ok: true; result: unknown } | { ok: false; error: string };
+export type Outcome =
+  | { ok: true; result: unknown; customerText?: string | null }
+  | { ok: false; error: string; customerText?: string | null };
 
 /** What settling a run writes besides its outcome, in the same transaction (e.g. a follow-up). */
 export type AfterSettle = (settled: ActionRunEntity) => Promise<void>;
@@ -34,8 +36,9 @@ function outcomeColumns(outcome: Outcome): Record<string, SqlParam> {
         status: 'succeeded',
         result: outcome.result === undefined ? null : JSON.stringify(outcome.result),
         error: null,
+        customer_text: outcome.customerText ?? null,
       }
-    : { status: 'failed', error: outcome.error };
+    : { status: 'failed', error: outcome.error, customer_text: outcome.customerText ?? null };
 }
 
 /**

@@ -43,6 +43,10 @@ export class ActionRunEntity extends AgentScopedEntity {
   @Column({ type: 'text', nullable: true })
   error: string | null;
 
+  /** What the customer is told of its outcome, from its action's texts; null: the built-in line. */
+  @Column({ name: 'customer_text', type: 'text', nullable: true })
+  customerText: string | null;
+
   @Column({ name: 'decided_by_api_key_id', type: 'varchar', length: 36, nullable: true })
   decidedByApiKeyId: string | null;
 
