@@ -27,6 +27,7 @@ import { ConversationLabels1733180400000 } from './1733180400000-conversation-la
 import { ChannelSends1733184000000 } from './1733184000000-channel-sends';
 import { ChannelInbound1733187600000 } from './1733187600000-channel-inbound';
 import { InboxListIndexPages1733194800000 } from './1733194800000-inbox-list-index-pages';
+import { ModelCalls1733205600000 } from './1733205600000-model-calls';
 
 /** Every migration, oldest first; `secretBox` opens and seals the stored secrets some rewrite. */
 export function migrations(secretBox: SecretBox): Array<new () => unknown> {
@@ -59,5 +60,6 @@ export function migrations(secretBox: SecretBox): Array<new () => unknown> {
     ChannelSends1733184000000,
     ChannelInbound1733187600000,
     InboxListIndexPages1733194800000,
+    ModelCalls1733205600000,
   ];
 }

@@ -121,6 +121,7 @@ export class ModelReplier {
         messages,
         tools: offered,
         promptConfig: workflow?.promptConfig ?? null,
+        origin: originOf(context),
       });
       const calls = (reply.tool_calls ?? []).filter((call) => call.type === 'function');
       if (calls.length === 0 || offered.length === 0) {
