@@ -65,19 +65,19 @@ export class ModelClient {
   async complete(request: ModelRequest): Promise<ChatCompletionMessage> {
     const model = this.modelFor(request.promptConfig);
     const started = performance.now();
-    let completion: ChatCompletion | undefined;
+    let completion: ChatCompletion;
     try {
       completion = await this.create(model, request);
-      const message = completion.choices?.[0]?.message;
-      if (!message) {
-        throw new Error('the model answered without a message');
-      }
-      await this.record(request.origin, model, started, completion, true);
-      return message;
     } catch (error) {
-      await this.record(request.origin, model, started, completion, false);
+      await this.record(request.origin, model, started, undefined, false);
       throw error;
     }
+    const message = completion.choices?.[0]?.message;
+    await this.record(request.origin, model, started, completion, Boolean(message));
+    if (!message) {
+      throw new Error('the model answered without a message');
+    }
+    return message;
   }
 
   private modelFor(promptConfig: JsonObject | null): string {
