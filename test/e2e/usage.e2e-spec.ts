@@ -359,4 +359,17 @@ describe('model usage (docs/api.md §5b)', () => {
     );
     expect(sample(text, 'console_model_call_failures_total', 'model="tool-model"')).toBe(0);
   });
+
+  // Last: the metrics above count calls that this deletes.
+  it('keeps the calls until their agent is deleted', async () => {
+    const agent = await newAgent('Gone');
+    await sendAs(t, agent, 'jon', 'Do you deliver?');
+    await repliesSettled(t);
+    const db = t.app.get(Database);
+    expect(await db.count(ModelCallEntity, { agentId: agent })).toBe(1);
+    await t.api().delete(`${API}/agents/${agent}`).expect(200);
+    expect(await db.count(ModelCallEntity, { agentId: agent })).toBe(0);
+    const keys = (await usage(`${AROUND_NOW}&group_by=agent`)).map((row: UsageRow) => row.key);
+    expect(keys).not.toContain(agent);
+  });
 });
