@@ -65,7 +65,8 @@ export class UsageService {
       });
     } catch (error) {
       this.logger.warn(
-        `A model call of conversation ${conversationId} was not recorded: ${(error as Error).message}`,
+        { err: error, conversation_id: conversationId },
+        'A model call could not be recorded',
       );
     }
   }
