@@ -29,6 +29,12 @@ import { ReplyRequests } from './reply-requests.service';
 
 const NOT_FOUND = 'Conversation not found';
 
+export interface ConversationDetail {
+  conversation: ConversationEntity;
+  contact: ContactEntity | null;
+  usage: ConversationUsageDto;
+}
+
 @Injectable()
 export class ConversationsService {
   constructor(
@@ -65,20 +71,12 @@ export class ConversationsService {
   }
 
   /** The agent's conversation, its contact and its model usage, or 404 as `get`. */
-  async getDetail(
-    teamId: string,
-    agentId: string,
-    id: string,
-  ): Promise<{
-    conversation: ConversationEntity;
-    contact: ContactEntity | null;
-    usage: ConversationUsageDto;
-  }> {
+  async getDetail(teamId: string, agentId: string, id: string): Promise<ConversationDetail> {
     return this.detailOf(await this.get(teamId, agentId, id));
   }
 
   /** What a conversation's detail shows besides the conversation itself. */
-  async detailOf(conversation: ConversationEntity) {
+  async detailOf(conversation: ConversationEntity): Promise<ConversationDetail> {
     const { teamId, contactId, id } = conversation;
     return {
       conversation,
