@@ -45,6 +45,7 @@ const FLOORS = [
   ['auth', 'health'],
   ['webhooks', 'workflows', 'calls'],
   ['agents'],
+  ['usage'],
   ['knowledge', 'integrations', 'conversations', 'phone-numbers'],
   ['agent-profile', 'replies', 'widget', 'channels'],
 ];

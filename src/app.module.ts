@@ -35,6 +35,7 @@ import { ConversationsModule } from './modules/conversations/conversations.modul
 import { HealthModule } from './modules/health/health.module';
 import { PhoneNumbersModule } from './modules/phone-numbers/phone-numbers.module';
 import { WebhooksModule } from './modules/webhooks/webhooks.module';
+import { UsageModule } from './modules/usage/usage.module';
 import { WorkflowsModule } from './modules/workflows/workflows.module';
 
 /**
@@ -62,6 +63,7 @@ export class AppModule {
         HealthModule,
         WorkflowsModule,
         AgentsModule,
+        UsageModule,
         // Every feature is listed, imported by another or not: only the modules listed here are
         // sure to register their routes before the fallback's catch-all.
         KnowledgeModule,

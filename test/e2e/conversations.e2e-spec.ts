@@ -79,7 +79,14 @@ describe('conversations and messages', () => {
         await t.api().get(`${base}/${res.body.data.conversation_id}`).expect(200)
       ).body.data;
       expect(Object.keys(conversation).sort()).toEqual(
-        [...CONVERSATION_FIELDS, 'full_name', 'email', 'phone_number', 'profile_picture'].sort(),
+        [
+          ...CONVERSATION_FIELDS,
+          'full_name',
+          'email',
+          'phone_number',
+          'profile_picture',
+          'usage',
+        ].sort(),
       );
       expect(conversation).toMatchObject({
         channel_type: 'whatsapp',
@@ -90,6 +97,7 @@ describe('conversations and messages', () => {
         last_seen: res.body.data.created_at,
         full_name: null,
         email: null,
+        usage: { model_calls: 0, prompt_tokens: 0, completion_tokens: 0 },
       });
     });
 

@@ -269,7 +269,8 @@ describe('tenant isolation, swept over the OpenAPI document', () => {
   /**
    * What a key limited to the sibling agent gets (docs/api.md §2): routes of another agent are 404
    * as for an agent that does not exist, workflows stay readable, its lists of agents and
-   * conversations (and their counts) answer, and everything else is team-wide: 403.
+   * conversations (and their counts), reports and usage answer, and everything else is
+   * team-wide: 403.
    */
   function limitedKeyGets(operation: Operation): number {
     if (operation.isPublic || operation.path.startsWith(`${API}/agents/{agentId}`)) {
@@ -281,7 +282,8 @@ describe('tenant isolation, swept over the OpenAPI document', () => {
       (operation.path.startsWith(`${API}/workflows`) ||
         operation.path === `${API}/agents` ||
         operation.path.startsWith(`${API}/conversations`) ||
-        operation.path.startsWith(`${API}/reports`))
+        operation.path.startsWith(`${API}/reports`) ||
+        operation.path === `${API}/usage`)
     ) {
       return 200;
     }

@@ -12,16 +12,30 @@ export const VISITOR_TOKEN = '__visitor_token__';
 
 const DAY_MS = 86_400_000;
 
-/** A report's day: `offset` days from today, `YYYY-MM-DD`, or now and then one that is not. */
-function reportDay(offsets: { min: number; max: number }): fc.Arbitrary<string> {
+/**
+ * A period's bound: `offset` days from today, `YYYY-MM-DD`; now and then an ISO-8601 date-time
+ * (GET /usage takes them, the reports refuse them), or one that is neither.
+ */
+function periodBound(offsets: { min: number; max: number }): fc.Arbitrary<string> {
+  const day = (offset: number) => new Date(Date.now() + offset * DAY_MS).toISOString();
   return fc.oneof(
+    { weight: 6, arbitrary: fc.integer(offsets).map((offset) => day(offset).slice(0, 10)) },
     {
-      weight: 6,
+      weight: 2,
       arbitrary: fc
-        .integer(offsets)
-        .map((offset) => new Date(Date.now() + offset * DAY_MS).toISOString().slice(0, 10)),
+        .tuple(fc.integer(offsets), fc.constantFrom('Z', '+01:00', '-05:30'))
+        .map(([offset, zone]) => `${day(offset).slice(0, 19)}${zone}`),
     },
-    { weight: 1, arbitrary: fc.constantFrom('2026-02-30', '2026-1-1', 'today', '1900-01-01') },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(
+        '2026-02-30',
+        '2026-1-1',
+        'today',
+        '1900-01-01',
+        '2026-11-01T10:00:00',
+      ),
+    },
   );
 }
 
@@ -170,9 +184,9 @@ export function hintsFor(resources: Resources): Hints {
       name: `Notes ${n}`,
       content: 'We open at nine.',
     })),
-    // A report's period: `from` before `to` and at most 92 days apart, mostly.
-    'query.from': reportDay({ min: -60, max: 0 }),
-    'query.to': reportDay({ min: -10, max: 40 }),
+    // A report's or usage's period: `from` before `to` and at most 92 days apart, mostly.
+    'query.from': periodBound({ min: -60, max: 0 }),
+    'query.to': periodBound({ min: -10, max: 40 }),
     // Mostly the fuzz origin (the widget requests send it), now and then what is refused.
     allowed_origins: fc.oneof(
       {

@@ -26,7 +26,21 @@ export interface LlmStub {
   toolCalls: Array<{ name: string; arguments: Record<string, unknown> }> | null;
   /** The text written beside the tool calls (none: `content: null`, as models mostly do). */
   toolCallText: string | null;
+  /** The token counts reported, one per request answered with a body (`answer`, `empty`). */
+  usages: Usage[];
   close(): Promise<void>;
+}
+
+export interface Usage {
+  prompt_tokens: number;
+  completion_tokens: number;
+}
+
+/** Counts that differ from request to request, as a provider's would: a token per 4 characters. */
+function usageOf(request: ChatRequest, answer: unknown): Usage {
+  const prompt_tokens = Math.ceil(JSON.stringify(request.messages).length / 4);
+  const completion_tokens = answer === null ? 0 : Math.ceil(JSON.stringify(answer).length / 4);
+  return { prompt_tokens, completion_tokens };
 }
 
 /** What the stub says to `request` when it answers. */
@@ -68,6 +82,7 @@ export async function startLlmStub(port = 0): Promise<LlmStub> {
     toolCall: null,
     toolCalls: null,
     toolCallText: null,
+    usages: [] as Usage[],
   } as LlmStub;
   const server: Server = createServer((req, res) => {
     void readBody(req).then((body) => {
@@ -86,17 +101,27 @@ export async function startLlmStub(port = 0): Promise<LlmStub> {
             .writeHead(500, { 'content-type': 'application/json' })
             .end('{"error":{"message":"boom"}}');
           return;
-        case 'empty':
-          res.writeHead(200, { 'content-type': 'application/json' }).end('{"choices":[]}');
+        case 'empty': {
+          const usage = usageOf(request, null);
+          stub.usages.push(usage);
+          res
+            .writeHead(200, { 'content-type': 'application/json' })
+            .end(JSON.stringify({ choices: [], usage }));
           return;
-        case 'answer':
+        }
+        case 'answer': {
+          const message = answerTo(stub, request);
+          const usage = usageOf(request, message);
+          stub.usages.push(usage);
           res.writeHead(200, { 'content-type': 'application/json' }).end(
             JSON.stringify({
               id: 'chatcmpl-1',
               object: 'chat.completion',
-              choices: [{ index: 0, finish_reason: 'stop', message: answerTo(stub, request) }],
+              choices: [{ index: 0, finish_reason: 'stop', message }],
+              usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens },
             }),
           );
+        }
       }
     });
   });

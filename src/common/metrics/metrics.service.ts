@@ -10,6 +10,9 @@ type PromClient = typeof import('prom-client');
 /** What callers of `counter()` get: with metrics off, increments go nowhere. */
 export type CounterLike<L extends string = string> = Pick<Counter<L>, 'inc'>;
 
+/** What callers of `histogram()` get: with metrics off, observations go nowhere. */
+export type HistogramLike<L extends string = string> = Pick<Histogram<L>, 'observe'>;
+
 /**
  * The instance's metrics, in one registry of its own (not prom-client's global one: a test process
  * runs many applications). Modules register what they measure here; METRICS_PORT serves it. With
@@ -77,6 +80,29 @@ export class MetricsService {
       return known as Counter<L>;
     }
     return new this.client.Counter({ name, help, labelNames, registers: [this.registry] });
+  }
+
+  /** A histogram the caller observes, e.g. `metrics.histogram(…).observe({ model }, seconds)`. */
+  histogram<L extends string>(
+    name: string,
+    help: string,
+    labelNames: readonly L[],
+    buckets: number[],
+  ): HistogramLike<L> {
+    if (!this.client || !this.registry) {
+      return { observe: () => undefined };
+    }
+    const known = this.registry.getSingleMetric(name);
+    if (known) {
+      return known as Histogram<L>;
+    }
+    return new this.client.Histogram({
+      name,
+      help,
+      labelNames,
+      buckets,
+      registers: [this.registry],
+    });
   }
 
   /** Records each response's duration under the route that served it (its pattern, never the path). */

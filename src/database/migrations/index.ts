@@ -30,6 +30,7 @@ import { TestNumber1733191200000 } from './1733191200000-test-number';
 import { InboxListIndexPages1733194800000 } from './1733194800000-inbox-list-index-pages';
 import { ResponseMappingFields1733198400000 } from './1733198400000-response-mapping-fields';
 import { ActionRunCustomerText1733202000000 } from './1733202000000-action-run-customer-text';
+import { ModelCalls1733205600000 } from './1733205600000-model-calls';
 
 /** Every migration, oldest first; `secretBox` opens and seals the stored secrets some rewrite. */
 export function migrations(secretBox: SecretBox): Array<new () => unknown> {
@@ -65,5 +66,6 @@ export function migrations(secretBox: SecretBox): Array<new () => unknown> {
     InboxListIndexPages1733194800000,
     ResponseMappingFields1733198400000,
     ActionRunCustomerText1733202000000,
+    ModelCalls1733205600000,
   ];
 }

@@ -80,12 +80,12 @@ export class ConversationsController {
     @AgentId() agentId: string,
     @IdParam('conversationId') conversationId: string,
   ): Promise<ConversationDetailResponseDto> {
-    const { conversation, contact } = await this.conversations.getDetail(
+    const { conversation, contact, usage } = await this.conversations.getDetail(
       teamId,
       agentId,
       conversationId,
     );
-    return toConversationDetail(conversation, contact);
+    return toConversationDetail(conversation, contact, usage);
   }
 
   @Patch(':conversationId/ai-status')

@@ -3,6 +3,7 @@ import { Module } from '@nestjs/common';
 import { OutboundModule } from '@/common/outbound/outbound.module';
 import { AgentsModule } from '@/modules/agents/agents.module';
 import { ApiKeysModule } from '@/modules/auth/api-keys.module';
+import { UsageModule } from '@/modules/usage/usage.module';
 import { WebhooksModule } from '@/modules/webhooks/webhooks.module';
 import { ContactsController } from './contacts/contacts.controller';
 import { ContactsRepository } from './contacts/contacts.repository';
@@ -44,7 +45,7 @@ import { StreamService } from './stream/stream.service';
  * replies module above, which hears through ReplyRequests of each message waiting for one.
  */
 @Module({
-  imports: [AgentsModule, ApiKeysModule, WebhooksModule, OutboundModule],
+  imports: [AgentsModule, ApiKeysModule, WebhooksModule, OutboundModule, UsageModule],
   // The stream controller first: its `…/messages/stream` must win over `…/messages/:messageId`.
   controllers: [
     StreamController,

@@ -4,6 +4,8 @@ import { AppConfig } from '@/config/app-config';
 import { Page } from '@/common/pagination/page';
 import { Database } from '@/database/database.service';
 import { AgentsService } from '@/modules/agents/agents.service';
+import { UsageService } from '@/modules/usage/usage.service';
+import type { ConversationUsageDto } from '@/modules/usage/dto/usage.dto';
 import type { ContactEntity } from './contacts/contact.entity';
 import { ContactsService } from './contacts/contacts.service';
 import { appendedOrGone, ConversationWrites } from './conversation-writes';
@@ -27,6 +29,12 @@ import { ReplyRequests } from './reply-requests.service';
 
 const NOT_FOUND = 'Conversation not found';
 
+export interface ConversationDetail {
+  conversation: ConversationEntity;
+  contact: ContactEntity | null;
+  usage: ConversationUsageDto;
+}
+
 @Injectable()
 export class ConversationsService {
   constructor(
@@ -40,6 +48,7 @@ export class ConversationsService {
     private readonly contacts: ContactsService,
     private readonly posting: MessagePosting,
     private readonly config: AppConfig,
+    private readonly usage: UsageService,
   ) {}
 
   async list(
@@ -61,14 +70,19 @@ export class ConversationsService {
     return conversation;
   }
 
-  /** The agent's conversation and its contact, or 404 as `get`. */
-  async getDetail(
-    teamId: string,
-    agentId: string,
-    id: string,
-  ): Promise<{ conversation: ConversationEntity; contact: ContactEntity | null }> {
-    const conversation = await this.get(teamId, agentId, id);
-    return { conversation, contact: await this.contacts.find(teamId, conversation.contactId) };
+  /** The agent's conversation, its contact and its model usage, or 404 as `get`. */
+  async getDetail(teamId: string, agentId: string, id: string): Promise<ConversationDetail> {
+    return this.detailOf(await this.get(teamId, agentId, id));
+  }
+
+  /** What a conversation's detail shows besides the conversation itself. */
+  async detailOf(conversation: ConversationEntity): Promise<ConversationDetail> {
+    const { teamId, contactId, id } = conversation;
+    return {
+      conversation,
+      contact: await this.contacts.find(teamId, contactId),
+      usage: await this.usage.conversationUsage(teamId, id),
+    };
   }
 
   async setAiPaused(

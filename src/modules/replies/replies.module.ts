@@ -5,6 +5,7 @@ import { AgentsModule } from '@/modules/agents/agents.module';
 import { ConversationsModule } from '@/modules/conversations/conversations.module';
 import { IntegrationsModule } from '@/modules/integrations/integrations.module';
 import { KnowledgeModule } from '@/modules/knowledge/knowledge.module';
+import { UsageModule } from '@/modules/usage/usage.module';
 import { WebhooksModule } from '@/modules/webhooks/webhooks.module';
 import { WorkflowsModule } from '@/modules/workflows/workflows.module';
 import { ActionRunner } from './action-runs/action-runner.service';
@@ -37,6 +38,7 @@ import { WorkflowTriggersCache } from './rules/workflow-triggers.cache';
     ConversationsModule,
     WebhooksModule,
     IdempotencyModule,
+    UsageModule,
   ],
   controllers: [ActionRunsController],
   providers: [

@@ -2,6 +2,7 @@ import { ApiProperty, ApiPropertyOptional, IntersectionType } from '@nestjs/swag
 import { IsBoolean, IsIn, IsOptional } from 'class-validator';
 import type { ContactEntity } from '../contacts/contact.entity';
 import { ListQueryDto } from '@/common/pagination/list-query.dto';
+import { ConversationUsageDto } from '@/modules/usage/dto/usage.dto';
 import { IsSort } from '@/common/pagination/sort';
 import {
   CONVERSATION_CHANNELS,
@@ -71,6 +72,8 @@ export class ConversationDetailResponseDto extends ConversationResponseDto {
   @ApiProperty({ type: String, nullable: true }) email: string | null;
   @ApiProperty({ type: String, nullable: true }) phone_number: string | null;
   @ApiProperty({ type: String, nullable: true }) profile_picture: string | null;
+  @ApiProperty({ type: ConversationUsageDto, description: "The model's calls in it, summed" })
+  usage: ConversationUsageDto;
 }
 
 export class AiStatusResponseDto {
@@ -113,10 +116,11 @@ function inboxFields(conversation: ConversationEntity) {
   };
 }
 
-/** The conversation with the details of its contact (null ones when it has none). */
+/** The conversation with the details of its contact (null ones when it has none) and its usage. */
 export function toConversationDetail(
   conversation: ConversationEntity,
   contact: ContactEntity | null,
+  usage: ConversationUsageDto,
 ): ConversationDetailResponseDto {
   return {
     ...toConversationResponse(conversation),
@@ -124,5 +128,6 @@ export function toConversationDetail(
     email: contact?.email ?? null,
     phone_number: contact?.phoneNumber ?? null,
     profile_picture: contact?.profilePicture ?? null,
+    usage,
   };
 }

@@ -6,7 +6,7 @@ import { Endpoint } from '@/modules/auth/endpoint.decorator';
 import { AgentId } from '@/modules/agents/agent-id.decorator';
 import { ConversationUpdateDto } from '../dto/conversation-update.dto';
 import { ConversationDetailResponseDto, toConversationDetail } from '../dto/conversation.dto';
-import { ContactsService } from '../contacts/contacts.service';
+import { ConversationsService } from '../conversations.service';
 import { ConversationInbox } from './conversation-inbox';
 
 @ApiTags('conversations')
@@ -14,7 +14,7 @@ import { ConversationInbox } from './conversation-inbox';
 export class InboxController {
   constructor(
     private readonly inbox: ConversationInbox,
-    private readonly contacts: ContactsService,
+    private readonly conversations: ConversationsService,
   ) {}
 
   @Patch(':conversationId')
@@ -31,9 +31,7 @@ export class InboxController {
     @Body() body: ConversationUpdateDto,
   ): Promise<ConversationDetailResponseDto> {
     const conversation = await this.inbox.update(teamId, agentId, conversationId, body);
-    return toConversationDetail(
-      conversation,
-      await this.contacts.find(teamId, conversation.contactId),
-    );
+    const detail = await this.conversations.detailOf(conversation);
+    return toConversationDetail(detail.conversation, detail.contact, detail.usage);
   }
 }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '@/database/database.service';
 import { SqlParams } from '@/database/sql/params';
-import { ReportDay } from './report-days';
+import { ReportDay } from '@/common/time/calendar-days';
 
 /** Whose conversations a report counts: the team's, narrowed to some agents (null: all). */
 export interface ReportScope {

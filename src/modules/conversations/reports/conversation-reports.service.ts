@@ -5,7 +5,7 @@ import { Errors } from '@/common/http/api-error';
 import { Principal } from '@/common/http/principal';
 import { AgentsService } from '@/modules/agents/agents.service';
 import { ConversationReportsRepository, ReportScope } from './conversation-reports.repository';
-import { daysSpanned, reportDays } from './report-days';
+import { daysSpanned, reportDays } from '@/common/time/calendar-days';
 import { ConversationReportDto, ConversationReportQueryDto } from './report.dto';
 
 /** The longest period a report covers, in days. */

@@ -1,12 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import OpenAI, { type ClientOptions } from 'openai';
 import type {
+  ChatCompletion,
   ChatCompletionMessage,
   ChatCompletionMessageParam,
   ChatCompletionTool,
 } from 'openai/resources/chat/completions';
 import { OutboundHttp } from '@/common/outbound/outbound-http';
 import { AppConfig } from '@/config/app-config';
+import { ModelCallOrigin, UsageService } from '@/modules/usage/usage.service';
 import type { JsonObject } from '@/modules/workflows/entities/workflow.entity';
 
 export interface ModelRequest {
@@ -14,6 +16,8 @@ export interface ModelRequest {
   tools: ChatCompletionTool[];
   /** The workflow's `prompt_config`: `model`, `temperature`, `max_tokens` are taken from it. */
   promptConfig: JsonObject | null;
+  /** Whose call it is: its usage is recorded against them. */
+  origin: ModelCallOrigin;
 }
 
 function numberIn(value: unknown, min: number, max: number): number | undefined {
@@ -32,7 +36,11 @@ export class ModelClient {
   private readonly client: OpenAI | null;
   private readonly model: string;
 
-  constructor(config: AppConfig, outbound: OutboundHttp) {
+  constructor(
+    config: AppConfig,
+    outbound: OutboundHttp,
+    private readonly usage: UsageService,
+  ) {
     this.model = config.llm.model;
     this.client = config.llm.baseUrl
       ? new OpenAI({
@@ -50,24 +58,68 @@ export class ModelClient {
     return this.client !== null;
   }
 
-  /** One chat completion: the model's message (text, tool calls, or both). */
-  async complete({ messages, tools, promptConfig }: ModelRequest): Promise<ChatCompletionMessage> {
+  /**
+   * One chat completion: the model's message (text, tool calls, or both). Each call, ok or
+   * failed, is recorded once it has returned, never while it runs.
+   */
+  async complete(request: ModelRequest): Promise<ChatCompletionMessage> {
+    const model = this.modelFor(request.promptConfig);
+    const started = performance.now();
+    let completion: ChatCompletion;
+    try {
+      completion = await this.create(model, request);
+    } catch (error) {
+      await this.record(request.origin, model, started, undefined, false);
+      throw error;
+    }
+    const message = completion.choices?.[0]?.message;
+    await this.record(request.origin, model, started, completion, Boolean(message));
+    if (!message) {
+      throw new Error('the model answered without a message');
+    }
+    return message;
+  }
+
+  private modelFor(promptConfig: JsonObject | null): string {
+    const configured = promptConfig?.model;
+    return typeof configured === 'string' && configured.trim() ? configured.trim() : this.model;
+  }
+
+  private create(
+    model: string,
+    { messages, tools, promptConfig }: ModelRequest,
+  ): Promise<ChatCompletion> {
     const config = promptConfig ?? {};
-    const model =
-      typeof config.model === 'string' && config.model.trim() ? config.model.trim() : this.model;
     const temperature = numberIn(config.temperature, 0, 2);
     const maxTokens = numberIn(config.max_tokens, 1, 1_000_000);
-    const completion = await this.client!.chat.completions.create({
+    return this.client!.chat.completions.create({
       model,
       messages,
       ...(tools.length > 0 ? { tools } : {}),
       ...(temperature !== undefined ? { temperature } : {}),
       ...(maxTokens !== undefined ? { max_tokens: Math.floor(maxTokens) } : {}),
     });
-    const message = completion.choices?.[0]?.message;
-    if (!message) {
-      throw new Error('the model answered without a message');
-    }
-    return message;
   }
+
+  private record(
+    origin: ModelCallOrigin,
+    model: string,
+    started: number,
+    completion: ChatCompletion | undefined,
+    ok: boolean,
+  ): Promise<void> {
+    return this.usage.record({
+      origin,
+      model,
+      promptTokens: tokens(completion?.usage?.prompt_tokens),
+      completionTokens: tokens(completion?.usage?.completion_tokens),
+      latencyMs: Math.round(performance.now() - started),
+      ok,
+    });
+  }
+}
+
+/** A token count the provider reported; anything else (absent, negative, fractional) is 0. */
+function tokens(value: unknown): number {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? value : 0;
 }

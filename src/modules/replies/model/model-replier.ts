@@ -159,6 +159,7 @@ export class ModelReplier {
         messages,
         tools: actionsOffered ? [...tools, HANDOFF_TOOL] : [HANDOFF_TOOL],
         promptConfig: workflow?.promptConfig ?? null,
+        origin: originOf(context),
       });
       const text = typeof reply.content === 'string' ? reply.content.trim() : '';
       const calls = (reply.tool_calls ?? []).filter((call) => call.type === 'function');

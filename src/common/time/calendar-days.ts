@@ -32,7 +32,7 @@ function offsetMinutes(instant: number, timeZone: string): number {
 }
 
 /** The calendar date (YYYY-MM-DD) of `instant` in `timeZone`. */
-function localDate(instant: number, timeZone: string): string {
+export function localDate(instant: number, timeZone: string): string {
   return new Intl.DateTimeFormat('en-CA', { timeZone }).format(new Date(instant));
 }
 
@@ -65,4 +65,39 @@ export function reportDays(from: string, to: string, timeZone: string): ReportDa
 /** How many calendar days `from` to `to` spans, both included. */
 export function daysSpanned(from: string, to: string): number {
   return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS) + 1;
+}
+
+/** The day after `date` (YYYY-MM-DD). */
+function nextDate(date: string): string {
+  return new Date(Date.parse(`${date}T00:00:00Z`) + DAY_MS).toISOString().slice(0, 10);
+}
+
+/** The calendar month `instant` falls in, in `timeZone`: from its first day to the next month's. */
+export function monthOf(instant: Date, timeZone: string): { starts: Date; ends: Date } {
+  const [year, month] = localDate(instant.getTime(), timeZone).split('-').map(Number);
+  const first = (y: number, m: number) => `${y}-${String(m).padStart(2, '0')}-01`;
+  return {
+    starts: startOfDay(first(year, month), timeZone),
+    ends: startOfDay(month === 12 ? first(year + 1, 1) : first(year, month + 1), timeZone),
+  };
+}
+
+/**
+ * The days of `timeZone` that the period from `starts` to `ends` (excluded) touches, each cut to
+ * the period: a period starting mid-day begins its first day there.
+ */
+export function daysCovering(starts: Date, ends: Date, timeZone: string): ReportDay[] {
+  const days: ReportDay[] = [];
+  for (let date = localDate(starts.getTime(), timeZone); ; date = nextDate(date)) {
+    const dayStarts = startOfDay(date, timeZone);
+    if (dayStarts >= ends) {
+      return days;
+    }
+    const dayEnds = startOfDay(nextDate(date), timeZone);
+    days.push({
+      date,
+      starts: dayStarts < starts ? starts : dayStarts,
+      ends: dayEnds > ends ? ends : dayEnds,
+    });
+  }
 }

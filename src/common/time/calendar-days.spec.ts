@@ -1,6 +1,6 @@
-import { daysSpanned, reportDays, startOfDay } from './report-days';
+import { daysCovering, daysSpanned, monthOf, reportDays, startOfDay } from './calendar-days';
 
-describe('report days', () => {
+describe('calendar days', () => {
   it('starts a UTC day at midnight UTC', () => {
     expect(startOfDay('2026-11-26', 'UTC').toISOString()).toBe('2026-11-26T00:00:00.000Z');
   });
@@ -43,5 +43,39 @@ describe('report days', () => {
   it('counts both ends of a range', () => {
     expect(daysSpanned('2026-01-01', '2026-01-01')).toBe(1);
     expect(daysSpanned('2026-01-01', '2026-04-02')).toBe(92);
+  });
+});
+
+describe('months and covered days', () => {
+  it('gives the month of an instant in the time zone', () => {
+    const { starts, ends } = monthOf(new Date('2026-11-30T23:30:00Z'), 'Africa/Lagos');
+    expect([starts.toISOString(), ends.toISOString()]).toEqual([
+      '2026-11-30T23:00:00.000Z',
+      '2026-12-31T23:00:00.000Z',
+    ]);
+  });
+
+  it('cuts the first and last day to the period, and keeps a short day short', () => {
+    const days = daysCovering(
+      new Date('2026-03-28T12:00:00Z'),
+      new Date('2026-03-30T10:00:00Z'),
+      'Europe/Paris',
+    );
+    expect(
+      days.map(({ date, starts, ends }) => [date, starts.toISOString(), ends.toISOString()]),
+    ).toEqual([
+      ['2026-03-28', '2026-03-28T12:00:00.000Z', '2026-03-28T23:00:00.000Z'],
+      ['2026-03-29', '2026-03-28T23:00:00.000Z', '2026-03-29T22:00:00.000Z'],
+      ['2026-03-30', '2026-03-29T22:00:00.000Z', '2026-03-30T10:00:00.000Z'],
+    ]);
+  });
+
+  it('ends with the last day the period touches', () => {
+    const days = daysCovering(
+      new Date('2026-11-01T00:00:00Z'),
+      new Date('2026-11-03T00:00:00Z'),
+      'UTC',
+    );
+    expect(days.map((day) => day.date)).toEqual(['2026-11-01', '2026-11-02']);
   });
 });
