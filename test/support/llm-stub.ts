@@ -1,9 +1,10 @@
-import { createServer, IncomingMessage, Server } from 'node:http';
+import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { recordHandedOn } from './log-capture';
 
 export interface ChatRequest {
   model: string;
+  stream?: boolean;
   messages: Array<{ role: string; content: string; tool_calls?: unknown[] }>;
   tools?: Array<{ type: 'function'; function: { name: string; parameters: unknown } }>;
   temperature?: number;
@@ -13,8 +14,13 @@ export interface ChatRequest {
 export interface LlmStub {
   url: string;
   requests: ChatRequest[];
-  /** How the next requests are answered. */
-  behaviour: 'answer' | 'hang' | 'error' | 'empty';
+  /**
+   * How the next requests are answered; `cut`: a streamed answer that stops half-way (its first
+   * pieces sent, then the connection closed).
+   */
+  behaviour: 'answer' | 'hang' | 'error' | 'empty' | 'cut';
+  /** Between the pieces of a streamed answer (0: all at once). */
+  pieceDelayMs: number;
   answer: string;
   /**
    * When set and offered as a tool, a request whose last message is the customer's is answered
@@ -65,6 +71,76 @@ function answerTo(stub: LlmStub, request: ChatRequest): Record<string, unknown> 
   return { role: 'assistant', content: stub.answer };
 }
 
+/**
+ * A message as a streamed answer writes it: the text a word at a time, each tool call's id and
+ * name first and its arguments in two pieces, then a chunk with the usage and no choice.
+ */
+function chunksOf(message: Record<string, unknown>, usage: Usage): Record<string, unknown>[] {
+  const chunk = (delta: Record<string, unknown>) => ({
+    id: 'chatcmpl-1',
+    object: 'chat.completion.chunk',
+    choices: [{ index: 0, delta, finish_reason: null }],
+  });
+  const chunks: Record<string, unknown>[] = [chunk({ role: 'assistant', content: '' })];
+  const text = typeof message.content === 'string' ? message.content : '';
+  for (const word of text.match(/\S+\s*/g) ?? []) {
+    chunks.push(chunk({ content: word }));
+  }
+  const calls = (message.tool_calls ?? []) as Array<{
+    id: string;
+    function: { name: string; arguments: string };
+  }>;
+  calls.forEach((call, index) => {
+    const half = Math.ceil(call.function.arguments.length / 2);
+    chunks.push(
+      chunk({
+        tool_calls: [
+          {
+            index,
+            id: call.id,
+            type: 'function',
+            function: {
+              name: call.function.name,
+              arguments: call.function.arguments.slice(0, half),
+            },
+          },
+        ],
+      }),
+      chunk({
+        tool_calls: [{ index, function: { arguments: call.function.arguments.slice(half) } }],
+      }),
+    );
+  });
+  chunks.push({
+    id: 'chatcmpl-1',
+    object: 'chat.completion.chunk',
+    choices: [],
+    usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens },
+  });
+  return chunks;
+}
+
+/** Writes `chunks` as server-sent events, `delayMs` apart; `cut`: then drops the connection. */
+async function streamed(
+  res: ServerResponse,
+  chunks: Record<string, unknown>[],
+  delayMs: number,
+  cut = false,
+): Promise<void> {
+  res.writeHead(200, { 'content-type': 'text/event-stream' });
+  for (const chunk of chunks) {
+    res.write(`data: ${JSON.stringify(chunk)}\n\n`);
+    if (delayMs > 0) {
+      await new Promise((resolve) => setTimeout(resolve, delayMs));
+    }
+  }
+  if (cut) {
+    res.destroy();
+    return;
+  }
+  res.end('data: [DONE]\n\n');
+}
+
 function readBody(req: IncomingMessage): Promise<string> {
   return new Promise((resolve) => {
     let body = '';
@@ -83,6 +159,7 @@ export async function startLlmStub(port = 0): Promise<LlmStub> {
     toolCalls: null,
     toolCallText: null,
     usages: [] as Usage[],
+    pieceDelayMs: 0,
   } as LlmStub;
   const server: Server = createServer((req, res) => {
     void readBody(req).then((body) => {
@@ -104,15 +181,33 @@ export async function startLlmStub(port = 0): Promise<LlmStub> {
         case 'empty': {
           const usage = usageOf(request, null);
           stub.usages.push(usage);
+          if (request.stream) {
+            void streamed(res, [{ choices: [], usage }], 0);
+            return;
+          }
           res
             .writeHead(200, { 'content-type': 'application/json' })
             .end(JSON.stringify({ choices: [], usage }));
+          return;
+        }
+        case 'cut': {
+          const pieces = chunksOf(answerTo(stub, request), usageOf(request, null));
+          void streamed(
+            res,
+            pieces.slice(0, Math.max(1, pieces.length - 3)),
+            stub.pieceDelayMs,
+            true,
+          );
           return;
         }
         case 'answer': {
           const message = answerTo(stub, request);
           const usage = usageOf(request, message);
           stub.usages.push(usage);
+          if (request.stream) {
+            void streamed(res, chunksOf(message, usage), stub.pieceDelayMs);
+            return;
+          }
           res.writeHead(200, { 'content-type': 'application/json' }).end(
             JSON.stringify({
               id: 'chatcmpl-1',

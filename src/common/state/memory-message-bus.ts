@@ -1,16 +1,16 @@
 import { Observable } from 'rxjs';
-import { BusMessage, MessageBus } from './ports';
+import { BusItem, MessageBus } from './ports';
 import { SubjectRegistry } from './subject-registry';
 
 /** Fan-out within this process: a message reaches the streams that watch its conversation here. */
 export class MemoryMessageBus implements MessageBus {
-  private readonly conversations = new SubjectRegistry<BusMessage>();
+  private readonly conversations = new SubjectRegistry<BusItem>();
 
-  publish(conversationId: string, message: BusMessage): void {
+  publish(conversationId: string, message: BusItem): void {
     this.conversations.next(conversationId, message);
   }
 
-  watch(conversationId: string): Observable<BusMessage> {
+  watch(conversationId: string): Observable<BusItem> {
     return this.conversations.observe(conversationId);
   }
 

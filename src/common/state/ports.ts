@@ -40,16 +40,27 @@ export interface BusMessage {
 }
 
 /**
+ * A piece of a reply the model is still writing (docs/api.md §5b): shown live to the streams
+ * watching at that moment, never stored, never replayed; the finished reply follows as a message.
+ */
+export interface BusDelta {
+  delta: { conversation_id: string; reply_to: string; index: number; delta: string };
+}
+
+/** What travels on the bus: stored messages, and pieces of replies being written. */
+export type BusItem = BusMessage | BusDelta;
+
+/**
  * Said to watchers when messages may have been missed (the connection to the other instances was
  * lost for a while): they re-read from the database what came after the last message they have.
  */
 export const RESYNC = 'resync';
 
-/** Fan-out of new messages to the streams that watch their conversation. */
+/** Fan-out of new messages (and reply pieces) to the streams that watch their conversation. */
 export interface MessageBus {
-  publish(conversationId: string, message: BusMessage): void;
+  publish(conversationId: string, message: BusItem): void;
   /** Hot: only messages published after subscribing. */
-  watch(conversationId: string): Observable<BusMessage | typeof RESYNC>;
+  watch(conversationId: string): Observable<BusItem | typeof RESYNC>;
   /** Conversations with at least one local watcher. */
   watchedConversations(): number;
 }

@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { Observable } from 'rxjs';
 import { RedisConnections } from '../redis/redis-connections';
-import { BusMessage, MessageBus, RESYNC } from './ports';
+import { BusItem, MessageBus, RESYNC } from './ports';
 import { SubjectRegistry } from './subject-registry';
 
 /**
@@ -14,7 +14,7 @@ import { SubjectRegistry } from './subject-registry';
 export class RedisMessageBus implements MessageBus {
   private readonly logger = new Logger(RedisMessageBus.name);
   private readonly prefix: string;
-  private readonly conversations = new SubjectRegistry<BusMessage | typeof RESYNC>({
+  private readonly conversations = new SubjectRegistry<BusItem | typeof RESYNC>({
     onFirstSubscriber: (conversationId) => this.subscribe(conversationId),
     onLastUnsubscribe: (conversationId) => this.unsubscribe(conversationId),
   });
@@ -34,7 +34,7 @@ export class RedisMessageBus implements MessageBus {
     });
   }
 
-  publish(conversationId: string, message: BusMessage): void {
+  publish(conversationId: string, message: BusItem): void {
     this.redis.commands
       .publish(this.prefix + conversationId, JSON.stringify(message))
       .catch((error: unknown) => {
@@ -46,7 +46,7 @@ export class RedisMessageBus implements MessageBus {
       });
   }
 
-  watch(conversationId: string): Observable<BusMessage | typeof RESYNC> {
+  watch(conversationId: string): Observable<BusItem | typeof RESYNC> {
     return this.conversations.observe(conversationId);
   }
 
@@ -73,7 +73,7 @@ export class RedisMessageBus implements MessageBus {
     const conversationId = channelName.slice(this.prefix.length);
     // Parsed once for all the watchers, who then share one event object (see ConversationStream).
     if (this.conversations.has(conversationId)) {
-      this.conversations.next(conversationId, JSON.parse(payload) as BusMessage);
+      this.conversations.next(conversationId, JSON.parse(payload) as BusItem);
     }
   }
 }

@@ -202,6 +202,11 @@ export class ConversationsService {
     return Boolean(conversation?.channelUserUsername);
   }
 
+  /** A piece of the reply to `replyTo` being written, for the streams watching (never stored). */
+  publishReplyDelta(conversationId: string, replyTo: string, index: number, delta: string): void {
+    this.publisher.publishDelta(conversationId, replyTo, index, delta);
+  }
+
   /** The conversation a reply is produced for, or null once it is gone; the agent is not read. */
   findForReply(teamId: string, agentId: string, id: string): Promise<ConversationEntity | null> {
     return this.conversations.findOwned(teamId, agentId, id);

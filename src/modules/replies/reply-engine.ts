@@ -16,6 +16,8 @@ export interface ReplyContext {
   message: MessageEntity;
   /** Earlier messages, oldest first, ending with `message`: read only by the stages that use them. */
   history: () => Promise<MessageEntity[]>;
+  /** Hands on each piece of text the model writes, as it writes it (a preview for the streams). */
+  onDelta?: (text: string) => void;
 }
 
 export interface Reply {

@@ -136,6 +136,7 @@ export class ReplyWorker extends JobWorker<ReplyJob, PendingReplyEntity> {
               this.conversations
                 .recentMessages(pending.teamId, conversation.id, HISTORY_MESSAGES)
                 .then((recent) => upTo(recent, message)),
+            onDelta: this.deltasOf(conversation.id, message.id),
           });
     const stored = await this.db.transaction(async () => {
       // Only while the claim holds: a worker that took the reply over stores its own.
@@ -171,6 +172,12 @@ export class ReplyWorker extends JobWorker<ReplyJob, PendingReplyEntity> {
       stored.forEach((written) => this.conversations.publish(written));
       this.logger.debug({ conversation_id: conversation.id, source: reply.source }, 'Reply sent');
     }
+  }
+
+  /** The reply's pieces, numbered from 0 across all the model's rounds, to the streams. */
+  private deltasOf(conversationId: string, replyTo: string): (text: string) => void {
+    let index = 0;
+    return (text) => this.conversations.publishReplyDelta(conversationId, replyTo, index++, text);
   }
 }
 

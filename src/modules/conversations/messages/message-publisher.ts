@@ -19,4 +19,14 @@ export class MessagePublisher {
   publish(message: MessageEntity): void {
     this.db.afterCommit(() => this.bus.publish(message.conversationId, toBusMessage(message)));
   }
+
+  /**
+   * A piece of the reply to `replyTo` the model is writing, for the streams watching now: nothing
+   * is stored, so nothing waits for a commit.
+   */
+  publishDelta(conversationId: string, replyTo: string, index: number, delta: string): void {
+    this.bus.publish(conversationId, {
+      delta: { conversation_id: conversationId, reply_to: replyTo, index, delta },
+    });
+  }
 }

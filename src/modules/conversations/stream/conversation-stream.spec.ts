@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { Subject } from 'rxjs';
-import { BusMessage, MessageBus, RESYNC } from '@/common/state/ports';
+import { BusItem, MessageBus, RESYNC } from '@/common/state/ports';
 import { toBusMessage } from '../messages/message-publisher';
 import { MessagesRepository } from '../messages/messages.repository';
 import { MessageEntity } from '../entities/message.entity';
@@ -67,6 +67,10 @@ class SlowClient implements FrameSink {
 
   constructor(private readonly window: number) {}
 
+  get isBackedUp(): boolean {
+    return this.unread >= this.window;
+  }
+
   write(frame: StreamFrame): boolean {
     this.frames.push(frame);
     this.unread++;
@@ -102,7 +106,7 @@ class SlowClient implements FrameSink {
 
 /** The bus as one conversation's stream sees it. */
 class FakeBus {
-  readonly live = new Subject<BusMessage | typeof RESYNC>();
+  readonly live = new Subject<BusItem | typeof RESYNC>();
 
   watch() {
     return this.live.asObservable();
@@ -179,6 +183,39 @@ describe('ConversationStream', () => {
     bus.announce(...messages.store(1));
     expect(messages.reads).toBe(readsWhenCaughtUp);
     expect(client.messageIds()).toEqual(['m-1', 'm-2', 'm-3', 'm-4']);
+  });
+
+  const delta = (index: number, text: string) => ({
+    delta: { conversation_id: CONVERSATION, reply_to: 'm-3', index, delta: text },
+  });
+
+  it('writes reply pieces live with the resume point as their id, which they never move', async () => {
+    messages.store(3);
+    const client = await connect(1_000);
+    bus.live.next(delta(0, 'Sizes '));
+    bus.live.next(delta(1, '36 to 46.'));
+    bus.announce(...messages.store(1));
+    const frames = client.frames.filter((frame) => frame.event !== 'heartbeat');
+    expect(frames.map((frame) => [frame.event, frame.id])).toEqual([
+      ['message', 'm-1'],
+      ['message', 'm-2'],
+      ['message', 'm-3'],
+      ['message.delta', 'm-3'],
+      ['message.delta', 'm-3'],
+      ['message', 'm-4'],
+    ]);
+    expect(JSON.parse(frames[4].data)).toEqual(delta(1, '36 to 46.').delta);
+  });
+
+  it('leaves reply pieces out while it replays or the client is behind', async () => {
+    messages.store(30);
+    const client = await connect(5);
+    bus.live.next(delta(0, 'lost while replaying'));
+    for (let i = 0; i < 20 && client.messageIds().length < 30; i++) {
+      await client.read();
+    }
+    bus.live.next(delta(1, 'shown'));
+    expect(client.frames.filter((frame) => frame.event === 'message.delta')).toHaveLength(1);
   });
 
   it('reads the gap from the database for a live message that skips ahead', async () => {

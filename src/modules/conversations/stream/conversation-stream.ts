@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { BusMessage, MessageBus, RESYNC } from '@/common/state/ports';
+import { BusDelta, BusItem, BusMessage, MessageBus, RESYNC } from '@/common/state/ports';
 import { ConversationEntity } from '../entities/conversation.entity';
 import { toBusMessage } from '../messages/message-publisher';
 import { MessagesRepository } from '../messages/messages.repository';
@@ -97,7 +97,11 @@ export class ConversationStream {
     void this.readDatabase();
   }
 
-  private onLive(message: BusMessage | typeof RESYNC): void {
+  private onLive(message: BusItem | typeof RESYNC): void {
+    if (message !== RESYNC && 'delta' in message) {
+      this.sendDelta(message);
+      return;
+    }
     if (message !== RESYNC && message.seq <= this.lastSeq) {
       return;
     }
@@ -166,6 +170,18 @@ export class ConversationStream {
     }
     this.position = message.event.id;
     return this.writer.write(frame);
+  }
+
+  /**
+   * A piece of a reply being written, carrying the resume point as heartbeats do (a piece has no
+   * id of its own). Only to a client that is caught up and keeping up: pieces are a preview, the
+   * reply itself follows as a message, so one skipped costs nothing.
+   */
+  private sendDelta({ delta }: BusDelta): void {
+    if (this.reading || !this.writer.isOpen || this.writer.isBackedUp) {
+      return;
+    }
+    this.writer.write({ id: this.position, event: 'message.delta', data: JSON.stringify(delta) });
   }
 
   private heartbeat(): void {

@@ -2,7 +2,7 @@ import type { Response } from 'express';
 
 export interface StreamFrame {
   id: string;
-  event: 'message' | 'heartbeat';
+  event: 'message' | 'message.delta' | 'heartbeat';
   /** JSON, which holds no line break: it fits one `data:` line. */
   data: string;
 }
@@ -10,6 +10,8 @@ export interface StreamFrame {
 /** Where a stream's frames go, at the pace of the client that takes them. */
 export interface FrameSink {
   readonly isOpen: boolean;
+  /** Frames wait for the client: what is only a preview is better left out. */
+  readonly isBackedUp: boolean;
   write(frame: StreamFrame): boolean;
   /** Resolves once the client has taken what waited for it, or the stream is over. */
   drained(): Promise<void>;
@@ -52,6 +54,10 @@ export class EventStreamWriter implements FrameSink {
 
   get isOpen(): boolean {
     return !this.closed && !this.res.writableEnded;
+  }
+
+  get isBackedUp(): boolean {
+    return this.res.writableNeedDrain;
   }
 
   write(frame: StreamFrame): boolean {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import OpenAI, { type ClientOptions } from 'openai';
 import type {
-  ChatCompletion,
+  ChatCompletionChunk,
   ChatCompletionMessage,
   ChatCompletionMessageParam,
   ChatCompletionTool,
@@ -10,6 +10,8 @@ import { OutboundHttp } from '@/common/outbound/outbound-http';
 import { AppConfig } from '@/config/app-config';
 import { ModelCallOrigin, UsageService } from '@/modules/usage/usage.service';
 import type { JsonObject } from '@/modules/workflows/entities/workflow.entity';
+import type { CompletionUsage } from 'openai/resources/completions';
+import { readCompletionStream, StreamedCompletion } from './model-stream';
 
 export interface ModelRequest {
   messages: ChatCompletionMessageParam[];
@@ -18,6 +20,8 @@ export interface ModelRequest {
   promptConfig: JsonObject | null;
   /** Whose call it is: its usage is recorded against them. */
   origin: ModelCallOrigin;
+  /** Each piece of text, as the model writes it. */
+  onDelta?: (text: string) => void;
 }
 
 function numberIn(value: unknown, min: number, max: number): number | undefined {
@@ -65,15 +69,15 @@ export class ModelClient {
   async complete(request: ModelRequest): Promise<ChatCompletionMessage> {
     const model = this.modelFor(request.promptConfig);
     const started = performance.now();
-    let completion: ChatCompletion;
+    let completion: StreamedCompletion;
     try {
-      completion = await this.create(model, request);
+      completion = await readCompletionStream(await this.create(model, request), request.onDelta);
     } catch (error) {
       await this.record(request.origin, model, started, undefined, false);
       throw error;
     }
-    const message = completion.choices?.[0]?.message;
-    await this.record(request.origin, model, started, completion, Boolean(message));
+    const { message, usage } = completion;
+    await this.record(request.origin, model, started, usage, Boolean(message));
     if (!message) {
       throw new Error('the model answered without a message');
     }
@@ -85,16 +89,22 @@ export class ModelClient {
     return typeof configured === 'string' && configured.trim() ? configured.trim() : this.model;
   }
 
+  /**
+   * The completion, streamed: the text reaches the customer as it is written, and usage still
+   * comes (`include_usage`: in a last chunk of its own).
+   */
   private create(
     model: string,
     { messages, tools, promptConfig }: ModelRequest,
-  ): Promise<ChatCompletion> {
+  ): Promise<AsyncIterable<ChatCompletionChunk>> {
     const config = promptConfig ?? {};
     const temperature = numberIn(config.temperature, 0, 2);
     const maxTokens = numberIn(config.max_tokens, 1, 1_000_000);
     return this.client!.chat.completions.create({
       model,
       messages,
+      stream: true,
+      stream_options: { include_usage: true },
       ...(tools.length > 0 ? { tools } : {}),
       ...(temperature !== undefined ? { temperature } : {}),
       ...(maxTokens !== undefined ? { max_tokens: Math.floor(maxTokens) } : {}),
@@ -105,14 +115,14 @@ export class ModelClient {
     origin: ModelCallOrigin,
     model: string,
     started: number,
-    completion: ChatCompletion | undefined,
+    usage: CompletionUsage | undefined,
     ok: boolean,
   ): Promise<void> {
     return this.usage.record({
       origin,
       model,
-      promptTokens: tokens(completion?.usage?.prompt_tokens),
-      completionTokens: tokens(completion?.usage?.completion_tokens),
+      promptTokens: tokens(usage?.prompt_tokens),
+      completionTokens: tokens(usage?.completion_tokens),
       latencyMs: Math.round(performance.now() - started),
       ok,
     });

@@ -160,6 +160,7 @@ export class ModelReplier {
         tools: actionsOffered ? [...tools, HANDOFF_TOOL] : [HANDOFF_TOOL],
         promptConfig: workflow?.promptConfig ?? null,
         origin: originOf(context),
+        onDelta: context.onDelta,
       });
       const text = typeof reply.content === 'string' ? reply.content.trim() : '';
       const calls = (reply.tool_calls ?? []).filter((call) => call.type === 'function');
