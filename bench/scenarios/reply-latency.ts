@@ -12,15 +12,25 @@ import { round, summarize } from '../lib/stats';
 import { TARGETS } from '../targets';
 
 const WARMUP = 5;
+/** The streaming run: a model writing a word every PIECE_MS, about as fast as hosted models type. */
+const PIECE_MS = 20;
+const STREAMED_ANSWER =
+  'Your order left our warehouse this morning and should reach you within two working days.';
 
-/** Milliseconds from each POST of a customer message to its text reply on the stream. */
+interface ReplyTimes {
+  /** Milliseconds from each POST of a customer message to its text reply on the stream. */
+  reply: number[];
+  /** Milliseconds from each POST to the first piece of its reply (`message.delta`). */
+  firstDelta: number[];
+}
+
 async function timeReplies(
   api: ApiClient,
   origin: string,
   agentId: string,
   conversationId: string,
   count: number,
-): Promise<number[]> {
+): Promise<ReplyTimes> {
   const ticket = await api.data(
     'POST',
     `/agents/${agentId}/conversations/${conversationId}/stream-ticket`,
@@ -29,25 +39,33 @@ async function timeReplies(
   const stream: SseConnection = await openStream(
     `${origin}${API}/agents/${agentId}/conversations/${conversationId}/messages/stream?ticket=${ticket.ticket}`,
   );
-  const samples: number[] = [];
+  const times: ReplyTimes = { reply: [], firstDelta: [] };
+  const replies = () =>
+    stream.messages().filter((m) => m.role === 'assistant' && m.message_type === 'text').length;
+  const deltas = () => stream.frames.filter((frame) => frame.event === 'message.delta').length;
   try {
     for (let i = 0; i < WARMUP + count; i++) {
-      const replies = () =>
-        stream.messages().filter((m) => m.role === 'assistant' && m.message_type === 'text').length;
-      const before = replies();
+      const [repliesBefore, deltasBefore] = [replies(), deltas()];
       const started = performance.now();
+      let firstDelta: number | null = null;
+      const firstPiece = stream
+        .waitFor(() => deltas() > deltasBefore, 30_000)
+        .then(() => (firstDelta = performance.now() - started));
       await api.data('POST', `/agents/${agentId}/conversations/${conversationId}/messages`, 201, {
         message: `Where is my order ${i}?`,
       });
-      await stream.waitFor(() => replies() > before, 30_000);
+      await stream.waitFor(() => replies() > repliesBefore, 30_000);
+      const replied = performance.now() - started;
+      await firstPiece;
       if (i >= WARMUP) {
-        samples.push(performance.now() - started);
+        times.reply.push(replied);
+        times.firstDelta.push(firstDelta!);
       }
     }
   } finally {
     stream.close();
   }
-  return samples;
+  return times;
 }
 
 /**
@@ -92,6 +110,10 @@ export async function replyLatency(sizes: Sizes, workDir: string): Promise<Scena
       `/agents/${withTool.id}/integrations/mcp_server/${server.id}/discover`,
       200,
     );
+    // The conversations start with an operator's line: it must not pause the AI (docs/api.md §5a).
+    for (const agent of [plain, withTool]) {
+      await api.data('PATCH', `/agents/${agent.id}`, 200, { operator_reply_pauses_ai: false });
+    }
     const conversation = async (agentId: string) =>
       (
         await api.data('POST', `/agents/${agentId}/conversations/messages`, 201, {
@@ -104,12 +126,25 @@ export async function replyLatency(sizes: Sizes, workDir: string): Promise<Scena
     const count = sizes.replySamples;
     progress(`reply-latency: ${count} replies from the model`);
     const model = summarize(
-      await timeReplies(api, app.origin, plain.id, await conversation(plain.id), count),
+      (await timeReplies(api, app.origin, plain.id, await conversation(plain.id), count)).reply,
     );
+    progress(`reply-latency: ${count} replies the model writes a word every ${PIECE_MS} ms`);
+    llm.answer = STREAMED_ANSWER;
+    llm.pieceDelayMs = PIECE_MS;
+    const streamed = await timeReplies(
+      api,
+      app.origin,
+      plain.id,
+      await conversation(plain.id),
+      count,
+    );
+    llm.pieceDelayMs = 0;
+    const [firstDelta, whole] = [summarize(streamed.firstDelta), summarize(streamed.reply)];
     llm.toolCall = { name: 'order_status', arguments: { order_id: 'A1' } };
     progress(`reply-latency: ${count} replies through an MCP tool call`);
     const tool = summarize(
-      await timeReplies(api, app.origin, withTool.id, await conversation(withTool.id), count),
+      (await timeReplies(api, app.origin, withTool.id, await conversation(withTool.id), count))
+        .reply,
     );
     api.close();
     return scenarioLine(
@@ -120,11 +155,18 @@ export async function replyLatency(sizes: Sizes, workDir: string): Promise<Scena
         p99_ms: round(model.p99, 1),
         tool_p50_ms: round(tool.p50, 1),
         tool_p99_ms: round(tool.p99, 1),
+        first_delta_p50_ms: round(firstDelta.p50, 1),
+        first_delta_p99_ms: round(firstDelta.p99, 1),
+        streamed_reply_p50_ms: round(whole.p50, 1),
+        streamed_words: STREAMED_ANSWER.split(' ').length,
+        piece_ms: PIECE_MS,
         replies: count,
         note:
           'customer POST → text reply on the stream, one conversation, one message at a time; ' +
           'the model stub answers at once (model time excluded); tool_*: one MCP tools/call ' +
-          '(connect, call, close) and a second model round per reply',
+          '(connect, call, close) and a second model round per reply; first_delta_*: POST → ' +
+          `first message.delta with a streaming stub writing a word every ${PIECE_MS} ms ` +
+          '(streamed_reply_p50_ms: the whole reply, for comparison)',
       },
       TARGETS['reply-latency'],
     );

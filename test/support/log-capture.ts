@@ -105,9 +105,13 @@ export function recordErrorBody(errorBody: RecordedErrorBody): void {
 
 /**
  * Records a body the service sent on about its actions (a model request, a webhook delivery, an
- * answer holding runs or messages): no integration secret may be in it.
+ * answer holding runs or messages): no integration secret may be in it. Outside a test run (the
+ * benchmarks start the same fakes) there is no scan to record for, and nothing is kept.
  */
 export function recordHandedOn(where: string, body: string): void {
+  if (!process.env[CAPTURE_DIR_VARIABLE]) {
+    return;
+  }
   const handedOn: RecordedHandedOn = { where, body: body.slice(0, MAX_CAPTURED_BODY) };
   appendFileSync(captureFile('handedOn', `${process.pid}.ndjson`), `${JSON.stringify(handedOn)}\n`);
 }
