@@ -14,14 +14,9 @@ import { collectedAnswer, collectKey, nextStep } from './rules/flow-steps';
 import { KnowledgeSearch } from './knowledge-search';
 import { ModelReplier, originOf, recordRun, RunLog } from './model/model-replier';
 import { handoffReply } from './handoff-line';
-import {
-  fillPlaceholders,
-  Reply,
-  ReplyContext,
-  ReplyEngine,
-  ruleHandoff,
-} from './reply-engine';
+import { fillPlaceholders, Reply, ReplyContext, ReplyEngine, ruleHandoff } from './reply-engine';
 import { asksForPerson, CUSTOMER_HANDOFF_REASON } from './rules/asks-for-person';
+import { restAfterTrigger } from './rules/message-rest';
 import { isQuestion, validAnswer } from './rules/step-answers';
 import { WorkflowTriggersCache } from './rules/workflow-triggers.cache';
 
@@ -70,20 +65,43 @@ export class ReplyPipeline implements ReplyEngine {
     if (context.message.action) {
       return this.afterDecision(turn, context.message.action.run_id);
     }
-    const { agent, workflow, message } = context;
+    const { workflow, message } = context;
     const found = workflow ? this.triggers.for(workflow).match(message.message) : null;
+    const flowScores = found?.flowScores ?? new Map<number, number>();
     const byRule = found?.rule ? await this.fromRule(turn, found.rule) : null;
-    if (byRule) {
+    if (!byRule) {
+      return this.afterRules(turn, flowScores);
+    }
+    const rest = byRule.needsAttention
+      ? null
+      : restAfterTrigger(message.message, found!.rule!.trigger);
+    if (!rest) {
       return byRule;
     }
+    // The rule answers its part; what else the message asks goes on through the stages after it.
+    const restTurn: Turn = {
+      ...turn,
+      context: { ...context, message: { ...message, message: rest } },
+    };
+    const more = await this.afterRules(restTurn, flowScores);
+    return {
+      ...more,
+      text: `${byRule.text}\n\n${more.text}`,
+      needsAttention: more.needsAttention,
+      source: more.source === 'handoff' ? 'rule' : more.source,
+    };
+  }
+
+  /** The stages after the rules: a customer asking for a person, the flows, the knowledge. */
+  private async afterRules(turn: Turn, flowScores: Map<number, number>): Promise<Reply> {
+    const { agent, workflow, message } = turn.context;
     if (asksForPerson(message.message)) {
       const handoff = { source: 'customer' as const, reason: CUSTOMER_HANDOFF_REASON };
       return this.finish(turn, { ...handoffReply(agent, workflow, handoff), flowState: null });
     }
     const flows = workflow?.flows ?? [];
     const byFlow =
-      (await this.continueFlow(turn, flows)) ??
-      (await this.startFlow(turn, flows, found?.flowScores ?? new Map<number, number>()));
+      (await this.continueFlow(turn, flows)) ?? (await this.startFlow(turn, flows, flowScores));
     if (byFlow) {
       return byFlow;
     }

@@ -46,11 +46,12 @@ export function validAnswer(validate: StepValidation, answer: string): string | 
   }
 }
 
-const QUESTION_OPENERS =
+/** The first word of a question, in the languages the hand-off line speaks most. */
+export const QUESTION_START =
   /^(what|where|when|why|who|which|how|can|could|do|does|did|is|are|will|would|should|quel|quelle|quels|quelles|où|quand|comment|pourquoi|est-ce|qué|que|cuándo|cuando|dónde|donde|cómo|como|por qué|quando|onde|porque|was|wo|wann|wie|warum)\b/i;
 
 /** Whether the customer's text asks something of its own (instead of answering a step). */
 export function isQuestion(text: string): boolean {
   const trimmed = text.trim();
-  return trimmed.endsWith('?') || trimmed.startsWith('¿') || QUESTION_OPENERS.test(trimmed);
+  return trimmed.endsWith('?') || trimmed.startsWith('¿') || QUESTION_START.test(trimmed);
 }
