@@ -137,7 +137,7 @@ export class ModelSettingsService {
         missing.map(
           (field) =>
             `${field} is required with ${given.join(' and ')}: a provider of the team's own ` +
-            'takes base_url, api_key and model (send none of them for the environment\'s)',
+            "takes base_url, api_key and model (send none of them for the environment's)",
         ),
       );
     }

@@ -2,10 +2,7 @@ import { Injectable } from '@nestjs/common';
 import OpenAI, { type ClientOptions } from 'openai';
 import { OutboundHttp } from '@/common/outbound/outbound-http';
 import { AppConfig } from '@/config/app-config';
-import {
-  ModelSettingsService,
-  OwnProvider,
-} from '@/modules/model-settings/model-settings.service';
+import { ModelSettingsService, OwnProvider } from '@/modules/model-settings/model-settings.service';
 
 /** Who answers a team's replies: a client, its default model, and the team's limits. */
 export interface ModelProvider {
