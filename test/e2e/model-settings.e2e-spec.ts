@@ -1,4 +1,6 @@
+import { SecretBox } from '@/config/secret-box';
 import { Database } from '@/database/database.service';
+import { TeamModelSettingsEntity } from '@/modules/model-settings/entities/team-model-settings.entity';
 import { BudgetNoticeEntity } from '@/modules/usage/entities/budget-notice.entity';
 import { ModelCallEntity } from '@/modules/usage/entities/model-call.entity';
 import { createAgent } from '../factories/agents';
@@ -377,6 +379,59 @@ describe('the team model settings (docs/api.md §5b)', () => {
       // A PUT on one instance holds on the other at once.
       await t.api(team.key).put(SETTINGS).send(ownProvider()).expect(200);
       expect((await second.api(team.key).get(SETTINGS).expect(200)).body.data.source).toBe('team');
+    });
+  });
+
+  describe('with the outbound address guard on', () => {
+    let guarded: TestApp;
+
+    beforeAll(async () => {
+      guarded = await startTestApp({
+        LLM_BASE_URL: environmentLlm.url,
+        LLM_MODEL: 'env-model',
+        OUTBOUND_ALLOW_PRIVATE: 'false',
+      });
+    });
+    afterAll(() => guarded.close());
+
+    it("refuses a team's base URL on a private address, at PUT and when the model is called", async () => {
+      const team = await guarded.createKey('guarded-team', ['*']);
+      const res = await guarded.api(team.key).put(SETTINGS).send(ownProvider()).expect(400);
+      expect(res.body.message).toEqual([expect.stringMatching(/^base_url: must not point to/)]);
+      expect(teamLlm.modelsAuthorizations).toEqual([]);
+
+      // Stored before the guard could see it (a name that resolved elsewhere then): refused
+      // when called, and the reply goes on without the model. The environment's is the
+      // operator's, on a private address too, and stays allowed.
+      const now = new Date();
+      await guarded.app.get(Database).insert(TeamModelSettingsEntity, [
+        {
+          id: crypto.randomUUID(),
+          teamId: team.teamId,
+          baseUrl: teamLlm.url,
+          apiKey: guarded.app.get(SecretBox, { strict: false }).seal(TEAM_KEY),
+          model: 'team-model',
+          allowedModels: null,
+          monthlyTokenBudget: null,
+          createdAt: now,
+          updatedAt: now,
+        },
+      ]);
+      const workflow = await createWorkflow(guarded, { name: 'Chat' }, team.key);
+      const agentId = (
+        await createAgent(guarded, { workflow_id: workflow.id, name: 'Chat' }, team.key)
+      ).id as string;
+      const sent = await sendAs(guarded, agentId, 'lou', 'Hello?', {}, team.key);
+      await repliesSettled(guarded);
+      const messages = await allMessages(guarded, agentId, sent.conversation_id, team.key);
+      expect(messages.at(-1)!.message).toMatch(HANDOFF);
+      expect(teamLlm.requests).toEqual([]);
+
+      await guarded.api(team.key).delete(SETTINGS).expect(200);
+      const again = await sendAs(guarded, agentId, 'max', 'Hello again?', {}, team.key);
+      await repliesSettled(guarded);
+      const later = await allMessages(guarded, agentId, again.conversation_id, team.key);
+      expect(later.at(-1)!.message).toBe(MODEL_ANSWER);
     });
   });
 });

@@ -7,6 +7,7 @@ import { SecretBox } from '@/config/secret-box';
 import { ModelSettingsPutDto, ModelSettingsResponseDto } from './dto/model-settings.dto';
 import { TeamModelSettingsEntity } from './entities/team-model-settings.entity';
 import { ModelSettingsRepository } from './model-settings.repository';
+import { wantedProvider, WantedProvider } from './provider-input';
 import { checkProviderKey } from './provider-key-check';
 
 /** A provider of the team's own, its key still sealed (opened only to build a client). */
@@ -23,8 +24,6 @@ export interface TeamModelRules {
   allowedModels: string[] | null;
   monthlyTokenBudget: number | null;
 }
-
-const PROVIDER_FIELDS = ['base_url', 'api_key', 'model'] as const;
 
 /**
  * A team's own model settings (docs/api.md §5b): its provider, checked with the provider before
@@ -56,11 +55,12 @@ export class ModelSettingsService {
    */
   async put(teamId: string, input: ModelSettingsPutDto): Promise<ModelSettingsResponseDto> {
     const stored = await this.settings.find(teamId);
-    const own = await this.ownProviderOf(input, stored);
+    const wanted = wantedProvider(input, stored);
     const allowedModels = input.allowed_models ?? null;
-    if (own && allowedModels && !allowedModels.includes(own.model)) {
+    if (wanted && allowedModels && !allowedModels.includes(wanted.model)) {
       throw Errors.validation(['model must be one of allowed_models']);
     }
+    const own = wanted ? await this.checked(wanted, stored) : null;
     const now = new Date();
     const row: TeamModelSettingsEntity = {
       id: stored?.id ?? newId(),
@@ -117,45 +117,25 @@ export class ModelSettingsService {
     }
   }
 
-  private async ownProviderOf(
-    input: ModelSettingsPutDto,
+  /**
+   * The provider checked with itself (`GET /models`), no transaction open meanwhile: its address
+   * refused or its key refused 400, unreachable 502. Its key sealed, for storing.
+   */
+  private async checked(
+    wanted: WantedProvider,
     stored: TeamModelSettingsEntity | null,
-  ): Promise<OwnProvider | null> {
-    const baseUrl = input.base_url?.replace(/\/+$/, '') || null;
-    const model = input.model?.trim() || null;
-    const keepsKey = Boolean(baseUrl && stored?.apiKey && stored.baseUrl === baseUrl);
-    const sent = { base_url: baseUrl, api_key: input.api_key || null, model };
-    const given = PROVIDER_FIELDS.filter((field) => sent[field] !== null);
-    if (given.length === 0) {
-      return null;
-    }
-    const missing = PROVIDER_FIELDS.filter(
-      (field) => sent[field] === null && !(field === 'api_key' && keepsKey),
-    );
-    if (missing.length > 0) {
-      throw Errors.validation(
-        missing.map(
-          (field) =>
-            `${field} is required with ${given.join(' and ')}: a provider of the team's own ` +
-            "takes base_url, api_key and model (send none of them for the environment's)",
-        ),
-      );
-    }
-    const refusal = await this.outbound.refusal(baseUrl!);
+  ): Promise<OwnProvider> {
+    const refusal = await this.outbound.refusal(wanted.baseUrl);
     if (refusal) {
       throw Errors.validation([`base_url: ${refusal}`]);
     }
-    const apiKey = sent.api_key ?? this.secretBox.open(stored!.apiKey!);
+    const sealedKey = wanted.apiKey ? this.secretBox.seal(wanted.apiKey) : stored!.apiKey!;
     await checkProviderKey(
       this.outbound.fetchFor(AbortSignal.timeout(this.checkTimeoutMs)),
-      baseUrl!,
-      apiKey,
+      wanted.baseUrl,
+      wanted.apiKey ?? this.secretBox.open(sealedKey),
     );
-    return {
-      baseUrl: baseUrl!,
-      sealedKey: sent.api_key ? this.secretBox.seal(sent.api_key) : stored!.apiKey!,
-      model: model!,
-    };
+    return { baseUrl: wanted.baseUrl, sealedKey, model: wanted.model };
   }
 
   private toResponse(row: TeamModelSettingsEntity | null): ModelSettingsResponseDto {
