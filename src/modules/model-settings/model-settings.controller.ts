@@ -30,6 +30,7 @@ export class ModelSettingsController {
     message: 'Model settings saved successfully',
     response: ModelSettingsResponseDto,
     errors: [400, 502],
+    idempotency: 'calls_out',
   })
   putModelSettings(
     @TeamId() teamId: string,
@@ -43,9 +44,9 @@ export class ModelSettingsController {
     scope: 'settings:write',
     summary: "Back to the environment's provider, with no allowed models and no budget",
     message: 'Model settings deleted successfully',
-    response: ModelSettingsResponseDto,
+    response: null,
   })
-  deleteModelSettings(@TeamId() teamId: string): Promise<ModelSettingsResponseDto> {
+  deleteModelSettings(@TeamId() teamId: string): Promise<void> {
     return this.settings.delete(teamId);
   }
 }

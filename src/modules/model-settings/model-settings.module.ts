@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { IdempotencyModule } from '@/common/idempotency/idempotency.module';
 import { OutboundModule } from '@/common/outbound/outbound.module';
 import { SecretBox } from '@/config/secret-box';
 import { ModelSettingsController } from './model-settings.controller';
@@ -11,7 +12,7 @@ import { ModelSettingsService } from './model-settings.service';
  * provider they name).
  */
 @Module({
-  imports: [OutboundModule],
+  imports: [OutboundModule, IdempotencyModule],
   controllers: [ModelSettingsController],
   providers: [ModelSettingsRepository, ModelSettingsService, SecretBox],
   exports: [ModelSettingsService],

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Errors } from '@/common/http/api-error';
 import { newId } from '@/common/ids';
+import { WritePhase } from '@/common/idempotency/write-phase';
 import { OutboundHttp } from '@/common/outbound/outbound-http';
 import { AppConfig } from '@/config/app-config';
 import { SecretBox } from '@/config/secret-box';
@@ -38,6 +39,7 @@ export class ModelSettingsService {
     private readonly settings: ModelSettingsRepository,
     private readonly secretBox: SecretBox,
     private readonly outbound: OutboundHttp,
+    private readonly writePhase: WritePhase,
     config: AppConfig,
   ) {
     this.environmentModel = config.llm.baseUrl ? config.llm.model : null;
@@ -73,14 +75,15 @@ export class ModelSettingsService {
       createdAt: stored?.createdAt ?? now,
       updatedAt: now,
     };
-    await this.settings.save(row);
-    return this.toResponse(row);
+    return this.writePhase.run(async () => {
+      await this.settings.save(row);
+      return this.toResponse(row);
+    });
   }
 
   /** Back to the environment's provider, with no allowed-models list and no budget. */
-  async delete(teamId: string): Promise<ModelSettingsResponseDto> {
-    await this.settings.delete(teamId);
-    return this.toResponse(null);
+  delete(teamId: string): Promise<void> {
+    return this.settings.delete(teamId);
   }
 
   /** The team's rules for the model; none stored: the environment's provider, no limits. */
