@@ -148,6 +148,23 @@ describe('the team model settings (docs/api.md §5b)', () => {
       .expect(400);
   });
 
+  it('replays a PUT under its Idempotency-Key without asking the provider again', async () => {
+    const team = await newTeam();
+    const put = () =>
+      t.api(team.key).put(SETTINGS).set('Idempotency-Key', 'settings-1').send(ownProvider());
+    const first = await put().expect(200);
+    const again = await put().expect(200);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.body.data).toEqual(first.body.data);
+    expect(teamLlm.modelsAuthorizations).toHaveLength(1);
+    await t
+      .api(team.key)
+      .put(SETTINGS)
+      .set('Idempotency-Key', 'settings-1')
+      .send({ monthly_token_budget: 5 })
+      .expect(422);
+  });
+
   it('refuses a key the provider refuses (400), an unreachable provider (502) and half a provider (400), storing nothing', async () => {
     const team = await newTeam();
     teamLlm.modelsStatus = 401;
