@@ -43,6 +43,7 @@ const entitiesPrivate = {
 // own, so no two modules can import each other, directly or around a circle.
 const FLOORS = [
   ['auth', 'health'],
+  ['model-settings'],
   ['webhooks', 'workflows', 'calls'],
   ['agents'],
   ['usage'],

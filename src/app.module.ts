@@ -33,6 +33,7 @@ import { ScopeGuard } from './modules/auth/scope.guard';
 import { CallsModule } from './modules/calls/calls.module';
 import { ConversationsModule } from './modules/conversations/conversations.module';
 import { HealthModule } from './modules/health/health.module';
+import { ModelSettingsModule } from './modules/model-settings/model-settings.module';
 import { PhoneNumbersModule } from './modules/phone-numbers/phone-numbers.module';
 import { WebhooksModule } from './modules/webhooks/webhooks.module';
 import { UsageModule } from './modules/usage/usage.module';
@@ -61,6 +62,7 @@ export class AppModule {
         IdempotencyModule,
         AuthModule,
         HealthModule,
+        ModelSettingsModule,
         WorkflowsModule,
         AgentsModule,
         UsageModule,

@@ -11,7 +11,7 @@ const outsidePrefix = (path: string) =>
 /** `operationId METHOD /path` of every row of docs/api.md's list of operations. */
 function documentedOperations(): string[] {
   const markdown = readFileSync(join(ROOT, 'docs', 'api.md'), 'utf8');
-  const row = /^\| `(\w+)` +\| `(GET|POST|PATCH|DELETE) ([^`]+)` +\|/gm;
+  const row = /^\| `(\w+)` +\| `(GET|POST|PUT|PATCH|DELETE) ([^`]+)` +\|/gm;
   return [...markdown.matchAll(row)].map(
     ([, id, method, path]) => `${id} ${method} ${outsidePrefix(path) ? path : API + path}`,
   );

@@ -383,4 +383,29 @@ describe('tenant isolation, swept over the OpenAPI document', () => {
       .expect(404);
     expect(clone.body.code).toBe('not_found');
   });
+
+  it("keeps each team's model settings its own: another team's PUT and DELETE change nothing of the owner's", async () => {
+    const settings = `${API}/settings/model`;
+    await t
+      .api()
+      .put(settings)
+      .send({ allowed_models: ['owner-model'], monthly_token_budget: 123_456 })
+      .expect(200);
+    try {
+      const before = await ownerView();
+      await t.api(intruder.key).put(settings).send({ monthly_token_budget: 1 }).expect(200);
+      expect((await t.api(intruder.key).get(settings).expect(200)).body.data).toMatchObject({
+        allowed_models: null,
+        monthly_token_budget: 1,
+      });
+      await t.api(intruder.key).delete(settings).expect(200);
+      expect(await ownerView()).toEqual(before);
+      expect((await t.api().get(settings).expect(200)).body.data).toMatchObject({
+        allowed_models: ['owner-model'],
+        monthly_token_budget: 123_456,
+      });
+    } finally {
+      await t.api().delete(settings).expect(200);
+    }
+  });
 });

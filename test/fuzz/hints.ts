@@ -184,6 +184,31 @@ export function hintsFor(resources: Resources): Hints {
       name: `Notes ${n}`,
       content: 'We open at nine.',
     })),
+    // The team's model settings: mostly a budget or allowed models on the environment's model
+    // (stored), now and then a provider of its own, which nothing here answers (502).
+    [`body ${API}/settings/model`]: fc.oneof(
+      {
+        weight: 4,
+        arbitrary: fc.record(
+          {
+            monthly_token_budget: fc.oneof(fc.constant(null), fc.nat({ max: 10_000_000 })),
+            allowed_models: fc.oneof(
+              fc.constant(null),
+              fc.uniqueArray(fc.constantFrom('small', 'large', 'gpt-4o-mini'), { maxLength: 3 }),
+            ),
+          },
+          { requiredKeys: [] },
+        ),
+      },
+      {
+        weight: 1,
+        arbitrary: fc.constant({
+          base_url: 'http://127.0.0.1:9/v1',
+          api_key: 'sk-fuzz',
+          model: 'small',
+        }),
+      },
+    ),
     // A report's or usage's period: `from` before `to` and at most 92 days apart, mostly.
     'query.from': periodBound({ min: -60, max: 0 }),
     'query.to': periodBound({ min: -10, max: 40 }),

@@ -238,7 +238,7 @@ export function queryArbitrary(
 }
 
 export function headersArbitrary(operation: Operation): fc.Arbitrary<Part<Record<string, string>>> {
-  const isWrite = ['POST', 'PATCH', 'DELETE'].includes(operation.method);
+  const isWrite = ['POST', 'PUT', 'PATCH', 'DELETE'].includes(operation.method);
   const idempotencyKey: fc.Arbitrary<Part<Record<string, string>>> = isWrite
     ? fc.oneof(
         { weight: 6, arbitrary: fc.constant({ value: {} }) },

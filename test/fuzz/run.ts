@@ -97,8 +97,9 @@ async function track(request: FuzzRequest, response: Observed, seeder: Seeder): 
       await seeder.reconnectWebchat(owner, agentId);
     }
   }
-  if (request.method === 'DELETE' && response.status === 200) {
-    const deepest = [...request.operation.path.matchAll(/\{(\w+)\}/g)].pop()![1];
+  // A DELETE of a record (not of a team's settings, which have no id) takes it out of the run.
+  const deepest = [...request.operation.path.matchAll(/\{(\w+)\}/g)].pop()?.[1];
+  if (request.method === 'DELETE' && response.status === 200 && deepest) {
     seeder.resources.forget(request.pathValues[deepest]);
     await seeder.replenish();
   }

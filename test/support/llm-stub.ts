@@ -32,6 +32,12 @@ export interface LlmStub {
   toolCalls: Array<{ name: string; arguments: Record<string, unknown> }> | null;
   /** The text written beside the tool calls (none: `content: null`, as models mostly do). */
   toolCallText: string | null;
+  /** The `Authorization` header of each chat request, in the order of `requests`. */
+  authorizations: Array<string | undefined>;
+  /** What GET /v1/models answers (a provider checking a key): 200 with a list, or this status. */
+  modelsStatus: number;
+  /** The `Authorization` header of each GET /v1/models. */
+  modelsAuthorizations: Array<string | undefined>;
   /** The token counts reported, one per request answered with a body (`answer`, `empty`). */
   usages: Usage[];
   close(): Promise<void>;
@@ -160,15 +166,31 @@ export async function startLlmStub(port = 0): Promise<LlmStub> {
     toolCallText: null,
     usages: [] as Usage[],
     pieceDelayMs: 0,
+    authorizations: [] as Array<string | undefined>,
+    modelsStatus: 200,
+    modelsAuthorizations: [] as Array<string | undefined>,
   } as LlmStub;
   const server: Server = createServer((req, res) => {
     void readBody(req).then((body) => {
+      if (req.method === 'GET' && req.url === '/v1/models') {
+        stub.modelsAuthorizations.push(req.headers.authorization);
+        const listed = { object: 'list', data: [{ id: 'stub-model', object: 'model' }] };
+        res
+          .writeHead(stub.modelsStatus, { 'content-type': 'application/json' })
+          .end(
+            JSON.stringify(
+              stub.modelsStatus === 200 ? listed : { error: { message: 'Incorrect API key' } },
+            ),
+          );
+        return;
+      }
       if (req.method !== 'POST' || req.url !== '/v1/chat/completions') {
         res.writeHead(404).end();
         return;
       }
       const request = JSON.parse(body) as ChatRequest;
       stub.requests.push(request);
+      stub.authorizations.push(req.headers.authorization);
       recordHandedOn('a model request', body);
       switch (stub.behaviour) {
         case 'hang':

@@ -4,7 +4,7 @@ export type { OpenApiDocument, Schema };
 
 /** An operation as the tenant sweep sends it. */
 export interface Operation {
-  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** As documented, with `{name}` placeholders. */
   path: string;
   pathParams: string[];
@@ -15,7 +15,7 @@ export interface Operation {
   responses: string[];
 }
 
-const METHODS = new Set(['GET', 'POST', 'PATCH', 'DELETE']);
+const METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
 
 /** Every operation of the document; fails on a method the tests do not know how to send. */
 export function operationsOf(doc: OpenApiDocument): Operation[] {

@@ -14,7 +14,7 @@ import { WritePhase } from './write-phase';
 
 const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
 export const REPLAYED_HEADER = 'Idempotent-Replayed';
-const IDEMPOTENT_METHODS = new Set(['POST', 'PATCH', 'DELETE']);
+const IDEMPOTENT_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const ACCEPTABLE_KEY = /^[\x21-\x7e]{1,255}$/;
 
 /**

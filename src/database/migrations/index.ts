@@ -31,6 +31,7 @@ import { InboxListIndexPages1733194800000 } from './1733194800000-inbox-list-ind
 import { ResponseMappingFields1733198400000 } from './1733198400000-response-mapping-fields';
 import { ActionRunCustomerText1733202000000 } from './1733202000000-action-run-customer-text';
 import { ModelCalls1733205600000 } from './1733205600000-model-calls';
+import { TeamModelSettings1733209200000 } from './1733209200000-team-model-settings';
 
 /** Every migration, oldest first; `secretBox` opens and seals the stored secrets some rewrite. */
 export function migrations(secretBox: SecretBox): Array<new () => unknown> {
@@ -67,5 +68,6 @@ export function migrations(secretBox: SecretBox): Array<new () => unknown> {
     ResponseMappingFields1733198400000,
     ActionRunCustomerText1733202000000,
     ModelCalls1733205600000,
+    TeamModelSettings1733209200000,
   ];
 }

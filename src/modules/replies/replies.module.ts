@@ -5,6 +5,7 @@ import { AgentsModule } from '@/modules/agents/agents.module';
 import { ConversationsModule } from '@/modules/conversations/conversations.module';
 import { IntegrationsModule } from '@/modules/integrations/integrations.module';
 import { KnowledgeModule } from '@/modules/knowledge/knowledge.module';
+import { ModelSettingsModule } from '@/modules/model-settings/model-settings.module';
 import { UsageModule } from '@/modules/usage/usage.module';
 import { WebhooksModule } from '@/modules/webhooks/webhooks.module';
 import { WorkflowsModule } from '@/modules/workflows/workflows.module';
@@ -16,6 +17,7 @@ import { RunStates } from './action-runs/run-states';
 import { RunSweeper } from './action-runs/run-sweeper.service';
 import { KnowledgeSearch } from './knowledge-search';
 import { ModelClient } from './model/model-client';
+import { ModelProviders } from './model/model-providers';
 import { ModelReplier } from './model/model-replier';
 import { PendingRepliesRepository } from './pending-replies.repository';
 import { REPLY_ENGINE } from './reply-engine';
@@ -39,6 +41,7 @@ import { WorkflowTriggersCache } from './rules/workflow-triggers.cache';
     WebhooksModule,
     IdempotencyModule,
     UsageModule,
+    ModelSettingsModule,
   ],
   controllers: [ActionRunsController],
   providers: [
@@ -46,6 +49,7 @@ import { WorkflowTriggersCache } from './rules/workflow-triggers.cache';
     ReplyQueueMetrics,
     KnowledgeSearch,
     WorkflowTriggersCache,
+    ModelProviders,
     ModelClient,
     ModelReplier,
     { provide: REPLY_ENGINE, useClass: ReplyPipeline },

@@ -110,7 +110,7 @@ export class PipelineUnderTest {
     this.knowledge as unknown as KnowledgeSearch,
     new WorkflowTriggersCache(),
     this.runner as unknown as ActionRunner,
-    { configured: false } as ModelReplier,
+    { availableFor: () => Promise.resolve(false) } as Partial<ModelReplier> as ModelReplier,
   );
 
   ask(text: string, setup: AskSetup = {}): Promise<Reply> {

@@ -325,13 +325,16 @@ export class ReplyPipeline implements ReplyEngine {
     return this.finish(turn, { ...handoffReply(agent, workflow), flowState: null });
   }
 
-  /** The language model's answer, or null when none is configured or it failed. */
+  /**
+   * The language model's answer, or null when the team has none, has used its monthly token
+   * budget, or the model failed.
+   */
   private async fromModel(
     turn: Turn,
     extra: Pick<Reply, 'flowState'>,
     note?: string,
   ): Promise<Reply | null> {
-    if (!this.model.configured) {
+    if (!(await this.model.availableFor(turn.context))) {
       return null;
     }
     try {

@@ -46,6 +46,17 @@ export class ModelCallsRepository {
     return numbers(rows[0]);
   }
 
+  /** The team's prompt + completion tokens since `starts` (through the team's time index). */
+  async tokensSince(teamId: string, starts: Date): Promise<number> {
+    const p = new SqlParams();
+    const { rows } = await this.db.execute<{ tokens: number | string | null }>(
+      `SELECT SUM(mc.prompt_tokens + mc.completion_tokens) AS tokens FROM model_calls mc
+       WHERE mc.team_id = ${p.add(teamId)} AND mc.created_at >= ${p.add(starts)}`,
+      p.values,
+    );
+    return Number(rows[0]?.tokens ?? 0);
+  }
+
   /** One row per agent or model with calls in the period, in the order of their keys. */
   async byColumn(
     scope: UsageScope,

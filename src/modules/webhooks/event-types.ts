@@ -13,6 +13,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'conversation.assigned',
   'channel.status_changed',
   'message.delivery_updated',
+  'usage.budget_exceeded',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 

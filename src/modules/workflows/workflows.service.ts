@@ -5,6 +5,7 @@ import { Page } from '@/common/pagination/page';
 import { LIMITS } from '@/common/validation/limits';
 import { Database } from '@/database/database.service';
 import { isForeignKeyViolation } from '@/database/errors';
+import { ModelSettingsService } from '@/modules/model-settings/model-settings.service';
 import { WorkflowCreateDto } from './dto/workflow-create.dto';
 import { WorkflowListQueryDto } from './dto/workflow-list-query.dto';
 import { WorkflowUpdateDto } from './dto/workflow-update.dto';
@@ -25,6 +26,7 @@ export class WorkflowsService {
     private readonly db: Database,
     private readonly workflows: WorkflowsRepository,
     private readonly users: WorkflowUsersRegistry,
+    private readonly modelSettings: ModelSettingsService,
   ) {}
 
   list(teamId: string, query: WorkflowListQueryDto): Promise<Page<WorkflowEntity>> {
@@ -56,6 +58,7 @@ export class WorkflowsService {
   }
 
   async create(teamId: string, input: WorkflowCreateDto): Promise<WorkflowEntity> {
+    await this.modelSettings.assertModelAllowed(teamId, input.prompt_config);
     const workflow = newWorkflow(teamId, input);
     await this.workflows.insert(workflow);
     return workflow;
@@ -63,6 +66,8 @@ export class WorkflowsService {
 
   async clone(teamId: string, sourceId: string): Promise<WorkflowEntity> {
     const source = await this.get(teamId, sourceId);
+    // The copy is the copying team's: its allowed models apply, not the source team's.
+    await this.modelSettings.assertModelAllowed(teamId, source.promptConfig);
     const now = new Date();
     const copy: WorkflowEntity = {
       ...source,
@@ -79,6 +84,7 @@ export class WorkflowsService {
 
   async update(teamId: string, id: string, input: WorkflowUpdateDto): Promise<WorkflowEntity> {
     const changes = { ...workflowChanges(input), updatedAt: new Date() };
+    await this.modelSettings.assertModelAllowed(teamId, input.prompt_config);
     await this.db.transaction(async () => {
       await this.db.lockRow('workflows', id);
       const before = await this.requireOwned(teamId, id);

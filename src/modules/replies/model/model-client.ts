@@ -1,16 +1,16 @@
 import { Injectable } from '@nestjs/common';
-import OpenAI, { type ClientOptions } from 'openai';
+import type OpenAI from 'openai';
 import type {
   ChatCompletionChunk,
   ChatCompletionMessage,
   ChatCompletionMessageParam,
   ChatCompletionTool,
 } from 'openai/resources/chat/completions';
-import { OutboundHttp } from '@/common/outbound/outbound-http';
-import { AppConfig } from '@/config/app-config';
+import { ModelBudget } from '@/modules/usage/model-budget.service';
 import { ModelCallOrigin, UsageService } from '@/modules/usage/usage.service';
 import type { JsonObject } from '@/modules/workflows/entities/workflow.entity';
 import type { CompletionUsage } from 'openai/resources/completions';
+import { ModelProvider, ModelProviders } from './model-providers';
 import { readCompletionStream, StreamedCompletion } from './model-stream';
 
 export interface ModelRequest {
@@ -32,34 +32,25 @@ function numberIn(value: unknown, min: number, max: number): number | undefined 
 
 /**
  * The language model: any OpenAI-compatible chat-completions endpoint, through the `openai`
- * client. Its requests go through the outbound module (never in a transaction, deadline, capped
- * answer); see OutboundHttp.operatorFetch for why the address guard does not apply to it.
+ * client: the team's own provider, else the environment's (ModelProviders). Its requests go
+ * through the outbound module (never in a transaction, deadline, capped answer).
  */
 @Injectable()
 export class ModelClient {
-  private readonly client: OpenAI | null;
-  private readonly model: string;
-
   constructor(
-    config: AppConfig,
-    outbound: OutboundHttp,
     private readonly usage: UsageService,
-  ) {
-    this.model = config.llm.model;
-    this.client = config.llm.baseUrl
-      ? new OpenAI({
-          baseURL: config.llm.baseUrl,
-          // Local servers (Ollama, vLLM) take no key, but the client insists on one.
-          apiKey: config.llm.apiKey ?? 'none',
-          timeout: config.llm.timeoutMs,
-          maxRetries: 0,
-          fetch: outbound.operatorFetch(config.llm.timeoutMs) as ClientOptions['fetch'],
-        })
-      : null;
-  }
+    private readonly providers: ModelProviders,
+    private readonly budget: ModelBudget,
+  ) {}
 
-  get configured(): boolean {
-    return this.client !== null;
+  /**
+   * Whether the reply of `origin` may use a model: the team has one (its own or the
+   * environment's) and has not reached its monthly token budget (docs/api.md §5b). A reply
+   * begun under the budget finishes its rounds of tool calls with the model.
+   */
+  async availableFor(origin: ModelCallOrigin): Promise<boolean> {
+    const provider = await this.providers.forTeam(origin.teamId);
+    return provider !== null && (await this.budget.allows(origin, provider.monthlyTokenBudget));
   }
 
   /**
@@ -67,11 +58,18 @@ export class ModelClient {
    * failed, is recorded once it has returned, never while it runs.
    */
   async complete(request: ModelRequest): Promise<ChatCompletionMessage> {
-    const model = this.modelFor(request.promptConfig);
+    const provider = await this.providers.forTeam(request.origin.teamId);
+    if (!provider) {
+      throw new Error('no model is configured for this team');
+    }
+    const model = this.modelFor(request.promptConfig, provider);
     const started = performance.now();
     let completion: StreamedCompletion;
     try {
-      completion = await readCompletionStream(await this.create(model, request), request.onDelta);
+      completion = await readCompletionStream(
+        await this.create(provider.client, model, request),
+        request.onDelta,
+      );
     } catch (error) {
       await this.record(request.origin, model, started, undefined, false);
       throw error;
@@ -84,9 +82,15 @@ export class ModelClient {
     return message;
   }
 
-  private modelFor(promptConfig: JsonObject | null): string {
+  /**
+   * The workflow's model, unless the team allows others only (a public workflow of another team,
+   * or a list set after the workflow was written): then, like without one, the provider's.
+   */
+  private modelFor(promptConfig: JsonObject | null, provider: ModelProvider): string {
     const configured = promptConfig?.model;
-    return typeof configured === 'string' && configured.trim() ? configured.trim() : this.model;
+    const named = typeof configured === 'string' ? configured.trim() : '';
+    const allowed = !provider.allowedModels || provider.allowedModels.includes(named);
+    return named && allowed ? named : provider.model;
   }
 
   /**
@@ -94,13 +98,14 @@ export class ModelClient {
    * comes (`include_usage`: in a last chunk of its own).
    */
   private create(
+    client: OpenAI,
     model: string,
     { messages, tools, promptConfig }: ModelRequest,
   ): Promise<AsyncIterable<ChatCompletionChunk>> {
     const config = promptConfig ?? {};
     const temperature = numberIn(config.temperature, 0, 2);
     const maxTokens = numberIn(config.max_tokens, 1, 1_000_000);
-    return this.client!.chat.completions.create({
+    return client.chat.completions.create({
       model,
       messages,
       stream: true,

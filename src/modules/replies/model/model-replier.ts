@@ -119,8 +119,9 @@ export class ModelReplier {
     this.maxToolCalls = config.llm.maxToolCalls;
   }
 
-  get configured(): boolean {
-    return this.model.configured;
+  /** Whether this reply may use the model: one for the team, its budget not reached. */
+  availableFor(context: ReplyContext): Promise<boolean> {
+    return this.model.availableFor(originOf(context));
   }
 
   async answer(
