@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Errors } from '@/common/http/api-error';
-import { newId } from '@/common/ids';
+import { canonicalId, newId } from '@/common/ids';
+import { Principal } from '@/common/http/principal';
 import { Page } from '@/common/pagination/page';
 import { CLUSTER_EVENTS, ClusterEvents } from '@/common/state/ports';
 import { definedFields } from '@/common/validation/defined-fields';
@@ -57,6 +58,12 @@ function agentChanges(input: AgentInput): Partial<AgentEntity> {
   });
 }
 
+/** Whose figures a read counts: the team's, narrowed to some agents (null: all). */
+export interface AgentScope {
+  teamId: string;
+  agentIds: readonly string[] | null;
+}
+
 @Injectable()
 export class AgentsService {
   private readonly logger = new Logger(AgentsService.name);
@@ -72,6 +79,22 @@ export class AgentsService {
     config: AppConfig,
   ) {
     this.quota = config.agents.quota;
+  }
+
+  /**
+   * Whose figures `caller` reads (reports, usage): the team's, narrowed to a limited key's agents,
+   * or the one agent asked for (404 when it is not the caller's).
+   */
+  async scopeFor(caller: Principal, agentId: string | undefined): Promise<AgentScope> {
+    if (agentId === undefined) {
+      return { teamId: caller.teamId, agentIds: caller.agentIds };
+    }
+    const id = String(canonicalId(agentId));
+    if (caller.agentIds && !caller.agentIds.includes(id)) {
+      throw Errors.notFound(NOT_FOUND);
+    }
+    await this.requireOwned(caller.teamId, id);
+    return { teamId: caller.teamId, agentIds: [id] };
   }
 
   /** The team's agent, or 404: another team's agent does not exist for this caller. */

@@ -1,14 +1,13 @@
 import { Injectable } from '@nestjs/common';
+import type { AgentScope } from '@/modules/agents/agents.service';
 import type { ReportDay } from '@/common/time/calendar-days';
 import { Database } from '@/database/database.service';
 import { SqlParams } from '@/database/sql/params';
+import { dayRows } from '@/common/time/day-rows';
 import { ModelCallEntity } from './entities/model-call.entity';
 
-/** Whose model calls are counted: the team's, narrowed to some agents (null: all). */
-export interface UsageScope {
-  teamId: string;
-  agentIds: readonly string[] | null;
-}
+/** Whose figures are counted (AgentsService.scopeFor). */
+export type UsageScope = AgentScope;
 
 export interface UsageTotals {
   model_calls: number;
@@ -81,13 +80,7 @@ export class ModelCallsRepository {
   /** One row per day with calls, in order. */
   async byDay(scope: UsageScope, days: readonly ReportDay[]): Promise<UsageRow[]> {
     const p = new SqlParams();
-    const { timeParam } = this.db.dialect;
-    const values = days
-      .map(({ date, starts, ends }) => {
-        const day = p.add(date);
-        return `(${day}, ${timeParam(p.add(starts))}, ${timeParam(p.add(ends))})`;
-      })
-      .join(', ');
+    const values = dayRows(p, this.db.dialect, days);
     const where = this.inScope(scope, p);
     const { rows } = await this.db.execute<
       Counts<Exclude<keyof UsageRow, 'key'>> & { key: string }

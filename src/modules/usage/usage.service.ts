@@ -1,13 +1,12 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { canonicalId, newId } from '@/common/ids';
-import { Errors } from '@/common/http/api-error';
+import { newId } from '@/common/ids';
 import { Principal } from '@/common/http/principal';
 import { daysCovering } from '@/common/time/calendar-days';
 import { AppConfig } from '@/config/app-config';
 import { AgentsService } from '@/modules/agents/agents.service';
 import { ConversationUsageDto, UsageQueryDto, UsageRowDto } from './dto/usage.dto';
 import { ModelCallMetrics } from './model-call.metrics';
-import { ModelCallsRepository, UsageScope } from './model-calls.repository';
+import { ModelCallsRepository } from './model-calls.repository';
 import { usagePeriod } from './usage-period';
 
 /** Where a model call was made: the reply of which conversation, of which agent and team. */
@@ -77,7 +76,7 @@ export class UsageService {
 
   async report(caller: Principal, query: UsageQueryDto): Promise<UsageRowDto[]> {
     const { starts, ends } = usagePeriod(query, new Date(), this.timeZone);
-    const scope = await this.scopeOf(caller, query.agent_id);
+    const scope = await this.agents.scopeFor(caller, query.agent_id);
     const groupBy = query.group_by ?? 'day';
     switch (groupBy) {
       case 'day':
@@ -89,16 +88,4 @@ export class UsageService {
     }
   }
 
-  /** The team, a limited key's agents, or the one agent asked for (404 when it is not theirs). */
-  private async scopeOf(caller: Principal, agentId: string | undefined): Promise<UsageScope> {
-    if (agentId === undefined) {
-      return { teamId: caller.teamId, agentIds: caller.agentIds };
-    }
-    const id = String(canonicalId(agentId));
-    if (caller.agentIds && !caller.agentIds.includes(id)) {
-      throw Errors.notFound('Agent not found');
-    }
-    await this.agents.requireOwned(caller.teamId, id);
-    return { teamId: caller.teamId, agentIds: [id] };
-  }
 }

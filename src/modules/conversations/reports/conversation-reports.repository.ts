@@ -1,13 +1,12 @@
 import { Injectable } from '@nestjs/common';
+import type { AgentScope } from '@/modules/agents/agents.service';
 import { Database } from '@/database/database.service';
 import { SqlParams } from '@/database/sql/params';
+import { dayRows } from '@/common/time/day-rows';
 import { ReportDay } from '@/common/time/calendar-days';
 
-/** Whose conversations a report counts: the team's, narrowed to some agents (null: all). */
-export interface ReportScope {
-  teamId: string;
-  agentIds: readonly string[] | null;
-}
+/** Whose figures are counted (AgentsService.scopeFor). */
+export type ReportScope = AgentScope;
 
 export interface ReportTotals {
   conversations: number;
@@ -84,13 +83,7 @@ export class ConversationReportsRepository {
   /** Each day's new conversations, and the conversations handed off and resolved that day. */
   async byDay(scope: ReportScope, days: readonly ReportDay[]): Promise<DayFigures[]> {
     const p = new SqlParams();
-    const { timeParam } = this.db.dialect;
-    const values = days
-      .map(({ date, starts, ends }) => {
-        const day = p.add(date);
-        return `(${day}, ${timeParam(p.add(starts))}, ${timeParam(p.add(ends))})`;
-      })
-      .join(', ');
+    const values = dayRows(p, this.db.dialect, days);
     const conversations = this.inScope('c', scope, p);
     const events = this.inScope('e', scope, p);
     const eventsOf = (kind: string) =>

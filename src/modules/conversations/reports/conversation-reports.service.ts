@@ -1,10 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '@/config/app-config';
-import { canonicalId } from '@/common/ids';
 import { Errors } from '@/common/http/api-error';
 import { Principal } from '@/common/http/principal';
 import { AgentsService } from '@/modules/agents/agents.service';
-import { ConversationReportsRepository, ReportScope } from './conversation-reports.repository';
+import { ConversationReportsRepository } from './conversation-reports.repository';
 import { daysSpanned, reportDays } from '@/common/time/calendar-days';
 import { ConversationReportDto, ConversationReportQueryDto } from './report.dto';
 
@@ -35,7 +34,7 @@ export class ConversationReports {
     if (span > MAX_REPORT_DAYS) {
       throw Errors.validation([`to: a report covers at most ${MAX_REPORT_DAYS} days`]);
     }
-    const scope = await this.scopeOf(caller, query.agent_id);
+    const scope = await this.agents.scopeFor(caller, query.agent_id);
     const days = reportDays(query.from, query.to, this.timeZone);
     const starts = days[0].starts;
     const ends = days[days.length - 1].ends;
@@ -48,16 +47,4 @@ export class ConversationReports {
     };
   }
 
-  /** The team, a limited key's agents, or the one agent asked for (404 when it is not theirs). */
-  private async scopeOf(caller: Principal, agentId: string | undefined): Promise<ReportScope> {
-    if (agentId === undefined) {
-      return { teamId: caller.teamId, agentIds: caller.agentIds };
-    }
-    const id = String(canonicalId(agentId));
-    if (caller.agentIds && !caller.agentIds.includes(id)) {
-      throw Errors.notFound('Agent not found');
-    }
-    await this.agents.requireOwned(caller.teamId, id);
-    return { teamId: caller.teamId, agentIds: [id] };
-  }
 }
