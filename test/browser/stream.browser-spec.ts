@@ -4,8 +4,15 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { MESSAGE_BUS, MessageBus, STREAM_SLOTS, StreamSlots } from '@/common/state/ports';
 import { createAgent } from '../factories/agents';
-import { allMessages, PostedMessage, sendAs, sendTo } from '../factories/conversations';
+import {
+  allMessages,
+  PostedMessage,
+  repliesSettled,
+  sendAs,
+  sendTo,
+} from '../factories/conversations';
 import { startTestApp, TestApp } from '../factories/test-app';
+import { LlmStub, startLlmStub } from '../support/llm-stub';
 import { pollUntil, sleep } from '../support/wait';
 import { launchChromium } from './support/chromium';
 import { StreamConnections, watchStreamConnections } from './support/stream-connections';
@@ -220,4 +227,53 @@ describe('the message stream in a browser', () => {
     expect(await page.content()).not.toContain(app.key);
     expect(pageErrors).toEqual([]);
   }, 60_000);
+});
+
+describe('reply pieces in a browser', () => {
+  const ANSWER = 'Our shoes come in sizes 36 to 46, in black and in brown leather.';
+  let t: TestApp | undefined;
+  let llm: LlmStub | undefined;
+  let pageServer: StreamPage | undefined;
+  let browser: Browser | undefined;
+
+  afterAll(async () => {
+    await browser?.close();
+    await pageServer?.close();
+    await t?.close();
+    await llm?.close();
+  });
+
+  it('keeps a valid Last-Event-ID while the pieces come: each carries the message before it', async () => {
+    llm = await startLlmStub();
+    llm.answer = ANSWER;
+    llm.pieceDelayMs = 40;
+    t = await startTestApp({
+      CORS_ORIGINS: '*',
+      STREAM_HEARTBEAT_MS: String(HEARTBEAT_MS),
+      LLM_BASE_URL: llm.url,
+      LLM_API_KEY: 'llm-key',
+      LLM_TIMEOUT_MS: '5000',
+    });
+    const agentId = (await createAgent(t)).id;
+    const opening = await sendAs(t, agentId, 'browser-pieces', 'Hi');
+    await repliesSettled(t);
+    pageServer = await startStreamPage(t, agentId, opening.conversation_id);
+    browser = await launchChromium();
+    const page = await browser.newPage();
+    await page.goto(pageServer.url);
+    await waitForPage(page, 'its stream', (s) => s.state === 'live');
+
+    const asked = await sendTo(t, agentId, opening.conversation_id, 'Which sizes do you have?');
+    const shown = await waitForPage(page, 'the reply', (s) =>
+      s.messages.some((m) => m.role === 'assistant' && m.text === ANSWER),
+    );
+    const pieces = await page.evaluate<{ lastEventId: string; text: string }[]>(
+      `Array.from(document.querySelectorAll('#deltas li')).map((li) => ({
+        lastEventId: li.dataset.lastEventId, text: li.textContent }))`,
+    );
+    expect(pieces.length).toBeGreaterThan(3);
+    expect(pieces.map((piece) => piece.text).join('')).toBe(ANSWER);
+    expect(new Set(pieces.map((piece) => piece.lastEventId))).toEqual(new Set([asked.id]));
+    expect(shown.lastId).toBe(shown.messages.at(-1)!.id);
+  }, 30_000);
 });

@@ -1,3 +1,4 @@
+import { Script } from 'node:vm';
 import { randomBytes } from 'node:crypto';
 import Redis from 'ioredis';
 import { API, startTestApp, TestApp } from '../factories/test-app';
@@ -284,6 +285,10 @@ describe('request path', () => {
       expect(doc.body.paths[`/${API.slice(1)}/workflows`]).toBeDefined();
       const ui = await t.http().get(`${API}/docs`).redirects(1).expect(200);
       expect(ui.text).toMatch(/swagger/i);
+      // The page's script carries the document: a description that breaks it breaks the page.
+      const init = await t.http().get(`${API}/docs/swagger-ui-init.js`).expect(200);
+      expect(() => new Script(init.text)).not.toThrow();
+      expect(init.text).toContain('"openapi"');
     });
   });
 });

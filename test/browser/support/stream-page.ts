@@ -54,6 +54,7 @@ const PAGE = `<!doctype html>
    reconnects: <span id="reconnects">0</span>,
    last id: <code id="last-id"></code></p>
 <ul id="messages"></ul>
+<ol id="deltas"></ol>
 <script>
   var lastId = null;
   var connections = 0;
@@ -105,6 +106,13 @@ const PAGE = `<!doctype html>
         source.addEventListener('message', function (event) {
           setLastId(event.lastEventId);
           show(JSON.parse(event.data));
+        });
+        source.addEventListener('message.delta', function (event) {
+          setLastId(event.lastEventId);
+          var piece = document.createElement('li');
+          piece.dataset.lastEventId = event.lastEventId;
+          piece.textContent = JSON.parse(event.data).delta;
+          document.getElementById('deltas').appendChild(piece);
         });
         source.addEventListener('error', function () {
           // The ticket is spent: the browser's own reconnect would be refused.

@@ -32,8 +32,10 @@ const JSON_VALUE = {
   ],
 };
 
+// Never a dollar sign before a backtick or a quote: Swagger UI's page script is written with
+// String.replace, which reads those pairs as replacement patterns.
 const PATH_SYNTAX =
-  '`$` (the whole answer) then `.key`, `[0]` or `["key"]` steps; the `$.` may be left out';
+  'starts at `$.` (the whole answer), then `.key`, `[0]` or `["key"]` steps; the `$.` may be left out';
 
 /** A tool's `response_mapping`: documents the shape; the service checks it (response-mapping.ts). */
 export class ResponseMappingDto {
