@@ -1,5 +1,5 @@
-import { Script } from 'node:vm';
 import { randomBytes } from 'node:crypto';
+import { Script } from 'node:vm';
 import Redis from 'ioredis';
 import { API, startTestApp, TestApp } from '../factories/test-app';
 
