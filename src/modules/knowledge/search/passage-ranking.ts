@@ -21,6 +21,13 @@ export interface RankedPassage extends CandidatePassage {
  */
 export const UNKNOWN_WORD_WEIGHT = 0.5;
 
+/**
+ * A question-type cue ("where" → address words) counts for this share of a word of its rarity:
+ * it tells apart passages on the question's subject, and answers a question with no other key
+ * ("where are you"), but never outweighs the subject itself.
+ */
+export const CUE_WEIGHT = 0.5;
+
 /** How rare a key is among `total` passages. */
 function idf(count: number, total: number): number {
   const weight = Math.log(1 + (total - Math.max(count, 1) + 0.5) / (Math.max(count, 1) + 0.5));
@@ -37,7 +44,14 @@ export function rankPassages(
   candidates: CandidatePassage[],
   frequencies: KeyFrequencies,
 ): RankedPassage[] {
-  const weights = keys.map((_, i) => idf(frequencies.counts[i] ?? 0, frequencies.total));
+  // A cue the knowledge does not hold at all says nothing about the question: it weighs nothing.
+  const weights = keys.map((key, i) => {
+    const count = frequencies.counts[i] ?? 0;
+    if (key.cue) {
+      return count > 0 ? CUE_WEIGHT * idf(count, frequencies.total) : 0;
+    }
+    return idf(count, frequencies.total);
+  });
   // A number the knowledge never mentions ("a table for 4") is a detail of the question, not
   // its subject: it does not count against a passage.
   const totalWeight = weights.reduce(
