@@ -18,8 +18,10 @@ export interface RankedPassage extends CandidatePassage {
 /**
  * A word no passage holds counts for this share of the rarest possible word: it may be what the
  * knowledge lacks ("gift cards" at a bakery), or only the customer's own word for what it has.
+ * Above one half: the question-type cues and synonyms reach more passages, and a question about
+ * something the knowledge lacks should not be answered by the passage holding its other words.
  */
-export const UNKNOWN_WORD_WEIGHT = 0.5;
+export const UNKNOWN_WORD_WEIGHT = 0.6;
 
 /**
  * A question-type cue ("where" → address words) counts for this share of a word of its rarity:
