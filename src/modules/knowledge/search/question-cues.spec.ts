@@ -12,6 +12,8 @@ describe('question cues', () => {
     expect(cueNames('¿Cuándo abren?')).toEqual(['when']);
     expect(cueNames('how much is a coffee')).toEqual(['price']);
     expect(cueNames('how long does a repair take')).toEqual(['duration']);
+    expect(cueNames('how fast can you fix it')).toEqual(['duration']);
+    expect(cueNames('which days do you bake rye')).toEqual(['when']);
     expect(cueNames('how far is the station')).toEqual(['distance']);
     expect(cueNames('how far ahead must I order')).toEqual([]);
     expect(cueNames('do you sell coffee')).toEqual([]);
@@ -26,6 +28,13 @@ describe('question cues', () => {
       1, 1, 1, 1,
     ]);
     expect(matchWeight(cue, 'coffee')).toBe(0);
+    expect(searchKeys('which day do you bake rye').map((key) => key.text)).toEqual([
+      'bake',
+      'rye',
+      '?when',
+    ]);
+    const [, , when] = searchKeys('which day do you bake rye');
+    expect(matchWeight(when, 'fridays')).toBe(1);
   });
 
   it('answer a question that has no other key, and prefer the passage of the kind asked', () => {

@@ -35,9 +35,24 @@ const CUES: QuestionCue[] = [
   },
   {
     name: 'when',
-    asked: /\b(when|what time|which time|cuando|que hora)\b/,
+    asked: /\b(when|(what|which) (time|days?)|cuando|que hora)\b/,
     // "00" is a clock time as written in text ("18:00" reads as "18" and "00").
-    answeredBy: ['when', 'hours', 'open', 'closed', 'until', '00', 'horario'],
+    answeredBy: [
+      'when',
+      'hours',
+      'open',
+      'closed',
+      'until',
+      '00',
+      'mondays',
+      'tuesdays',
+      'wednesdays',
+      'thursdays',
+      'fridays',
+      'saturdays',
+      'sundays',
+      'horario',
+    ],
   },
   {
     name: 'price',
@@ -46,7 +61,7 @@ const CUES: QuestionCue[] = [
   },
   {
     name: 'duration',
-    asked: /\bhow long\b/,
+    asked: /\bhow (long|fast|quickly|soon)\b/,
     answeredBy: ['minutes', 'hours', 'days', 'weeks', 'months', 'years'],
   },
   {
