@@ -104,6 +104,7 @@ const SYNONYM_GROUPS: string[] = [
   'outside outdoor terrace patio',
   'sit seat seating',
   'home house',
+  'old used',
   'monday tuesday wednesday thursday friday saturday sunday',
   'luggage baggage suitcase',
   'help support assistance',
