@@ -16,6 +16,8 @@ describe('question cues', () => {
     expect(cueNames('which days do you bake rye')).toEqual(['when']);
     expect(cueNames('how far is the station')).toEqual(['distance']);
     expect(cueNames('how far ahead must I order')).toEqual([]);
+    expect(cueNames('checkout time?')).toEqual(['when']);
+    expect(cueNames('whats in the lasagne')).toEqual(['contents']);
     expect(cueNames('do you sell coffee')).toEqual([]);
   });
 

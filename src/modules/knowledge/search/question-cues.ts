@@ -35,7 +35,7 @@ const CUES: QuestionCue[] = [
   },
   {
     name: 'when',
-    asked: /\b(when|(what|which) (time|days?)|cuando|que hora)\b/,
+    asked: /\b(when|(what|which) days?|times?|cuando|que hora)\b/,
     // "00" is a clock time as written in text ("18:00" reads as "18" and "00").
     answeredBy: [
       'when',
@@ -53,6 +53,11 @@ const CUES: QuestionCue[] = [
       'sundays',
       'horario',
     ],
+  },
+  {
+    name: 'contents',
+    asked: /\b(whats|what is|what s) (in|inside)\b/,
+    answeredBy: ['contains', 'includes', 'ingredients', 'made'],
   },
   {
     name: 'price',

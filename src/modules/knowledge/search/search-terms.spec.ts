@@ -74,6 +74,8 @@ describe('search keys', () => {
     expect(matchWeight(thursday, 'tuesday')).toBe(SYNONYM_WEIGHT);
     const [rental] = searchKeys('rental');
     expect(matchWeight(rental, 'rented')).toBe(SYNONYM_WEIGHT);
+    const [checkout] = searchKeys('checkout');
+    expect(matchWeight(checkout, 'left')).toBe(SYNONYM_WEIGHT);
     const [old] = searchKeys('old');
     expect(matchWeight(old, 'used')).toBe(SYNONYM_WEIGHT);
     const [pay] = searchKeys('pay');

@@ -115,6 +115,8 @@ function formsOf(word: string): SearchForm[] {
     word.replace(/s$/, ''),
     ...irregularForms(stem(word)),
   ]).filter((synonym) => !own.includes(synonym));
+  // A synonym's irregular forms are that synonym too ("checkout" → "leave" → "left").
+  synonyms.push(...synonyms.flatMap(irregularForms).filter((form) => !own.includes(form)));
   const forms = new Map<string, SearchForm>();
   for (const form of [
     ...own.map((w) => formOf(w, 1)),
