@@ -76,6 +76,8 @@ describe('search keys', () => {
     expect(matchWeight(rental, 'rented')).toBe(SYNONYM_WEIGHT);
     const [checkout] = searchKeys('checkout');
     expect(matchWeight(checkout, 'left')).toBe(SYNONYM_WEIGHT);
+    const [postage] = searchKeys('postage');
+    expect(matchWeight(postage, 'shipping')).toBe(SYNONYM_WEIGHT);
     const [old] = searchKeys('old');
     expect(matchWeight(old, 'used')).toBe(SYNONYM_WEIGHT);
     const [pay] = searchKeys('pay');

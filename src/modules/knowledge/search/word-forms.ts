@@ -83,7 +83,7 @@ const SYNONYM_GROUPS: string[] = [
   'book reserve reservation booking appointment',
   'refund reimburse reimbursement',
   'deliver delivery courier',
-  'post mail postage postal',
+  'post mail postage postal shipping',
   'address location located',
   'nearest closest nearby',
   'kid child',
