@@ -20,6 +20,7 @@ import {
   AnswerSource,
 } from '../fixtures/answers-businesses';
 import { ANSWER_HOLDOUT } from '../fixtures/answers-holdout';
+import { ANSWER_HOLDOUT_2 } from '../fixtures/answers-holdout-2';
 import { progress } from '../lib/log';
 import { Sizes } from '../lib/options';
 import { ScenarioLine, scenarioLine } from '../lib/report';
@@ -224,15 +225,21 @@ export async function answers(sizes: Sizes, workDir: string): Promise<ScenarioLi
     const holdout = emptyTally();
     const misses: string[] = [];
     const holdoutMisses: string[] = [];
+    const holdout2 = emptyTally();
+    const holdout2Misses: string[] = [];
     for (const { business, owner } of agents) {
       await ask(search, owner, business, main, misses);
       await ask(search, owner, ANSWER_HOLDOUT[business.name], holdout, holdoutMisses);
+      await ask(search, owner, ANSWER_HOLDOUT_2[business.name], holdout2, holdout2Misses);
     }
     for (const miss of misses) {
       progress(`answers: ${miss}`);
     }
     for (const miss of holdoutMisses) {
       progress(`answers (holdout): ${miss}`);
+    }
+    for (const miss of holdout2Misses) {
+      progress(`answers (holdout 2): ${miss}`);
     }
     const { bySource, answerable, right, wrong, inTop, unanswerable, unanswerableAnswered } = main;
     const answersGiven = right + wrong + unanswerableAnswered;
@@ -284,6 +291,8 @@ export async function answers(sizes: Sizes, workDir: string): Promise<ScenarioLi
       progress(`answers: slowest at ${passages} passages: ${ms.toFixed(1)} ms for "${question}"`);
     }
     const rate = (n: number, of: number) => round(of > 0 ? n / of : null, 3);
+    const falseRate = (t: Tally) =>
+      rate(t.wrong + t.unanswerableAnswered, t.right + t.wrong + t.unanswerableAnswered);
     return scenarioLine(
       'answers',
       {
@@ -296,10 +305,11 @@ export async function answers(sizes: Sizes, workDir: string): Promise<ScenarioLi
         holdout_questions: holdout.answerable,
         holdout_unanswerable_questions: holdout.unanswerable,
         answer_rate_holdout: rate(holdout.right, holdout.answerable),
-        false_answer_rate_holdout: rate(
-          holdout.wrong + holdout.unanswerableAnswered,
-          holdout.right + holdout.wrong + holdout.unanswerableAnswered,
-        ),
+        false_answer_rate_holdout: falseRate(holdout),
+        holdout2_questions: holdout2.answerable,
+        holdout2_unanswerable_questions: holdout2.unanswerable,
+        answer_rate_holdout2: rate(holdout2.right, holdout2.answerable),
+        false_answer_rate_holdout2: falseRate(holdout2),
         unanswerable_answered_rate: rate(unanswerableAnswered, unanswerable),
         wrong_answer_rate: rate(wrong, answerable),
         top3_recall: rate(inTop, answerable),

@@ -150,6 +150,8 @@ describe('knowledge that answers', () => {
       /The first ferry to Lumo Island leaves pier 3 at 7:40/,
     );
     expect(await ask('are bicycles free on the ferry?')).toMatch(/^Bicycles travel free/);
+    // The page's title ("Lumo Island ferry") is read with each of its passages.
+    expect(await ask('are dogs allowed on the lumo ferry?')).toMatch(/Dogs are welcome/);
   });
 
   it.each([

@@ -83,7 +83,9 @@ export class KnowledgeIndexService {
     keys: SearchKey[],
     frequencies: KeyFrequencies,
   ): Promise<{ keys: SearchKey[]; frequencies: KeyFrequencies }> {
-    const unknown = keys.filter((key, i) => frequencies.counts[i] === 0 && maxEdits(key.word) > 0);
+    const unknown = keys.filter(
+      (key, i) => !key.cue && frequencies.counts[i] === 0 && maxEdits(key.word) > 0,
+    );
     if (unknown.length === 0) {
       return { keys, frequencies };
     }

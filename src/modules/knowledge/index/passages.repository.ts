@@ -9,7 +9,7 @@ import {
   KnowledgePassageEntity,
   PassageSource,
 } from '../entities/knowledge-base.entity';
-import { toPassages } from '../search/passages';
+import { pageTitle, toPassages } from '../search/passages';
 import { compounds, ownerToken, SearchKey, words } from '../search/search-terms';
 import { maxEdits, vocabularyWord } from '../search/typo-correction';
 import {
@@ -64,6 +64,7 @@ export class PassagesRepository {
     await this.db.transaction(async () => {
       await this.db.delete(KnowledgePassageEntity, { knowledgeBaseId: item.id });
       const passages = toPassages(text ?? '');
+      const title = item.type === 'url' ? pageTitle(text ?? '') : '';
       for (const [position, content] of passages.entries()) {
         await this.insert({
           teamId: item.teamId,
@@ -72,7 +73,7 @@ export class PassagesRepository {
           workflowId: null,
           source: item.type === 'url' ? 'url' : 'kb',
           position,
-          title: '',
+          title,
           content,
         });
       }

@@ -1,4 +1,4 @@
-import { rankPassages } from './passage-ranking';
+import { rankPassages, UNKNOWN_WORD_WEIGHT } from './passage-ranking';
 import { searchKeys } from './search-terms';
 
 const passage = (content: string, title = '') => ({
@@ -25,11 +25,11 @@ describe('passage ranking', () => {
     expect(second.coverage).toBeLessThan(0.4);
   });
 
-  it('weighs a word no passage holds at half the rarest, and a missing number not at all', () => {
+  it('weighs a word no passage holds at 0.6 of the rarest, and a missing number not at all', () => {
     const keys = searchKeys('do you deliver gift boxes for 4?');
     const [best] = rankPassages(keys, candidates, { total: 40, counts: [1, 0, 0, 0] });
     expect(best.title).toBe('Do you deliver?');
-    expect(best.coverage).toBeCloseTo(1 / 2, 2);
+    expect(best.coverage).toBeCloseTo(1 / (1 + 2 * UNKNOWN_WORD_WEIGHT), 2);
   });
 
   it('leaves out candidates that hold none of the keys', () => {

@@ -18,8 +18,17 @@ export interface RankedPassage extends CandidatePassage {
 /**
  * A word no passage holds counts for this share of the rarest possible word: it may be what the
  * knowledge lacks ("gift cards" at a bakery), or only the customer's own word for what it has.
+ * Above one half: the question-type cues and synonyms reach more passages, and a question about
+ * something the knowledge lacks should not be answered by the passage holding its other words.
  */
-export const UNKNOWN_WORD_WEIGHT = 0.5;
+export const UNKNOWN_WORD_WEIGHT = 0.6;
+
+/**
+ * A question-type cue ("where" → address words) counts for this share of a word of its rarity:
+ * it tells apart passages on the question's subject, and answers a question with no other key
+ * ("where are you"), but never outweighs the subject itself.
+ */
+export const CUE_WEIGHT = 0.5;
 
 /** How rare a key is among `total` passages. */
 function idf(count: number, total: number): number {
@@ -37,7 +46,14 @@ export function rankPassages(
   candidates: CandidatePassage[],
   frequencies: KeyFrequencies,
 ): RankedPassage[] {
-  const weights = keys.map((_, i) => idf(frequencies.counts[i] ?? 0, frequencies.total));
+  // A cue the knowledge does not hold at all says nothing about the question: it weighs nothing.
+  const weights = keys.map((key, i) => {
+    const count = frequencies.counts[i] ?? 0;
+    if (key.cue) {
+      return count > 0 ? CUE_WEIGHT * idf(count, frequencies.total) : 0;
+    }
+    return idf(count, frequencies.total);
+  });
   // A number the knowledge never mentions ("a table for 4") is a detail of the question, not
   // its subject: it does not count against a passage.
   const totalWeight = weights.reduce(

@@ -1,4 +1,4 @@
-import { toPassages } from './passages';
+import { pageTitle, toPassages } from './passages';
 
 describe('toPassages', () => {
   it('makes each paragraph a passage, joining a very short one (a heading) to the next', () => {
@@ -33,5 +33,13 @@ describe('toPassages', () => {
 
   it('gives nothing for blank text', () => {
     expect(toPassages(' \n\n ')).toEqual([]);
+  });
+
+  it('takes a page title from a heading that opens the text, and none from a sentence', () => {
+    expect(
+      pageTitle('Catering for events\n\nWe cater lunches.\n\nCancellations are refunded.'),
+    ).toBe('Catering for events');
+    expect(pageTitle('We cater lunches.\n\nCancellations are refunded.')).toBe('');
+    expect(pageTitle('')).toBe('');
   });
 });

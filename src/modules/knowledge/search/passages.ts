@@ -68,3 +68,16 @@ export function toPassages(text: string): string[] {
         ),
   );
 }
+
+/**
+ * A page's title: its first paragraph when that is a heading (readable-text.ts puts the
+ * article's title first), else ''. Every passage of the page is read under it: "Cancellations
+ * are refunded in full" is about the catering of a page titled "Catering for events".
+ */
+export function pageTitle(text: string): string {
+  const first = text
+    .split(/\n\s*\n/, 1)[0]
+    .replace(/\s+/g, ' ')
+    .trim();
+  return first && isHeading(first) ? first : '';
+}

@@ -6,6 +6,7 @@
  * A key also carries the word's irregular forms ("left" meets "leave") and, weighing less, its
  * synonyms ("bike" meets "bicycle"): see word-forms.ts.
  */
+import { questionCues } from './question-cues';
 import { irregularForms, synonymsOf } from './word-forms';
 
 const STOP_WORDS = new Set(
@@ -21,7 +22,7 @@ const STOP_WORDS = new Set(
     // The frame of a question rather than its subject.
     'able allowed any anyone anything available bring come else even ever far get give go going ' +
     'guys kind long lot make many may much must often ok okay pls plz possible provide really ' +
-    'right shall should sure ' +
+    'right shall should sure happen happens happened bringing ' +
     'someone something soon thing things u ur ' +
     // Spanish.
     'al algo como con cual cuando cuanto de del donde el ella en es esta estan este hay hola la ' +
@@ -46,7 +47,7 @@ export function words(text: string): string[] {
   return fold(text).match(/[\p{L}\p{N}]+/gu) ?? [];
 }
 
-/** A light English stem: plural, -ing, -ed and -ly endings come off. */
+/** A light English stem: plural, -ing, -ed, -ly and comparative -er endings and a silent -e come off. */
 function stem(word: string): string {
   let stemmed = word;
   for (const [suffix, replacement] of [
@@ -56,14 +57,21 @@ function stem(word: string): string {
     ['ly', ''],
     ['es', ''],
     ['s', ''],
+    ['er', ''],
   ] as const) {
-    if (stemmed.endsWith(suffix) && stemmed.length - suffix.length >= 3) {
+    // A comparative ("cheaper") comes off only a long word: "water", "order", "summer" stay.
+    const least = suffix === 'er' ? 5 : 3;
+    if (stemmed.endsWith(suffix) && stemmed.length - suffix.length >= least) {
       stemmed = stemmed.slice(0, -suffix.length) + replacement;
       break;
     }
   }
   // "shipping" → "shipp" → "ship", as "shipped" does.
   if (/([^aeiouls])\1$/.test(stemmed) && stemmed.length > 3) {
+    stemmed = stemmed.slice(0, -1);
+  }
+  // "arrive" → "arriv", so that it meets "arrival" and "arriving" as "arrived" does.
+  if (/[^aeiou]e$/.test(stemmed) && stemmed.length > 4) {
     stemmed = stemmed.slice(0, -1);
   }
   return stemmed;
@@ -85,6 +93,8 @@ export interface SearchKey {
   exact: boolean;
   /** Every form the key meets: its own first, its irregular forms, then its synonyms. */
   forms: SearchForm[];
+  /** A question-type cue ("where" → address words): see question-cues.ts. */
+  cue?: boolean;
 }
 
 /** A synonym found in a passage counts for this share of the customer's own word. */
@@ -105,6 +115,8 @@ function formsOf(word: string): SearchForm[] {
     word.replace(/s$/, ''),
     ...irregularForms(stem(word)),
   ]).filter((synonym) => !own.includes(synonym));
+  // A synonym's irregular forms are that synonym too ("checkout" → "leave" → "left").
+  synonyms.push(...synonyms.flatMap(irregularForms).filter((form) => !own.includes(form)));
   const forms = new Map<string, SearchForm>();
   for (const form of [
     ...own.map((w) => formOf(w, 1)),
@@ -124,11 +136,18 @@ export function keyOf(word: string): SearchKey {
   return { word, text: forms[0].text, exact: forms[0].exact, forms };
 }
 
-/** The distinct keys of a question, in order. */
+function cueKey(name: string, answeredBy: string[]): SearchKey {
+  const forms = new Map(answeredBy.map((word) => formOf(word, 1)).map((f) => [f.text, f]));
+  return { word: name, text: `?${name}`, exact: false, forms: [...forms.values()], cue: true };
+}
+
+/** The distinct keys of a question, in order, then the keys of its question-type cues. */
 export function searchKeys(question: string): SearchKey[] {
   const seen = new Map<string, SearchKey>();
-  for (const word of words(question)) {
-    if (STOP_WORDS.has(word) || (word.length < 2 && !/\p{N}/u.test(word))) {
+  const folded = words(question);
+  const { cues, asking } = questionCues(folded);
+  for (const word of folded) {
+    if (STOP_WORDS.has(word) || asking.has(word) || (word.length < 2 && !/\p{N}/u.test(word))) {
       continue;
     }
     const key = keyOf(word);
@@ -136,7 +155,7 @@ export function searchKeys(question: string): SearchKey[] {
       seen.set(`${key.text}|${key.exact}`, key);
     }
   }
-  return [...seen.values()];
+  return [...seen.values(), ...cues.map((cue) => cueKey(cue.name, cue.answeredBy))];
 }
 
 /** The whole words a short form matches: itself and its plural ("dog", "dogs"). */
