@@ -83,6 +83,8 @@ export class AppConfig {
     maxToolSteps: number;
     /** Tool calls a model may make in one reply, over all its rounds; beyond it they are refused. */
     maxToolCalls: number;
+    /** Replies queued or running in this instance beyond which customer messages are refused. */
+    backlogMax: number;
   };
   readonly agents: {
     quota: number;
@@ -157,6 +159,7 @@ export class AppConfig {
       timeoutMs: env.LLM_TIMEOUT_MS,
       maxToolSteps: env.LLM_MAX_TOOL_STEPS,
       maxToolCalls: env.LLM_MAX_TOOL_CALLS,
+      backlogMax: env.REPLY_BACKLOG_MAX,
     };
     this.agents = {
       quota: env.AGENT_QUOTA,

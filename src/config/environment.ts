@@ -200,6 +200,10 @@ export class Environment {
   @IntegerSetting({ min: 0, max: 100 })
   LLM_MAX_TOOL_CALLS = 8;
 
+  /** Replies an instance may have waiting before it refuses new customer messages (503). */
+  @IntegerSetting({ min: 1, max: 1_000_000 })
+  REPLY_BACKLOG_MAX = 5_000;
+
   @OptionalSetting(IsPhoneNumber())
   TEST_WHATSAPP_NUMBER?: string;
 

@@ -65,6 +65,11 @@ export const ApiErrorResponse = (
     headers: responseHeaders(status, headers),
   });
 
+/** The answer to a customer message while this instance's replies are backed up (docs/api.md §5). */
+export const BACKLOG_REFUSAL =
+  'internal_error: too many replies are waiting on this instance (REPLY_BACKLOG_MAX); ' +
+  'send again after Retry-After seconds';
+
 export type ErrorStatus = 400 | 403 | 404 | 409 | 422 | 502;
 
 const ERROR_DOCS: Record<ErrorStatus, string> = {

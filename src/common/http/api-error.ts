@@ -21,6 +21,8 @@ export type ErrorCode = (typeof ERROR_CODES)[number];
 export interface ApiErrorOptions {
   /** The concurrent-stream 429 is the one error body without `request_id` (docs/api.md §1). */
   omitRequestId?: boolean;
+  /** Sent as `Retry-After`: when asking again may succeed. */
+  retryAfterS?: number;
 }
 
 /** An error with its place in the contract: HTTP status, error code and a message for people. */
@@ -71,4 +73,7 @@ export const Errors = {
   /** A server the request depends on (an MCP server, a provider) failed or did not answer. */
   upstream: (message: string) => new ApiError(502, 'internal_error', message),
   unavailable: (message: string) => new ApiError(503, 'internal_error', message),
+  /** This instance has more work than it can do soon: the caller asks again later. */
+  overloaded: (message: string, retryAfterS: number) =>
+    new ApiError(503, 'internal_error', message, { retryAfterS }),
 };

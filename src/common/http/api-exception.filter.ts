@@ -1,6 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { reportDatabaseTrouble } from '@/database/database-trouble';
+import { ApiError } from './api-error';
 import { toErrorResponse } from './error-response';
 import { requestIdOf } from './request-id';
 
@@ -25,6 +26,9 @@ export class ApiExceptionFilter implements ExceptionFilter {
     if (res.headersSent) {
       res.end();
       return;
+    }
+    if (exception instanceof ApiError && exception.errorOptions.retryAfterS !== undefined) {
+      res.setHeader('Retry-After', String(exception.errorOptions.retryAfterS));
     }
     res.status(status).json(body);
   }

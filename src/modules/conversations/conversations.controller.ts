@@ -1,3 +1,4 @@
+import { ApiErrorResponse, BACKLOG_REFUSAL } from '@/common/http/api-docs.decorators';
 import { Body, Controller, Get, Patch, Post, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { IdParam } from '@/common/http/parse-id.pipe';
@@ -52,6 +53,7 @@ export class ConversationsController {
   }
 
   @Post('messages')
+  @ApiErrorResponse(503, BACKLOG_REFUSAL)
   @Endpoint({
     scope: 'conversations:write',
     summary:
@@ -131,6 +133,7 @@ export class ConversationsController {
   }
 
   @Post(':conversationId/messages')
+  @ApiErrorResponse(503, BACKLOG_REFUSAL)
   @Endpoint({
     scope: 'conversations:write',
     summary: 'Send a message into the conversation (a user message gets an AI reply)',

@@ -1,5 +1,10 @@
 import { Injectable } from '@nestjs/common';
+import { Errors } from '@/common/http/api-error';
+import { AppConfig } from '@/config/app-config';
 import { MessageEntity } from './entities/message.entity';
+
+/** How soon a refused sender may try again: a few replies' time. */
+const RETRY_AFTER_S = 5;
 
 /** Told, in the transaction that stores it, of a message the AI is to answer. */
 export type ReplyRequestListener = (message: MessageEntity) => Promise<void>;
@@ -12,9 +17,33 @@ export type ReplyRequestListener = (message: MessageEntity) => Promise<void>;
 @Injectable()
 export class ReplyRequests {
   private readonly listeners: ReplyRequestListener[] = [];
+  private readonly backlogMax: number;
+  private backlog: () => number = () => 0;
+
+  constructor(config: AppConfig) {
+    this.backlogMax = config.llm.backlogMax;
+  }
 
   listen(listener: ReplyRequestListener): void {
     this.listeners.push(listener);
+  }
+
+  /** How the replies this instance has yet to produce are counted (the reply worker's queue). */
+  measureBacklogWith(backlog: () => number): void {
+    this.backlog = backlog;
+  }
+
+  /**
+   * Back-pressure (docs/api.md §5): with more replies waiting here than REPLY_BACKLOG_MAX, a new
+   * customer message is refused before anything is stored, rather than answered ever later.
+   */
+  assertRoom(): void {
+    if (this.backlog() >= this.backlogMax) {
+      throw Errors.overloaded(
+        'Too many replies are waiting to be written; send the message again shortly',
+        RETRY_AFTER_S,
+      );
+    }
   }
 
   /** In the caller's transaction: a listener's writes commit or roll back with the message. */

@@ -67,6 +67,7 @@ export class ReplyWorker extends JobWorker<ReplyJob, PendingReplyEntity> {
       sweepIntervalMs: 2_000,
       sweepGraceMs: 1_000,
     });
+    requests.measureBacklogWith(() => this.inFlight);
     // The pending mark is written with the message, and the reply scheduled once both commit.
     requests.listen(async (message) => {
       const pending = await this.pending.add(message);

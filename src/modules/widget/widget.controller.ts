@@ -1,3 +1,4 @@
+import { ApiErrorResponse, BACKLOG_REFUSAL } from '@/common/http/api-docs.decorators';
 import { Body, Controller, Get, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
@@ -96,6 +97,7 @@ export class WidgetController {
   }
 
   @Post('messages')
+  @ApiErrorResponse(503, BACKLOG_REFUSAL)
   @WidgetEndpoint({
     summary: "Send the visitor's message (its conversation is created with the first one)",
     message: 'Message sent successfully',

@@ -1,6 +1,10 @@
 import { Controller, Get, HttpCode, Param, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import { ApiErrorResponse, ApiHeadersTooLarge } from '@/common/http/api-docs.decorators';
+import {
+  ApiErrorResponse,
+  ApiHeadersTooLarge,
+  BACKLOG_REFUSAL,
+} from '@/common/http/api-docs.decorators';
 import { responseHeaders } from '@/common/http/response-headers.docs';
 import type { Request, Response } from 'express';
 import { Errors } from '@/common/http/api-error';
@@ -8,6 +12,7 @@ import { Public } from '@/common/http/public.decorator';
 import { RawResponse } from '@/common/http/response-message.decorator';
 import { AnyQuery } from '@/common/validation/query-parameters';
 import { TEST_NUMBER_CHANNEL_ID } from '@/modules/agents/channels.service';
+import { ReplyRequests } from '@/modules/conversations/reply-requests.service';
 import { sameSecret } from '../meta/webhook-payloads';
 import { MetaSignatureGuard } from './meta-signature.guard';
 import { WebhookTargets } from './webhook-targets';
@@ -35,7 +40,10 @@ const CHANNEL_ID_PARAM = {
 @AnyQuery()
 @Controller(`${CHANNEL_WEBHOOK_PREFIX}/:channelId/webhook`)
 export class ChannelWebhookController {
-  constructor(private readonly targets: WebhookTargets) {}
+  constructor(
+    private readonly targets: WebhookTargets,
+    private readonly replyRequests: ReplyRequests,
+  ) {}
 
   @Get()
   @ApiOperation({
@@ -94,12 +102,15 @@ export class ChannelWebhookController {
   @ApiErrorResponse(404, 'not_found: no connected WhatsApp, Messenger or Instagram channel')
   @ApiErrorResponse(413, 'bad_request: a body over the size limit')
   @ApiErrorResponse(415, 'bad_request: not application/json')
+  @ApiErrorResponse(503, BACKLOG_REFUSAL)
   @ApiHeadersTooLarge()
   async receiveChannelWebhook(@Req() req: Request, @Res() res: Response): Promise<void> {
     const target = this.targets.signedFor(req);
     if (req.bodyError) {
       throw req.bodyError;
     }
+    // Refused, not kept: Meta redelivers it later, when this instance has caught up.
+    this.replyRequests.assertRoom();
     await target.keep(req.rawBody!.toString('utf8'));
     res.status(200).json({ received: true });
   }

@@ -49,6 +49,9 @@ export class MessagePosting {
       (role === 'user'
         ? customerMessage(input.message)
         : operatorMessage(input.message, input.author));
+    if (role === 'user') {
+      this.replyRequests.assertRoom();
+    }
     // A person answering in the conversation has taken care of whatever needed attention.
     const clearsAttention = role === 'assistant';
     return this.db.transaction(async () => {
