@@ -70,7 +70,7 @@ describe('ReplyWorker', () => {
           agents.get(id) ?? Promise.reject(Errors.notFound('Agent not found')),
       } as unknown as AgentsService,
       { findForAgent: async () => null } as unknown as WorkflowsService,
-      { listen: () => undefined } as unknown as ReplyRequests,
+      { listen: () => undefined, measureBacklogWith: () => undefined } as unknown as ReplyRequests,
       engine,
       { llm: { timeoutMs: LEASE_MS - 5_000 } } as AppConfig,
     );
