@@ -243,7 +243,7 @@ describe('the team model settings (docs/api.md §5b)', () => {
       .expect(400);
     expect(refused.body.code).toBe('validation_error');
     expect(refused.body.message).toEqual([
-      "prompt_config.model must be one of the team's allowed_models: small, large",
+      "prompt_config.model: must be one of the team's allowed_models (small, large)",
     ]);
     const workflow = await createWorkflow(
       t,

@@ -29,7 +29,7 @@ export class ModelSettingsController {
       '(GET /models: refused 400, unreachable 502, nothing stored)',
     message: 'Model settings saved successfully',
     response: ModelSettingsResponseDto,
-    errors: [400, 502],
+    errors: [400, 409, 422, 502],
     idempotency: 'calls_out',
   })
   putModelSettings(

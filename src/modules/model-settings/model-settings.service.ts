@@ -60,7 +60,7 @@ export class ModelSettingsService {
     const wanted = wantedProvider(input, stored);
     const allowedModels = input.allowed_models ?? null;
     if (wanted && allowedModels && !allowedModels.includes(wanted.model)) {
-      throw Errors.validation(['model must be one of allowed_models']);
+      throw Errors.validation(['allowed_models: must include the provider model']);
     }
     const own = wanted ? await this.checked(wanted, stored) : null;
     const now = new Date();
@@ -115,7 +115,7 @@ export class ModelSettingsService {
     const allowed = (await this.settings.find(teamId))?.allowedModels;
     if (allowed && !allowed.includes(model.trim())) {
       throw Errors.validation([
-        `prompt_config.model must be one of the team's allowed_models: ${allowed.join(', ')}`,
+        `prompt_config.model: must be one of the team's allowed_models (${allowed.join(', ')})`,
       ]);
     }
   }
