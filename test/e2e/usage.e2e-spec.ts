@@ -69,15 +69,25 @@ describe('model usage (docs/api.md §5b)', () => {
         call: (args) => `Order ${String(args.order_id)} shipped on Monday`,
       },
     ]);
-    const port = await freePort();
-    metricsUrl = `http://127.0.0.1:${port}/metrics`;
-    t = await startTestApp({
-      LLM_BASE_URL: llm.url,
-      LLM_MODEL: 'test-model',
-      LLM_TIMEOUT_MS: '1500',
-      OUTBOUND_TIMEOUT_MS: '1000',
-      METRICS_PORT: String(port),
-    });
+    // A free port can be taken by another suite before the app listens on it: then another one.
+    for (let attempt = 1; ; attempt++) {
+      const port = await freePort();
+      try {
+        t = await startTestApp({
+          LLM_BASE_URL: llm.url,
+          LLM_MODEL: 'test-model',
+          LLM_TIMEOUT_MS: '1500',
+          OUTBOUND_TIMEOUT_MS: '1000',
+          METRICS_PORT: String(port),
+        });
+        metricsUrl = `http://127.0.0.1:${port}/metrics`;
+        break;
+      } catch (error) {
+        if (attempt === 3 || !String(error).includes('EADDRINUSE')) {
+          throw error;
+        }
+      }
+    }
     workflowId = (await createWorkflow(t, { name: 'Chat' })).id;
   });
   afterAll(async () => {
