@@ -9,6 +9,7 @@ import { AgentsService } from './agents.service';
 import { ChannelsRepository } from './channels/channels.repository';
 import { ChannelsController } from './channels.controller';
 import { ChannelsService } from './channels.service';
+import { ProviderChannels } from './provider-channels.service';
 import { AgentTestCodeService } from './deployment/agent-test-code.service';
 import { WorkflowUsersRepository } from './workflow-users.repository';
 
@@ -26,9 +27,10 @@ import { WorkflowUsersRepository } from './workflow-users.repository';
     AgentTestCodeService,
     ChannelsRepository,
     ChannelsService,
+    ProviderChannels,
     SecretBox,
     WorkflowUsersRepository,
   ],
-  exports: [AgentsService, ChannelsService],
+  exports: [AgentsService, ChannelsService, ProviderChannels],
 })
 export class AgentsModule {}

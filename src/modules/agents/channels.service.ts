@@ -25,9 +25,6 @@ import {
   WebchatConfig,
 } from './entities/agent-channel.entity';
 
-/** The channel types whose messages go out through a provider's send API. */
-export const SENDING_TYPES: readonly ChannelType[] = ['whatsapp', 'messenger', 'instagram'];
-
 /** A channel just connected, with what the business does next (a web chat: its key and snippet). */
 export interface ConnectedChannel {
   channel: AgentChannelEntity;
@@ -38,30 +35,6 @@ export interface ConnectedChannel {
 }
 
 export type MetaChannelType = 'whatsapp' | 'messenger' | 'instagram';
-
-/**
- * The installation's shared WhatsApp test number (TEST_WHATSAPP_* settings) as a channel: its
- * webhook is `/api/v1/channels/test-whatsapp/webhook`, and its conversations carry this id.
- */
-export const TEST_NUMBER_CHANNEL_ID = 'test-whatsapp';
-
-/** What sending through a provider, or fetching a customer's media from it, needs of a channel. */
-export type ProviderChannel = Pick<AgentChannelEntity, 'id' | 'type' | 'isConnected' | 'config'>;
-
-/** A provider's channel with its secrets opened (access_token, app_secret, verify_token). */
-export interface ProviderAccess {
-  channel: ProviderChannel;
-  secrets: Record<string, string>;
-}
-
-/** Of a conversation, what says which channel its messages go out through. */
-export type ConversationRoute = {
-  teamId: string;
-  agentId: string;
-  channelType: ChannelType;
-  channelId: string | null;
-  isTestChannel: boolean;
-};
 
 /** The secrets a web chat keeps sealed: its publishable key, shown again at each connect. */
 interface WebchatSecrets extends Record<string, unknown> {
@@ -79,7 +52,6 @@ export class ChannelsService {
   private readonly publicUrlConfigured: boolean;
   private readonly graphBaseUrl: string;
   private readonly outboundTimeoutMs: number;
-  private readonly testNumberAccess: ProviderAccess | null;
 
   constructor(
     private readonly db: Database,
@@ -94,23 +66,6 @@ export class ChannelsService {
     this.publicUrlConfigured = config.publicSurface.urlConfigured;
     this.graphBaseUrl = config.meta.graphBaseUrl;
     this.outboundTimeoutMs = config.outbound.timeoutMs;
-    const testNumber = config.meta.testNumber;
-    this.testNumberAccess = testNumber && {
-      channel: {
-        id: TEST_NUMBER_CHANNEL_ID,
-        type: 'whatsapp',
-        isConnected: true,
-        config: {
-          phone_number_id: testNumber.phoneNumberId,
-          display_phone_number: testNumber.displayNumber,
-        },
-      },
-      secrets: {
-        access_token: testNumber.accessToken,
-        app_secret: testNumber.appSecret,
-        verify_token: testNumber.verifyToken,
-      },
-    };
   }
 
   async connectWebchat(
@@ -265,59 +220,6 @@ export class ChannelsService {
   /** The connected web chat `id`, or null (a visitor's stream checks its chat is still on). */
   webchatById(id: string): Promise<AgentChannelEntity | null> {
     return this.channels.findConnectedWebchat(id);
-  }
-
-  /**
-   * The channel a conversation's messages go out through, or null: the agent's connected
-   * WhatsApp, Messenger or Instagram channel of the conversation's type, or for a test
-   * conversation the shared test number it came through. A web chat's replies reach the visitor
-   * through its stream instead, and other test conversations are not sent anywhere.
-   */
-  async sendingChannel(conversation: ConversationRoute): Promise<ProviderChannel | null> {
-    const { teamId, agentId, channelType, channelId, isTestChannel } = conversation;
-    if (isTestChannel) {
-      return channelType === 'whatsapp' && channelId === TEST_NUMBER_CHANNEL_ID
-        ? (this.testNumberAccess?.channel ?? null)
-        : null;
-    }
-    if (!SENDING_TYPES.includes(channelType)) {
-      return null;
-    }
-    return this.channels.findConnected(teamId, agentId, channelType);
-  }
-
-  /**
-   * The channel `id` with its secrets opened, connected or not (a send checks it still is); the
-   * shared test number for TEST_NUMBER_CHANNEL_ID while it is configured.
-   */
-  async withSecrets(teamId: string, id: string): Promise<ProviderAccess | null> {
-    if (id === TEST_NUMBER_CHANNEL_ID) {
-      return this.testNumberAccess;
-    }
-    const channel = await this.channels.findById(teamId, id);
-    if (!channel) {
-      return null;
-    }
-    return { channel, secrets: this.secretBox.openJson<Record<string, string>>(channel.secrets) };
-  }
-
-  /** The shared test number with its settings as secrets, or null when it is not configured. */
-  testNumber(): ProviderAccess | null {
-    return this.testNumberAccess;
-  }
-
-  /**
-   * The connected WhatsApp, Messenger or Instagram channel `id` with its secrets, or null: what a
-   * provider's webhook finds by the id in its URL (never by ids inside the body).
-   */
-  async metaChannel(
-    id: string,
-  ): Promise<{ channel: AgentChannelEntity; secrets: Record<string, string> } | null> {
-    const channel = await this.channels.findConnectedById(id);
-    if (!channel || !SENDING_TYPES.includes(channel.type)) {
-      return null;
-    }
-    return { channel, secrets: this.secretBox.openJson<Record<string, string>>(channel.secrets) };
   }
 
   /** Whether some connected web chat allows pages of `origin` (for CORS preflights). */

@@ -5,7 +5,7 @@ import { QueuedJob } from '@/database/jobs/fair-queue';
 import { Claim } from '@/database/jobs/job-table';
 import { JobWorker } from '@/database/jobs/job-worker';
 import { AppConfig } from '@/config/app-config';
-import { ChannelsService } from '@/modules/agents/channels.service';
+import { ProviderChannels } from '@/modules/agents/provider-channels.service';
 import { ChannelOutbox } from '@/modules/conversations/channel-outbox.service';
 import type { ChannelSendEntity } from '@/modules/conversations/entities/channel-send.entity';
 import { ChannelSender } from './channel-sender';
@@ -33,7 +33,7 @@ export class ChannelSendWorker extends JobWorker<QueuedJob, ChannelSendEntity> {
   constructor(
     db: Database,
     private readonly outbox: ChannelOutbox,
-    private readonly channels: ChannelsService,
+    private readonly channels: ProviderChannels,
     private readonly sender: ChannelSender,
     config: AppConfig,
   ) {

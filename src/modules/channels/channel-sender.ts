@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { OutboundHttp } from '@/common/outbound/outbound-http';
 import { AppConfig } from '@/config/app-config';
-import type { ProviderChannel } from '@/modules/agents/channels.service';
+import type { ProviderChannel } from '@/modules/agents/provider-channels.service';
 import {
   classifySendFailure,
   messengerTextRequest,

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { newId } from '@/common/ids';
 import { Database } from '@/database/database.service';
 import { Claim } from '@/database/jobs/job-table';
-import { ChannelsService } from '@/modules/agents/channels.service';
+import { ProviderChannels } from '@/modules/agents/provider-channels.service';
 import { ConversationEvents } from './conversation-events';
 import { ConversationEntity } from './entities/conversation.entity';
 import { DeliveryStatus, MessageEntity } from './entities/message.entity';
@@ -36,7 +36,7 @@ export class ChannelOutbox {
 
   constructor(
     private readonly db: Database,
-    private readonly channels: ChannelsService,
+    private readonly channels: ProviderChannels,
     private readonly sends: ChannelSendsRepository,
     private readonly events: ConversationEvents,
   ) {}

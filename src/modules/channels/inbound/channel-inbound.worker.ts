@@ -3,7 +3,7 @@ import { Database } from '@/database/database.service';
 import { QueuedJob } from '@/database/jobs/fair-queue';
 import { Claim } from '@/database/jobs/job-table';
 import { JobWorker } from '@/database/jobs/job-worker';
-import { ChannelsService } from '@/modules/agents/channels.service';
+import { ProviderChannels } from '@/modules/agents/provider-channels.service';
 import type { AgentChannelEntity } from '@/modules/agents/entities/agent-channel.entity';
 import { ChannelOutbox } from '@/modules/conversations/channel-outbox.service';
 import { ConversationsService } from '@/modules/conversations/conversations.service';
@@ -44,7 +44,7 @@ export class ChannelInboundWorker extends JobWorker<QueuedJob, ChannelInboundEnt
   constructor(
     db: Database,
     private readonly inbound: ChannelInboundRepository,
-    private readonly channels: ChannelsService,
+    private readonly channels: ProviderChannels,
     private readonly conversations: ConversationsService,
     private readonly outbox: ChannelOutbox,
     private readonly profiles: SenderProfiles,

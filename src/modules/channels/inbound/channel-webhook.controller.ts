@@ -11,7 +11,7 @@ import { Errors } from '@/common/http/api-error';
 import { Public } from '@/common/http/public.decorator';
 import { RawResponse } from '@/common/http/response-message.decorator';
 import { AnyQuery } from '@/common/validation/query-parameters';
-import { TEST_NUMBER_CHANNEL_ID } from '@/modules/agents/channels.service';
+import { TEST_NUMBER_CHANNEL_ID } from '@/modules/agents/provider-channels.service';
 import { ReplyRequests } from '@/modules/conversations/reply-requests.service';
 import { sameSecret } from '../meta/webhook-payloads';
 import { MetaSignatureGuard } from './meta-signature.guard';

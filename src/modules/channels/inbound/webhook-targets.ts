@@ -3,7 +3,7 @@ import type { Request } from 'express';
 import { Errors } from '@/common/http/api-error';
 import { isId } from '@/common/ids';
 import { Database } from '@/database/database.service';
-import { ChannelsService, TEST_NUMBER_CHANNEL_ID } from '@/modules/agents/channels.service';
+import { ProviderChannels, TEST_NUMBER_CHANNEL_ID } from '@/modules/agents/provider-channels.service';
 import { testNumberJob, TestNumberInboundWorker } from '../test-number/test-number-inbound.worker';
 import { TestNumberRepository } from '../test-number/test-number.repository';
 import { ChannelInboundRepository } from './channel-inbound.repository';
@@ -27,7 +27,7 @@ export class WebhookTargets {
 
   constructor(
     private readonly db: Database,
-    private readonly channels: ChannelsService,
+    private readonly channels: ProviderChannels,
     private readonly inbound: ChannelInboundRepository,
     private readonly worker: ChannelInboundWorker,
     private readonly testNumber: TestNumberRepository,

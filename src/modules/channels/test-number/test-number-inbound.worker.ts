@@ -4,7 +4,7 @@ import { QueuedJob } from '@/database/jobs/fair-queue';
 import { Claim } from '@/database/jobs/job-table';
 import { JobWorker } from '@/database/jobs/job-worker';
 import { AgentsService } from '@/modules/agents/agents.service';
-import { ChannelsService, TEST_NUMBER_CHANNEL_ID } from '@/modules/agents/channels.service';
+import { ProviderChannels, TEST_NUMBER_CHANNEL_ID } from '@/modules/agents/provider-channels.service';
 import { ChannelOutbox } from '@/modules/conversations/channel-outbox.service';
 import { ConversationsService } from '@/modules/conversations/conversations.service';
 import { TestNumberInboundEntity } from '../entities/test-number.entity';
@@ -48,7 +48,7 @@ export class TestNumberInboundWorker extends JobWorker<QueuedJob, TestNumberInbo
     db: Database,
     private readonly repository: TestNumberRepository,
     private readonly agents: AgentsService,
-    private readonly channels: ChannelsService,
+    private readonly channels: ProviderChannels,
     private readonly conversations: ConversationsService,
     private readonly outbox: ChannelOutbox,
   ) {

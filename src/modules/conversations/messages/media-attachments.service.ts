@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { Errors } from '@/common/http/api-error';
 import { OutboundHttp } from '@/common/outbound/outbound-http';
 import { AppConfig } from '@/config/app-config';
-import { ChannelsService } from '@/modules/agents/channels.service';
+import { ProviderChannels } from '@/modules/agents/provider-channels.service';
 import type { ConversationEntity } from '../entities/conversation.entity';
 import { MessageAttachment, MessageEntity } from '../entities/message.entity';
 
@@ -32,7 +32,7 @@ export class MediaAttachments {
 
   constructor(
     private readonly outbound: OutboundHttp,
-    private readonly channels: ChannelsService,
+    private readonly channels: ProviderChannels,
     config: AppConfig,
   ) {
     this.graphBaseUrl = config.meta.graphBaseUrl;
