@@ -1,6 +1,6 @@
 import { ListFilter, ListTable } from '@/database/sql/list-pages';
 import { SqlParams } from '@/database/sql/params';
-import { ConversationFiltersDto } from './dto/conversation-filters.dto';
+import { ConversationCountsDto, ConversationFiltersDto } from './dto/conversation-filters.dto';
 import { ConversationStatus, PRIORITIES } from './entities/conversation.entity';
 
 const PRIORITY_RANK =
@@ -163,5 +163,37 @@ export function listRead(scope: ConversationScope, query: ListQuery): Conversati
   return {
     table: LABELLED_CONVERSATION_LIST,
     filter: { where: conditions.join(' AND '), params: params.values },
+  };
+}
+
+/** Each count's condition, given the placeholder bound to boolean true. */
+function countConditions(truth: string): Record<keyof ConversationCountsDto, string> {
+  return {
+    open: "conversation.status = 'open'",
+    pending: "conversation.status = 'pending'",
+    snoozed: "conversation.status = 'snoozed'",
+    resolved: "conversation.status = 'resolved'",
+    needs_attention: `conversation.needs_attention = ${truth}`,
+    unassigned: 'conversation.assignee_id IS NULL',
+  };
+}
+
+/**
+ * How the team queue's counts are read: each count a sum over the conversations the filters
+ * keep, in one statement, and how its row is read.
+ */
+export function countsRead(scope: ConversationScope, filters: ConversationFiltersDto) {
+  const { where, params } = listFilter(scope, filters);
+  const conditions = Object.entries(countConditions(`$${params.length + 1}`));
+  const columns = conditions.map(
+    ([name, condition]) => `sum(CASE WHEN ${condition} THEN 1 ELSE 0 END) AS ${name}`,
+  );
+  return {
+    sql: `SELECT ${columns.join(', ')} FROM ${CONVERSATION_LIST.from} WHERE ${where}`,
+    params: [...params, true],
+    counts: (row: Record<string, unknown> | undefined): ConversationCountsDto =>
+      Object.fromEntries(
+        conditions.map(([name]) => [name, Number(row?.[name] ?? 0)]),
+      ) as unknown as ConversationCountsDto,
   };
 }

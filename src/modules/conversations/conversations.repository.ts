@@ -6,7 +6,7 @@ import { Changes } from '@/database/sql/entity-statements';
 import { ListPages } from '@/database/sql/list-pages';
 import { SqlParam } from '@/database/sql/params';
 import type { AgentStatus } from '@/modules/agents/entities/agent.entity';
-import { CONVERSATION_LIST, ConversationScope, listFilter, listRead } from './conversation-list';
+import { CONVERSATION_LIST, ConversationScope, countsRead, listRead } from './conversation-list';
 import { ConversationCountsDto, ConversationFiltersDto } from './dto/conversation-filters.dto';
 import { ConversationListQueryDto } from './dto/conversation.dto';
 import { ConversationChannel, ConversationEntity } from './entities/conversation.entity';
@@ -15,18 +15,6 @@ import { isPrivate, MessageDraft } from './messages/message-draft';
 import { inboxDefaults } from './inbox/inbox-defaults';
 
 const PREVIEW_LENGTH = 160;
-
-/** Each count's condition, given the placeholder bound to boolean true. */
-function countConditions(truth: string): Record<keyof ConversationCountsDto, string> {
-  return {
-    open: "conversation.status = 'open'",
-    pending: "conversation.status = 'pending'",
-    snoozed: "conversation.status = 'snoozed'",
-    resolved: "conversation.status = 'resolved'",
-    needs_attention: `conversation.needs_attention = ${truth}`,
-    unassigned: 'conversation.assignee_id IS NULL',
-  };
-}
 
 /** What identifies a conversation: its team, its agent and its id. */
 export type ConversationKey = Pick<ConversationEntity, 'teamId' | 'agentId' | 'id'>;
@@ -139,19 +127,9 @@ export class ConversationsRepository {
     scope: ConversationScope,
     filters: ConversationFiltersDto,
   ): Promise<ConversationCountsDto> {
-    const { where, params } = listFilter(scope, filters);
-    const conditions = Object.entries(countConditions(`$${params.length + 1}`));
-    const columns = conditions.map(
-      ([name, condition]) => `sum(CASE WHEN ${condition} THEN 1 ELSE 0 END) AS ${name}`,
-    );
-    const { rows } = await this.db.execute(
-      `SELECT ${columns.join(', ')} FROM ${CONVERSATION_LIST.from} WHERE ${where}`,
-      [...params, true],
-    );
-    const counts = Object.fromEntries(
-      conditions.map(([name]) => [name, Number(rows[0]?.[name] ?? 0)]),
-    );
-    return counts as unknown as ConversationCountsDto;
+    const read = countsRead(scope, filters);
+    const { rows } = await this.db.execute(read.sql, read.params);
+    return read.counts(rows[0]);
   }
 
   /**
