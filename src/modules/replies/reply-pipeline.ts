@@ -2,45 +2,17 @@ import { Injectable, Logger } from '@nestjs/common';
 import { ActionRunner } from './action-runs/action-runner.service';
 import { ActionRunEntity } from './action-runs/entities/action-run.entity';
 import { ExecutableAction } from '@/modules/integrations/integrations.public';
-import type {
-  FlowStep,
-  WorkflowFlow,
-  WorkflowRule,
-} from '@/modules/workflows/entities/workflow.entity';
-import { isActiveFlow } from '@/modules/workflows/workflows.service';
-import type { FlowState } from '@/modules/conversations/entities/conversation.entity';
+import type { WorkflowRule } from '@/modules/workflows/entities/workflow.entity';
 import { customerLineFor, toolResultFor } from './action-runs/action-lines';
-import { collectedAnswer, collectKey, nextStep } from './rules/flow-steps';
 import { KnowledgeSearch } from './knowledge-search';
-import { ModelReplier, originOf, recordRun, RunLog } from './model/model-replier';
+import { ModelReplier, originOf, recordRun } from './model/model-replier';
 import { handoffReply } from './handoff-line';
 import { fillPlaceholders, Reply, ReplyContext, ReplyEngine, ruleHandoff } from './reply-engine';
 import { asksForPerson, CUSTOMER_HANDOFF_REASON } from './rules/asks-for-person';
 import { restAfterTrigger } from './rules/message-rest';
-import { isQuestion, validAnswer } from './rules/step-answers';
 import { WorkflowTriggersCache } from './rules/workflow-triggers.cache';
-
-/** What one reply works with: its runs, the agent's actions (read once), the collected answers. */
-interface Turn {
-  context: ReplyContext;
-  log: RunLog;
-  collected: Record<string, string>;
-  collectedChanged: boolean;
-  actions(): Promise<ExecutableAction[]>;
-}
-
-function findAction(actions: ExecutableAction[], name: string): ExecutableAction | undefined {
-  const wanted = name.trim().toLowerCase();
-  return (
-    actions.find((target) => target.action.actionName.toLowerCase() === wanted) ??
-    actions.find((target) => target.action.name.toLowerCase() === wanted)
-  );
-}
-
-/** The customer's line after a run: `text` when it went well, else what happened, honestly. */
-function afterRun(run: ActionRunEntity, text: string | null | undefined): string {
-  return run.status === 'succeeded' && text?.trim() ? text : customerLineFor(run);
-}
+import { FlowStage } from './flow-stage';
+import { findAction, Turn, TurnTools } from './reply-turn';
 
 /**
  * A reply, stage by stage, each answering or passing on: an enabled rule whose trigger matches
@@ -50,15 +22,18 @@ function afterRun(run: ActionRunEntity, text: string | null | undefined): string
  * best passage; and else a hand-off to a person. A model never replaces the rules and flows.
  */
 @Injectable()
-export class ReplyPipeline implements ReplyEngine {
+export class ReplyPipeline implements ReplyEngine, TurnTools {
   private readonly logger = new Logger(ReplyPipeline.name);
+  private readonly flows: FlowStage;
 
   constructor(
     private readonly knowledge: KnowledgeSearch,
     private readonly triggers: WorkflowTriggersCache,
     private readonly runner: ActionRunner,
     private readonly model: ModelReplier,
-  ) {}
+  ) {
+    this.flows = new FlowStage(knowledge, this);
+  }
 
   async reply(context: ReplyContext): Promise<Reply> {
     const turn = this.turnFor(context);
@@ -101,7 +76,8 @@ export class ReplyPipeline implements ReplyEngine {
     }
     const flows = workflow?.flows ?? [];
     const byFlow =
-      (await this.continueFlow(turn, flows)) ?? (await this.startFlow(turn, flows, flowScores));
+      (await this.flows.continueFlow(turn, flows)) ??
+      (await this.flows.startFlow(turn, flows, flowScores));
     if (byFlow) {
       return byFlow;
     }
@@ -123,7 +99,7 @@ export class ReplyPipeline implements ReplyEngine {
     };
   }
 
-  private finish(turn: Turn, reply: Reply): Reply {
+  finish(turn: Turn, reply: Reply): Reply {
     return {
       ...reply,
       ...(turn.log.runs.length > 0 ? { runs: turn.log.runs } : {}),
@@ -133,7 +109,7 @@ export class ReplyPipeline implements ReplyEngine {
     };
   }
 
-  private async run(turn: Turn, name: string): Promise<ActionRunEntity | null> {
+  async run(turn: Turn, name: string): Promise<ActionRunEntity | null> {
     const target = findAction(await turn.actions(), name);
     if (!target) {
       return null;
@@ -175,138 +151,6 @@ export class ReplyPipeline implements ReplyEngine {
     return escalates ? this.finish(turn, handoffReply(agent, workflow, ruleHandoff(rule))) : null;
   }
 
-  private async continueFlow(turn: Turn, flows: WorkflowFlow[]): Promise<Reply | null> {
-    const state = turn.context.conversation.flowState;
-    const flow =
-      state && flows.find((candidate) => candidate.name === state.flow && isActiveFlow(candidate));
-    if (!state || !flow) {
-      return null;
-    }
-    const asked = flow.conversation_steps[state.step];
-    if (asked?.type === 'collect') {
-      const text = turn.context.message.message;
-      const answer = asked.validate ? validAnswer(asked.validate, text) : collectedAnswer(text);
-      // A step with no question of its own cannot ask again: it keeps the answer as it came.
-      if (answer === null && asked.content?.trim()) {
-        return this.askAgain(turn, state, asked);
-      }
-      turn.collected[collectKey(asked, state.step)] = answer ?? collectedAnswer(text);
-      turn.collectedChanged = true;
-    }
-    const step = nextStep(flow, state.step);
-    return step === -1 ? null : this.runStep(turn, flow, step);
-  }
-
-  /**
-   * An answer the step's `validate` refused: a question of the customer's own is answered first
-   * (the model or the knowledge; nothing found, nothing said), then the step asks again.
-   */
-  private async askAgain(turn: Turn, state: FlowState, step: FlowStep): Promise<Reply> {
-    const { agent, workflow, message } = turn.context;
-    const question = fillPlaceholders(step.content ?? '', agent, turn.collected).trim();
-    let aside: string | null = null;
-    if (isQuestion(message.message)) {
-      const byModel = await this.fromModel(turn, { flowState: null });
-      if (byModel?.handoff) {
-        return byModel;
-      }
-      aside =
-        byModel?.text ??
-        (await this.knowledge.bestAnswer({ agent, workflow }, message.message))?.text ??
-        null;
-    }
-    return this.finish(turn, {
-      text: [aside, question].filter(Boolean).join('\n\n'),
-      needsAttention: false,
-      flowState: state,
-      source: 'flow',
-    });
-  }
-
-  private async startFlow(
-    turn: Turn,
-    flows: WorkflowFlow[],
-    scores: Map<number, number>,
-  ): Promise<Reply | null> {
-    let best: { flow: WorkflowFlow; score: number } | null = null;
-    for (const [index, flow] of flows.entries()) {
-      if (!isActiveFlow(flow) || nextStep(flow, -1) === -1) {
-        continue;
-      }
-      const score = scores.get(index) ?? 0;
-      const better =
-        score > 0 &&
-        (!best ||
-          score > best.score ||
-          (score === best.score && (flow.priority ?? 0) > (best.flow.priority ?? 0)));
-      if (better) {
-        best = { flow, score };
-      }
-    }
-    return best
-      ? this.runStep(turn, best.flow, nextStep(best.flow, -1), turn.context.message.message)
-      : null;
-  }
-
-  /**
-   * The flow's step at `index`, or the next that does something when its action cannot run. A
-   * step whose action is `escalate` hands off (the flow's name is the reason) and ends the flow.
-   * A `collect` step is skipped when its answer is known: kept from earlier, or, with `validate`,
-   * found in the message that started the flow (`opening`: "where is my order KK-1042?").
-   */
-  private async runStep(
-    turn: Turn,
-    flow: WorkflowFlow,
-    index: number,
-    opening?: string,
-  ): Promise<Reply | null> {
-    const { agent, workflow } = turn.context;
-    for (let at = index; at !== -1; at = nextStep(flow, at)) {
-      const step = flow.conversation_steps[at];
-      if (step.type === 'collect' && this.knownAnswer(turn, step, at, opening)) {
-        continue;
-      }
-      const content = step.content?.trim()
-        ? fillPlaceholders(step.content, agent, turn.collected)
-        : null;
-      if (step.action?.trim().toLowerCase() === 'escalate') {
-        const handoff = { source: 'flow' as const, reason: flow.name };
-        const handedOff = handoffReply(agent, workflow, handoff);
-        return this.finish(turn, {
-          ...handedOff,
-          ...(content ? { text: content, source: 'flow' as const } : {}),
-          flowState: null,
-        });
-      }
-      const run = step.action?.trim() ? await this.run(turn, step.action) : null;
-      if (!run && !content) {
-        // An action the agent may not run (unknown, disabled or gone): the step says nothing.
-        continue;
-      }
-      const flowState: FlowState | null =
-        step.type === 'collect' || nextStep(flow, at) !== -1 ? { flow: flow.name, step: at } : null;
-      return this.finish(turn, {
-        text: run ? afterRun(run, content) : content!,
-        needsAttention: run?.status === 'failed',
-        flowState,
-        source: 'flow',
-      });
-    }
-    return null;
-  }
-
-  /** Whether a collect step's answer is at hand (taking it from `opening` when found there). */
-  private knownAnswer(turn: Turn, step: FlowStep, index: number, opening?: string): boolean {
-    const key = collectKey(step, index);
-    const found = opening && step.validate ? validAnswer(step.validate, opening) : null;
-    if (found !== null) {
-      turn.collected[key] = found;
-      turn.collectedChanged = true;
-      return true;
-    }
-    return Boolean(turn.collected[key]?.trim());
-  }
-
   private async fromKnowledge(turn: Turn, agent: ReplyContext['agent']): Promise<Reply> {
     const { workflow, message } = turn.context;
     const byModel = await this.fromModel(turn, { flowState: null });
@@ -329,7 +173,7 @@ export class ReplyPipeline implements ReplyEngine {
    * The language model's answer, or null when the team has none, has used its monthly token
    * budget, or the model failed.
    */
-  private async fromModel(
+  async fromModel(
     turn: Turn,
     extra: Pick<Reply, 'flowState'>,
     note?: string,
