@@ -1,11 +1,5 @@
-import {
-  bodyLimitBytes,
-  Environment,
-  LogFormat,
-  LogLevel,
-  parseCorsOrigins,
-  validateEnvironment,
-} from './environment';
+import { bodyLimitBytes, Environment, LogFormat, LogLevel, parseCorsOrigins } from './environment';
+import { validateEnvironment } from './environment-validation';
 import { parseTrustProxy, TrustProxy } from './trust-proxy';
 
 const withoutTrailingSlashes = (url: string) => url.replace(/\/+$/, '');

@@ -1,4 +1,5 @@
-import { InvalidEnvironmentError, parseCorsOrigins, validateEnvironment } from './environment';
+import { parseCorsOrigins } from './environment';
+import { InvalidEnvironmentError, validateEnvironment } from './environment-validation';
 import { parseTrustProxy } from './trust-proxy';
 
 describe('validateEnvironment', () => {

@@ -3,7 +3,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensureDataDirectory, parseDatabaseUrl } from './database-url';
 import { AppConfig } from './app-config';
-import { InvalidEnvironmentError } from './environment';
+import { InvalidEnvironmentError } from './environment-validation';
 
 const KEY_FILE = 'secret.key';
 

@@ -2,7 +2,7 @@ import { Module, RequestMethod } from '@nestjs/common';
 import { LoggerModule } from 'nestjs-pino';
 import pino, { destination, DestinationStream, Logger, LoggerOptions } from 'pino';
 import { AppConfig } from '@/config/app-config';
-import { InvalidEnvironmentError } from '@/config/environment';
+import { InvalidEnvironmentError } from '@/config/environment-validation';
 
 const fileDestinations = new Map<string, DestinationStream>();
 
