@@ -146,6 +146,8 @@ describe('the web-chat widget API', () => {
     try {
       expect(stream.status).toBe(200);
       expect(stream.headers['access-control-allow-origin']).toBe(ORIGIN);
+      expect(stream.headers['cache-control']).toBe('no-cache');
+      expect(stream.headers['x-accel-buffering']).toBe('no');
       await stream.waitFor((frames) => frames.some((f) => f.data?.includes('Hi from the shop!')));
       const staff = `${conversationsPath(agentId)}/${first.conversation_id}`;
       await t.api().post(`${staff}/notes`).send({ text: 'Never to the visitor' }).expect(201);
