@@ -64,6 +64,10 @@ export async function seedAgent(api: ApiClient, workflowId: string): Promise<str
     name: 'Ada',
     description: 'Front desk of the bench shop',
     business_name: 'Bench Foods',
+    // The conversations are opened by an assistant message and the load asks on after hand-offs:
+    // either would pause the AI (docs/api.md §5, take-over) and stop the replies being measured.
+    handoff_pauses_ai: false,
+    operator_reply_pauses_ai: false,
   });
   const agentId = String(agent.id);
   await api.data('POST', `/agents/${agentId}/knowledge_bases`, 201, {
