@@ -74,4 +74,22 @@ describe('FairQueue', () => {
     expect(queue.add({ id: 'a1', teamId: 'A' })).toBe(true);
     expect(started).toEqual(['a1', 'a1']);
   });
+
+  it('counts the jobs not yet started and says when one finished, after the next has started', async () => {
+    const finishers = new Map<string, () => void>();
+    const seen: number[] = [];
+    const queue: FairQueue<QueuedJob> = new FairQueue<QueuedJob>(
+      { concurrency: 1, perTeam: 1 },
+      (job) => new Promise<void>((resolve) => finishers.set(job.id, resolve)),
+      () => seen.push(queue.notStarted),
+    );
+    queue.add({ id: 'a1', teamId: 'A' });
+    queue.add({ id: 'a2', teamId: 'A' });
+    queue.add({ id: 'a3', teamId: 'A' });
+    expect(queue.notStarted).toBe(2);
+    finishers.get('a1')!();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(seen).toEqual([1]);
+    expect(queue.notStarted).toBe(1);
+  });
 });

@@ -33,6 +33,8 @@ export class FairQueue<J extends QueuedJob> {
   constructor(
     private readonly limits: FairQueueLimits,
     private readonly run: (job: J) => Promise<void>,
+    /** Told after each job finishes and the next has started. */
+    private readonly finished: () => void = () => undefined,
   ) {}
 
   /** Queues `job` unless it is queued or running already; whether it was queued. */
@@ -66,6 +68,11 @@ export class FairQueue<J extends QueuedJob> {
   /** Jobs queued or running. */
   get size(): number {
     return this.known.size;
+  }
+
+  /** Jobs queued and not yet running. */
+  get notStarted(): number {
+    return this.known.size - this.running;
   }
 
   /** Slots that a sweep may fill without making jobs wait behind each other. */
@@ -146,6 +153,7 @@ export class FairQueue<J extends QueuedJob> {
         }
         this.known.delete(job.id);
         this.pump();
+        this.finished();
       });
   }
 }

@@ -1,5 +1,6 @@
 import { Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { Database } from '../database.service';
+import { Admission } from './admission';
 import { FairQueue, QueuedJob } from './fair-queue';
 import { Claim } from './job-table';
 
@@ -13,6 +14,8 @@ export interface JobWorkerOptions {
   sweepIntervalMs: number;
   /** A job handed over by its own process is left to it this long before a sweep takes it. */
   sweepGraceMs: number;
+  /** Past this many jobs waiting to run, producers are paced (`admission`); unbounded if unset. */
+  waitingMax?: number;
 }
 
 /**
@@ -27,6 +30,8 @@ export abstract class JobWorker<J extends QueuedJob, T>
 {
   protected abstract readonly logger: Logger;
   private readonly jobs: FairQueue<J>;
+  /** Where producers of new jobs wait their turn while the queue is behind. */
+  readonly admission: Admission;
   private sweeper?: NodeJS.Timeout;
   private sweeping = false;
   protected stopped = false;
@@ -35,7 +40,12 @@ export abstract class JobWorker<J extends QueuedJob, T>
     protected readonly db: Database,
     protected readonly options: JobWorkerOptions,
   ) {
-    this.jobs = new FairQueue(options, (job) => this.runJob(job));
+    this.jobs = new FairQueue(
+      options,
+      (job) => this.runJob(job),
+      () => this.admission.jobFinished(),
+    );
+    this.admission = new Admission(() => this.jobs.notStarted, options.waitingMax ?? Infinity);
   }
 
   /** Due jobs nobody holds, fair between teams (`JobTable.due`), due by `dueBy`. */

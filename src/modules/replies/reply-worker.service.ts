@@ -27,6 +27,11 @@ const HISTORY_MESSAGES = 20;
  */
 const CONCURRENCY = 64;
 const PER_TEAM = 16;
+/**
+ * Past this many replies waiting for a slot, new customer messages wait their turn: enough to keep
+ * every slot busy, few enough that the last reply follows the last message closely.
+ */
+const WAITING_MAX = 32;
 const MAX_ATTEMPTS = 5;
 /** Beyond its model calls and action calls, a reply takes a few database round trips. */
 const REPLY_LEASE_MARGIN_MS = 5_000;
@@ -66,8 +71,12 @@ export class ReplyWorker extends JobWorker<ReplyJob, PendingReplyEntity> {
       leaseMs: config.llm.timeoutMs + REPLY_LEASE_MARGIN_MS,
       sweepIntervalMs: 2_000,
       sweepGraceMs: 1_000,
+      waitingMax: WAITING_MAX,
     });
-    requests.measureBacklogWith(() => this.inFlight);
+    requests.measureBacklogWith({
+      size: () => this.inFlight,
+      turn: (timeoutMs) => this.admission.enter(timeoutMs),
+    });
     // The pending mark is written with the message, and the reply scheduled once both commit.
     requests.listen(async (message) => {
       const pending = await this.pending.add(message);

@@ -51,6 +51,10 @@ export class MessagePosting {
         : operatorMessage(input.message, input.author));
     if (role === 'user') {
       this.replyRequests.assertRoom();
+      // A channel's worker posts inside its own transaction: only a request waits its turn.
+      if (!this.db.inTransaction) {
+        await this.replyRequests.waitForTurn();
+      }
     }
     // A person answering in the conversation has taken care of whatever needed attention.
     const clearsAttention = role === 'assistant';
