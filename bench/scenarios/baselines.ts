@@ -134,7 +134,7 @@ export class Baselines {
       const ratios: Figures = {};
       for (const other of FLOORS_AND_PEER) {
         const theirs = group[other];
-        if (theirs) {
+        if (theirs && other !== name) {
           others.add(other);
           ratios[RATIO_FIELDS[other]] = ratio(own.rps, theirs.rps);
         }
@@ -152,6 +152,7 @@ export class Baselines {
       ...medianOf(rounds, 'rps', 1),
       ...medianOf(rounds, 'p50_ms'),
       ...medianOf(rounds, 'p99_ms'),
+      [RATIO_FIELDS[name]]: 1,
       ...Object.assign({}, ...[...others].map((other) => spreadOf(rounds, RATIO_FIELDS[other]))),
       ...medianOf(rounds, 'cpu_us_per_request', 0),
       mode,
