@@ -17,13 +17,13 @@ export interface LoadRounds<R extends LoadResult> {
 }
 
 /**
- * The scenario's rounds (`round` measures one of `sizes.roundS` seconds) alternating with a
+ * The scenario's rounds (`measure` runs one of `sizes.roundS` seconds) alternating with a
  * round of each of the baselines `against` that run on this placement: B S B S … S B.
  */
 export async function runRounds<R extends LoadResult>(
   ctx: LoadContext,
   against: BaselineName[],
-  round: () => Promise<R>,
+  measure: () => Promise<R>,
 ): Promise<LoadRounds<R>> {
   const { rounds, roundS } = ctx.sizes;
   const running = ctx.baselines.running(against);
@@ -31,7 +31,7 @@ export async function runRounds<R extends LoadResult>(
   const { baseline, scenario } = await alternate(
     rounds,
     () => ctx.baselines.loadGroup(running),
-    round,
+    measure,
   );
   return { scenario, groups: baseline, against };
 }
