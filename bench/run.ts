@@ -13,10 +13,10 @@ import { seedLoadData, seedLongConversation } from './lib/seed';
 import { renderTable } from './lib/table';
 import { answers } from './scenarios/answers';
 import { clusterDelivery } from './scenarios/cluster-delivery';
-import { EmbeddedContext, Floors } from './scenarios/context';
+import { EmbeddedContext } from './scenarios/context';
 import { inboxList } from './scenarios/inbox-list';
 import { knowledgeIsolation } from './scenarios/knowledge-isolation';
-import { measureBaselines, runLoadScenarios } from './scenarios/load-scenarios';
+import { runLoadScenarios, withBaselines } from './scenarios/load-scenarios';
 import { runPostgres } from './scenarios/postgres';
 import { measureStartup } from './scenarios/startup';
 import { replyLatency } from './scenarios/reply-latency';
@@ -51,11 +51,7 @@ const SELF_CONTAINED_SCENARIOS: ScenarioName[] = [
 ];
 
 /** Scenarios 1–5 and 7 and the start-up time, on one instance with a fresh SQLite database. */
-async function runEmbedded(
-  options: BenchOptions,
-  report: Report,
-  workDir: string,
-): Promise<Floors | null> {
+async function runEmbedded(options: BenchOptions, report: Report, workDir: string): Promise<void> {
   const { sizes, scenarios } = options;
   const key = randomApiKey();
   const databaseUrl = `sqlite:${join(workDir, 'data', 'console.sqlite')}`;
@@ -65,30 +61,20 @@ async function runEmbedded(
   let app: AppInstance = await startApp('app', env, workDir);
   try {
     const seed = await seedLoadData(new ApiClient(app.origin, key), sizes);
-    const floors = await measureBaselines(
-      {
-        api: new ApiClient(app.origin, key),
-        seed,
-        database: 'sqlite',
-        databaseUrl,
-        workDir,
-        sizes,
-        scenarios,
-        floors: null,
-      },
-      report,
-    );
     // Built per scenario: the restart below moves the app to another port.
     const context = (): EmbeddedContext => ({
       sizes,
       app,
       api: new ApiClient(app.origin, key),
       seed,
-      floors,
       database: 'sqlite',
       instances: [app],
     });
-    await runLoadScenarios(report, scenarios, context);
+    const api = context().api;
+    const req = { api, seed, database: 'sqlite' as const, databaseUrl, workDir, sizes, scenarios };
+    await withBaselines(req, report, (baselines, loads) =>
+      runLoadScenarios(report, scenarios, () => ({ ...context(), baselines, loads })),
+    );
     const run = (name: ScenarioName, scenario: (ctx: EmbeddedContext) => Promise<ScenarioLine>) =>
       scenarios.has(name) ? runScenario(report, name, sizes, () => scenario(context())) : undefined;
     // A fresh process (same database) before stream memory is measured, from an idle baseline.
@@ -114,7 +100,6 @@ async function runEmbedded(
     }
     // Last: its 120,000 conversations would otherwise sit under the scenarios above.
     await run('inbox-list', (ctx) => inboxList(ctx, { databaseUrl, env }));
-    return floors;
   } finally {
     await app.stop();
   }
@@ -139,20 +124,19 @@ async function main(): Promise<void> {
     if (options.scenarios.has('answers')) {
       await runScenario(report, 'answers', options.sizes, () => answers(options.sizes, workDir));
     }
-    let floors: Floors | null = null;
     const needsEmbedded = [...options.scenarios].some(
       (name) => !SELF_CONTAINED_SCENARIOS.includes(name),
     );
     if (options.databases.includes('sqlite') && needsEmbedded) {
       try {
-        floors = await runEmbedded(options, report, workDir);
+        await runEmbedded(options, report, workDir);
       } catch (error) {
         progress(`embedded run stopped: ${String((error as Error)?.stack ?? error)}`);
       }
     }
     if (options.databases.includes('postgres')) {
       try {
-        await runPostgres(options, report, workDir, floors);
+        await runPostgres(options, report, workDir);
       } catch (error) {
         progress(`PostgreSQL run stopped: ${String((error as Error)?.stack ?? error)}`);
       }

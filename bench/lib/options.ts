@@ -27,6 +27,12 @@ export interface Sizes {
   connections: number;
   durationS: number;
   warmupS: number;
+  /**
+   * The load scenarios reported against baselines run this many rounds of `roundS` seconds each,
+   * alternating with a round of each baseline (one before the first and after every one).
+   */
+  rounds: number;
+  roundS: number;
   workflows: number;
   /** Conversations the message load is spread over (one conversation serialises its writes). */
   postConversations: number;
@@ -60,6 +66,8 @@ const FULL: Sizes = {
   connections: 50,
   durationS: 10,
   warmupS: 3,
+  rounds: 5,
+  roundS: 2,
   workflows: 30,
   postConversations: 50,
   capacityStreams: 10_000,
@@ -85,6 +93,7 @@ const QUICK: Sizes = {
   startups: 3,
   durationS: 5,
   warmupS: 1,
+  rounds: 3,
   capacityStreams: 2_000,
   fanoutSubscribers: 200,
   fanoutMessages: 20,

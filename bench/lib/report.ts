@@ -1,6 +1,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { BENCH_DIR } from './processes';
+import { round } from './stats';
 
 export type Comparison = '>=' | '<=';
 
@@ -10,6 +12,11 @@ export interface TargetCheck {
   bound: number;
   value: number | null;
   met: boolean | null;
+  /**
+   * True when the figure comes from rounds (`<metric>_min`, `<metric>_max` beside it) and some
+   * rounds meet the bound while others miss it: `met` is then the median's verdict only.
+   */
+  spread_crosses_target: boolean | null;
 }
 
 /** The figures every line carries (null where they mean nothing for the scenario). */
@@ -38,12 +45,18 @@ export interface Target {
   bound: number;
 }
 
+function numberOf(raw: unknown): number | null {
+  return typeof raw === 'number' && Number.isFinite(raw) ? raw : null;
+}
+
 export function check(target: Target, figures: Figures): TargetCheck {
-  const raw = figures[target.metric];
-  const value = typeof raw === 'number' && Number.isFinite(raw) ? raw : null;
-  const met =
+  const meets = (value: number | null) =>
     value === null ? null : target.op === '>=' ? value >= target.bound : value <= target.bound;
-  return { ...target, value, met };
+  const value = numberOf(figures[target.metric]);
+  const min = meets(numberOf(figures[`${target.metric}_min`]));
+  const max = meets(numberOf(figures[`${target.metric}_max`]));
+  const spread_crosses_target = min === null || max === null ? null : min !== max;
+  return { ...target, value, met: meets(value), spread_crosses_target };
 }
 
 export function scenarioLine(scenario: string, figures: Figures, targets: Target[]): ScenarioLine {
@@ -66,6 +79,9 @@ export function scenarioLine(scenario: string, figures: Figures, targets: Target
     ratio_vs_floor_nest,
     ratio_vs_floor_node,
     ...rest,
+    // The machine's 1, 5 and 15 minute load averages as the line is made: the suite's own load
+    // counts in them.
+    load_average: loadavg().map((load) => round(load, 2)),
     targets: checks,
     target_met,
   };

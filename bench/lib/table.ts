@@ -24,11 +24,28 @@ function formatNumber(value: unknown): string {
   return String(Number(value.toPrecision(3)));
 }
 
-function formatTarget(check: TargetCheck): string {
+/** A figure from rounds as "median [lowest–highest]"; a figure of its own as it is. */
+function formatSpread(line: ScenarioLine, metric: string): string {
+  const [min, max] = [line[`${metric}_min`], line[`${metric}_max`]];
+  const spread =
+    typeof min === 'number' && typeof max === 'number'
+      ? ` [${formatNumber(min)}–${formatNumber(max)}]`
+      : '';
+  return `${formatNumber(line[metric])}${spread}`;
+}
+
+function verdictOf(check: TargetCheck): string {
+  if (check.spread_crosses_target) {
+    return 'spread crosses target';
+  }
+  return check.met === null ? 'n/a' : check.met ? 'met' : 'MISSED';
+}
+
+function formatTarget(line: ScenarioLine, check: TargetCheck): string {
   const unit = UNITS[check.metric] ?? check.metric;
-  const verdict = check.met === null ? 'n/a' : check.met ? 'met' : 'MISSED';
   const op = check.op === '>=' ? '≥' : '≤';
-  return `${formatNumber(check.value)} ${unit} (target ${op} ${formatNumber(check.bound)}): ${verdict}`;
+  const figure = formatSpread(line, check.metric);
+  return `${figure} ${unit} (target ${op} ${formatNumber(check.bound)}): ${verdictOf(check)}`;
 }
 
 /** The scenario, with where it ran when that is not one instance on SQLite. */
@@ -47,7 +64,7 @@ function untargeted(line: ScenarioLine): string {
   }
   const figures = (['ratio_vs_peer', 'messages_per_s'] as const)
     .filter((metric) => typeof line[metric] === 'number')
-    .map((metric) => `${formatNumber(line[metric])} ${UNITS[metric]}`);
+    .map((metric) => `${formatSpread(line, metric)} ${UNITS[metric]}`);
   return [...figures, '(no target here)'].join('; ');
 }
 
@@ -56,14 +73,16 @@ const COLUMNS: [string, (line: ScenarioLine) => string][] = [
   ['req/s', (line) => formatNumber(line.rps)],
   ['p50 ms', (line) => formatNumber(line.p50_ms)],
   ['p99 ms', (line) => formatNumber(line.p99_ms)],
-  ['× nest', (line) => formatNumber(line.ratio_vs_floor_nest)],
-  ['× node', (line) => formatNumber(line.ratio_vs_floor_node)],
+  ['× nest', (line) => formatSpread(line, 'ratio_vs_floor_nest')],
+  ['× node', (line) => formatSpread(line, 'ratio_vs_floor_node')],
+  // The 1-minute load average as the line was made (the suite's own load included).
+  ['load', (line) => (Array.isArray(line.load_average) ? formatNumber(line.load_average[0]) : '')],
   [
     'figure vs target',
     (line) =>
       typeof line.error === 'string'
         ? `ERROR: ${line.error.split('\n')[0].slice(0, 100)}`
-        : line.targets.map(formatTarget).join('; ') || untargeted(line),
+        : line.targets.map((check) => formatTarget(line, check)).join('; ') || untargeted(line),
   ],
   ['details', (line) => (typeof line.note === 'string' ? line.note : '')],
 ];

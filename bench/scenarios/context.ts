@@ -1,18 +1,10 @@
 import { ApiClient } from '../../test/support/api-client';
 import { AppInstance } from '../lib/app-instance';
+import { LoadPool } from '../lib/load-runner';
 import { DatabaseKind, Sizes } from '../lib/options';
 import { Target } from '../lib/report';
 import { TARGETS } from '../targets';
-
-/** Requests per second of the baselines, measured earlier in the same run. */
-export interface Floors {
-  node: number | null;
-  nest: number | null;
-  /** bench/peer-nest on the same database as the instance measured (get-workflow only). */
-  peer: number | null;
-  /** The peer's CPU time per request, in microseconds. */
-  peerCpuUs: number | null;
-}
+import { Baselines } from './baselines';
 
 /** What the load scenarios work on, seeded through the API. */
 export interface EmbeddedSeed {
@@ -29,10 +21,17 @@ export interface EmbeddedContext {
   app: AppInstance;
   api: ApiClient;
   seed: EmbeddedSeed;
-  floors: Floors;
   database: DatabaseKind;
   /** Where the load goes: the app alone, or every instance of a cluster (connections split). */
   instances: AppInstance[];
+}
+
+/** What the load scenarios (1–3) work with besides: the baselines they alternate rounds with. */
+export interface LoadContext extends EmbeddedContext {
+  /** The placement's running baselines. */
+  baselines: Baselines;
+  /** The placement's load processes, kept between rounds. */
+  loads: LoadPool;
 }
 
 /** What every load line says about where it ran. */

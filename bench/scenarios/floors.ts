@@ -1,25 +1,19 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { runLoad } from '../lib/load-runner';
-import { LoadResult } from '../lib/load-protocol';
-import { progress } from '../lib/log';
-import { Sizes } from '../lib/options';
 import { freePort } from '../../test/support/free-port';
+import { progress } from '../lib/log';
 import { benchScriptArgs, spawnNode, waitForOk } from '../lib/processes';
-import { Report, scenarioLine } from '../lib/report';
-import { TARGETS } from '../targets';
-import { Floors } from './context';
-import { loadFigures } from './load-figures';
+import { Report } from '../lib/report';
+import { Baselines, BaselineServer, FloorName, FLOORS } from './baselines';
 
 const FLOOR_PATH = '/floor';
 
-/** Starts one baseline server as its own process and loads it like the app's read scenario. */
-async function measureFloor(
-  name: 'floor-node' | 'floor-nest',
+/** Starts one floor server as its own process, answering the workflow envelope's bytes. */
+async function startFloor(
+  name: FloorName,
   bodyFile: string,
   bodyBytes: number,
-  sizes: Sizes,
-): Promise<LoadResult> {
+): Promise<BaselineServer> {
   progress(`${name}: starting`);
   const port = await freePort();
   const server = spawnNode(name, benchScriptArgs(`${name}.ts`), {
@@ -34,52 +28,35 @@ async function measureFloor(
     if (served !== bodyBytes) {
       throw new Error(`${name} answers ${served} bytes, the workflow envelope has ${bodyBytes}`);
     }
-    progress(`${name}: ${sizes.connections} connections, ${sizes.durationS} s`);
-    return await runLoad(name, {
-      origin,
-      method: 'GET',
-      paths: [FLOOR_PATH],
-      headers: {},
-      connections: sizes.connections,
-      durationS: sizes.durationS,
-      warmupS: sizes.warmupS,
-    });
-  } finally {
+  } catch (error) {
     await server.stop();
+    throw error;
   }
+  return {
+    name,
+    origin,
+    pid: server.pid,
+    path: FLOOR_PATH,
+    headers: {},
+    facts: { body_bytes: bodyBytes },
+    stop: () => server.stop(),
+  };
 }
 
 /**
- * Measures both baselines, answering exactly the body the app gives for GET /workflows/{id},
- * and reports them; every other throughput of the run is a ratio against these.
+ * Starts both floors, answering exactly the body the app gives for GET /workflows/{id}, and adds
+ * them to the placement's baselines.
  */
-export async function measureFloors(
+export async function startFloors(
+  baselines: Baselines,
   envelope: string,
   workDir: string,
-  sizes: Sizes,
   report: Report,
-): Promise<Floors> {
+): Promise<void> {
   const bodyFile = join(workDir, 'floor-body.json');
   writeFileSync(bodyFile, envelope);
   const bodyBytes = Buffer.byteLength(envelope);
-  const floors: Floors = { node: null, nest: null, peer: null, peerCpuUs: null };
-  const results: Partial<Record<'floor-node' | 'floor-nest', LoadResult | Error>> = {};
-  for (const name of ['floor-node', 'floor-nest'] as const) {
-    try {
-      const result = await measureFloor(name, bodyFile, bodyBytes, sizes);
-      results[name] = result;
-      floors[name === 'floor-node' ? 'node' : 'nest'] = result.rps;
-    } catch (error) {
-      results[name] = error as Error;
-    }
+  for (const name of FLOORS) {
+    await baselines.start(name, report, () => startFloor(name, bodyFile, bodyBytes));
   }
-  for (const name of ['floor-node', 'floor-nest'] as const) {
-    const result = results[name];
-    const figures =
-      result instanceof Error || result === undefined
-        ? { mode: sizes.mode, error: String(result?.message) }
-        : { ...loadFigures(result, sizes, floors), body_bytes: bodyBytes };
-    report.add(scenarioLine(name, figures, TARGETS[name]));
-  }
-  return floors;
 }

@@ -1,12 +1,14 @@
 import { ApiClient } from '../../test/support/api-client';
+import { LoadPool } from '../lib/load-runner';
 import { DatabaseKind, ScenarioName, Sizes } from '../lib/options';
 import { Report, ScenarioLine } from '../lib/report';
 import { runScenario } from '../lib/scenario-runner';
 import { workflowEnvelope } from '../lib/seed';
-import { EmbeddedContext, EmbeddedSeed, Floors } from './context';
-import { measureFloors } from './floors';
+import { Baselines } from './baselines';
+import { EmbeddedSeed, LoadContext } from './context';
+import { startFloors } from './floors';
 import { postMessages } from './message-posts';
-import { measurePeer } from './peer';
+import { startPeer } from './peer';
 import { getWorkflow, listWorkflows } from './workflow-reads';
 
 export const LOAD_SCENARIOS: ScenarioName[] = ['get-workflow', 'list-workflows', 'post-messages'];
@@ -19,55 +21,65 @@ export interface BaselineRequest {
   workDir: string;
   sizes: Sizes;
   scenarios: Set<ScenarioName>;
-  /** The floors of an earlier placement of the same run, measured once per run. */
-  floors: Floors | null;
 }
 
 /**
- * The baselines the load lines are divided by: the floors (once per run, from the first
- * placement) and the peer on this placement's database (when get-workflow runs).
+ * Starts the baselines the placement's load scenarios alternate rounds with: the floors, and the
+ * peer on this placement's database when get-workflow runs. None when no load scenario runs.
  */
-export async function measureBaselines(req: BaselineRequest, report: Report): Promise<Floors> {
+async function startBaselines(
+  req: BaselineRequest,
+  loads: LoadPool,
+  report: Report,
+): Promise<Baselines> {
+  const baselines = new Baselines(req.sizes, loads, { database: req.database });
   if (!LOAD_SCENARIOS.some((name) => req.scenarios.has(name))) {
-    return { node: null, nest: null, peer: null, peerCpuUs: null };
+    return baselines;
   }
   const envelope = await workflowEnvelope(req.api, req.seed.workflowId);
-  const floors = req.floors ?? (await measureFloors(envelope, req.workDir, req.sizes, report));
-  let peer: Pick<Floors, 'peer' | 'peerCpuUs'> = { peer: null, peerCpuUs: null };
+  await startFloors(baselines, envelope, req.workDir, report);
   if (req.scenarios.has('get-workflow')) {
-    const where = { database: req.database };
-    await runScenario(
-      report,
-      'peer-nest',
-      req.sizes,
-      async () => {
-        const measured = await measurePeer(
-          {
-            databaseUrl: req.databaseUrl,
-            database: req.database,
-            key: req.api.key,
-            workflowId: req.seed.workflowId,
-            envelope,
-          },
-          req.sizes,
-          floors,
-        );
-        peer = { peer: measured.rps, peerCpuUs: measured.cpuUsPerRequest };
-        return measured.line;
-      },
-      where,
-    );
+    const target = {
+      databaseUrl: req.databaseUrl,
+      database: req.database,
+      key: req.api.key,
+      workflowId: req.seed.workflowId,
+      envelope,
+    };
+    await baselines.start('peer-nest', report, () => startPeer(target));
   }
-  return { ...floors, ...peer };
+  return baselines;
+}
+
+/**
+ * Runs `work` (the placement's load scenarios) with the baselines running and a pool of load
+ * processes, then reports each baseline's line from its rounds and stops them all.
+ */
+export async function withBaselines(
+  req: BaselineRequest,
+  report: Report,
+  work: (baselines: Baselines, loads: LoadPool) => Promise<void>,
+): Promise<void> {
+  const loads = new LoadPool();
+  try {
+    const baselines = await startBaselines(req, loads, report);
+    try {
+      await work(baselines, loads);
+    } finally {
+      await baselines.finish(report);
+    }
+  } finally {
+    await loads.close();
+  }
 }
 
 /** Scenarios 1–3 on one placement (database, instances), each line saying where it ran. */
 export async function runLoadScenarios(
   report: Report,
   scenarios: Set<ScenarioName>,
-  ctx: () => EmbeddedContext,
+  ctx: () => LoadContext,
 ): Promise<void> {
-  const steps: [ScenarioName, (c: EmbeddedContext) => Promise<ScenarioLine>][] = [
+  const steps: [ScenarioName, (c: LoadContext) => Promise<ScenarioLine>][] = [
     ['get-workflow', getWorkflow],
     ['list-workflows', listWorkflows],
     ['post-messages', postMessages],

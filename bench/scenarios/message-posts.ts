@@ -1,13 +1,14 @@
 import { API, ApiClient, ApiResponse } from '../../test/support/api-client';
 import { runLoadSpread } from '../lib/load-runner';
-import { LoadJob } from '../lib/load-protocol';
-import { progress } from '../lib/log';
+import { LoadJob, LoadResult } from '../lib/load-protocol';
 import { sleep } from '../lib/processes';
 import { ScenarioLine, scenarioLine } from '../lib/report';
+import { medianOf, spreadOf, sumOf } from '../lib/rounds';
 import { round } from '../lib/stats';
 import { USER_MESSAGES } from '../lib/seed';
-import { EmbeddedContext, originsOf, placement, targetsFor } from './context';
-import { loadFigures } from './load-figures';
+import { FLOORS } from './baselines';
+import { LoadContext, originsOf, placement, targetsFor } from './context';
+import { perRound, roundFigures, runRounds } from './load-rounds';
 
 const SETTLE_TIMEOUT_MS = 120_000;
 /** Replies have stopped coming when the count stays put this long. */
@@ -77,7 +78,7 @@ async function settle(
   return count;
 }
 
-function postJob(ctx: EmbeddedContext, conversationIds: string[], durationS: number): LoadJob {
+function postJob(ctx: LoadContext, conversationIds: string[], durationS: number): LoadJob {
   return {
     origin: ctx.app.origin,
     method: 'POST',
@@ -92,12 +93,39 @@ function postJob(ctx: EmbeddedContext, conversationIds: string[], durationS: num
   };
 }
 
+interface PostRound extends LoadResult {
+  /** Messages (posts and replies) stored from the round's first post to its last reply. */
+  stored: number;
+  settled: boolean;
+  windowS: number;
+  lagMs: number;
+}
+
+/** One round: posts for the round's length, then the wait until their replies are stored. */
+async function postRound(ctx: LoadContext, ids: string[]): Promise<PostRound> {
+  const { api, seed } = ctx;
+  const before = await countMessages(api, seed.agentId, ids);
+  const job = postJob(ctx, ids, ctx.sizes.roundS);
+  const result = await runLoadSpread('post-messages', job, originsOf(ctx), ctx.loads);
+  const expected = before + 2 * result.ok;
+  const after = await settle(api, seed.agentId, ids, expected);
+  const lastAt = await newestMessageAt(api, seed.agentId, ids);
+  return {
+    ...result,
+    stored: after - before,
+    // The posts still in flight when the load stopped are stored too, hence "at least".
+    settled: after >= expected,
+    windowS: (lastAt - result.started_at) / 1000,
+    lagMs: Math.max(0, lastAt - result.ended_at),
+  };
+}
+
 /**
  * Scenario 3: user messages posted over many conversations, each answered by the built-in
- * engine. Throughput is what got stored (messages and replies) over the time from the first
- * post to the last reply.
+ * engine, in rounds alternating with the floors. A round's throughput is what got stored
+ * (messages and replies) over the time from its first post to its last reply.
  */
-export async function postMessages(ctx: EmbeddedContext): Promise<ScenarioLine> {
+export async function postMessages(ctx: LoadContext): Promise<ScenarioLine> {
   const { api, seed, sizes } = ctx;
   if (sizes.warmupS > 0) {
     // On conversations of its own, and settled before measuring, so the measured window holds
@@ -108,38 +136,36 @@ export async function postMessages(ctx: EmbeddedContext): Promise<ScenarioLine> 
       'post-messages warm-up',
       postJob(ctx, warmIds, sizes.warmupS),
       originsOf(ctx),
+      ctx.loads,
     );
     await settle(api, seed.agentId, warmIds, warmBefore + 2 * warm.ok);
   }
   const ids = seed.postConversationIds;
-  const before = await countMessages(api, seed.agentId, ids);
-  const result = await runLoadSpread(
-    'post-messages',
-    postJob(ctx, ids, sizes.durationS),
-    originsOf(ctx),
-  );
-  progress('post-messages: waiting for the replies');
-  const expected = before + 2 * result.ok;
-  const after = await settle(api, seed.agentId, ids, expected);
-  const lastAt = await newestMessageAt(api, seed.agentId, ids);
-  const windowS = (lastAt - result.started_at) / 1000;
-  const stored = after - before;
+  const rounds = await runRounds(ctx, FLOORS, () => postRound(ctx, ids));
+  const figures = perRound(rounds).map((figure, i) => {
+    const posted = rounds.scenario[i];
+    return {
+      ...figure,
+      messages_per_s: round(posted.stored / posted.windowS, 1),
+      messages_stored: posted.stored,
+      window_s: round(posted.windowS),
+      reply_lag_ms: posted.lagMs,
+      replies_settled: posted.settled,
+    };
+  });
+  const common = roundFigures(ctx, rounds, figures);
   return scenarioLine(
     'post-messages',
     {
-      ...loadFigures(result, sizes, ctx.floors),
-      messages_per_s: round(stored / windowS, 1),
-      messages_stored: stored,
-      user_messages_posted: result.ok,
-      // The posts still in flight when the load stopped are stored too, hence "at least".
-      replies_settled: after >= expected,
-      window_s: round(windowS),
-      reply_lag_ms: Math.max(0, lastAt - result.ended_at),
+      ...common,
+      ...spreadOf(figures, 'messages_per_s', 1),
+      messages_stored: sumOf(figures, 'messages_stored', 0),
+      user_messages_posted: sumOf(rounds.scenario, 'ok', 0),
+      replies_settled: rounds.scenario.every((posted) => posted.settled),
+      ...medianOf(figures, 'reply_lag_ms', 0),
       conversations: ids.length,
       ...placement(ctx),
-      note:
-        `${sizes.connections} connections over ${ids.length} conversations, ${sizes.durationS} s; ` +
-        `${stored} messages (posts + replies) stored in ${windowS.toFixed(1)} s`,
+      note: `${String(common.note)}; posts over ${ids.length} conversations`,
     },
     targetsFor('post-messages', ctx),
   );

@@ -1,16 +1,11 @@
 import { isDeepStrictEqual } from 'node:util';
 import { API } from '../../test/support/api-client';
 import { freePort } from '../../test/support/free-port';
-import { runLoadWithCpu } from '../lib/load-runner';
 import { progress } from '../lib/log';
-import { DatabaseKind, Sizes } from '../lib/options';
+import { DatabaseKind } from '../lib/options';
 import { ManagedProcess } from '../../test/support/managed-process';
 import { benchScriptArgs, sleep, spawnNode } from '../lib/processes';
-import { ScenarioLine, scenarioLine } from '../lib/report';
-import { round } from '../lib/stats';
-import { TARGETS } from '../targets';
-import { Floors } from './context';
-import { loadFigures } from './load-figures';
+import { BaselineServer } from './baselines';
 
 export interface PeerTarget {
   /** The database the service's instance uses, as its DATABASE_URL. */
@@ -55,13 +50,10 @@ async function checkSameBody(url: string, key: string, envelope: string): Promis
 
 /**
  * Baseline "peer-nest" (bench/peer-nest): the same read written the conventional NestJS way, on
- * the service's own data, loaded like get-workflow. Its req/s is what `ratio_vs_peer` divides by.
+ * the service's own data, started once it is known to answer what the service answers. Loaded
+ * like get-workflow, in rounds alternating with it: `ratio_vs_peer` divides by its req/s.
  */
-export async function measurePeer(
-  target: PeerTarget,
-  sizes: Sizes,
-  floors: Floors,
-): Promise<{ line: ScenarioLine; rps: number; cpuUsPerRequest: number | null }> {
+export async function startPeer(target: PeerTarget): Promise<BaselineServer> {
   progress(`peer-nest (${target.database}): starting`);
   const port = await freePort();
   const server = spawnNode('peer-nest', benchScriptArgs('peer-nest/main.ts'), {
@@ -73,37 +65,19 @@ export async function measurePeer(
   const origin = `http://127.0.0.1:${port}`;
   const path = `${API}/workflows/${target.workflowId}`;
   try {
-    const headers = { Authorization: `Bearer ${target.key}` };
     await waitForListening(origin, server);
     const sameBytes = await checkSameBody(`${origin}${path}`, target.key, target.envelope);
-    progress(`peer-nest: ${sizes.connections} connections, ${sizes.durationS} s`);
-    const result = await runLoadWithCpu(
-      'peer-nest',
-      {
-        origin,
-        method: 'GET',
-        paths: [path],
-        headers,
-        connections: sizes.connections,
-        durationS: sizes.durationS,
-        warmupS: sizes.warmupS,
-      },
-      [{ origin, pid: server.child.pid! }],
-    );
-    const line = scenarioLine(
-      'peer-nest',
-      {
-        ...loadFigures(result, sizes, floors),
-        cpu_us_per_request: round(result.cpu_us_per_request, 0),
-        database: target.database,
-        path,
-        same_data: true,
-        same_bytes: sameBytes,
-      },
-      TARGETS['peer-nest'],
-    );
-    return { line, rps: result.rps, cpuUsPerRequest: result.cpu_us_per_request };
-  } finally {
+    return {
+      name: 'peer-nest',
+      origin,
+      pid: server.pid,
+      path,
+      headers: { Authorization: `Bearer ${target.key}` },
+      facts: { path, same_data: true, same_bytes: sameBytes },
+      stop: () => server.stop(),
+    };
+  } catch (error) {
     await server.stop();
+    throw error;
   }
 }

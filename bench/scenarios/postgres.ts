@@ -7,20 +7,20 @@ import { BenchOptions } from '../lib/options';
 import { Report } from '../lib/report';
 import { runScenario } from '../lib/scenario-runner';
 import { seedLoadData } from '../lib/seed';
-import { EmbeddedContext, Floors } from './context';
+import { EmbeddedContext } from './context';
 import { inboxList } from './inbox-list';
-import { LOAD_SCENARIOS, measureBaselines, runLoadScenarios } from './load-scenarios';
+import { LOAD_SCENARIOS, runLoadScenarios, withBaselines } from './load-scenarios';
 
 /**
  * Scenarios 1–3 on PostgreSQL (--database=postgres): a throwaway database on TEST_POSTGRES_URL,
  * first one instance, then two instances with Redis (cluster mode) sharing the same data, the
- * load's connections split between them. Floors come from the SQLite run when there was one.
+ * load's connections split between them. The floors run again beside them (started for this
+ * placement), the peer beside the one instance only.
  */
 export async function runPostgres(
   options: BenchOptions,
   report: Report,
   workDir: string,
-  sqliteFloors: Floors | null,
 ): Promise<void> {
   const { sizes, scenarios } = options;
   if (![...LOAD_SCENARIOS, 'inbox-list' as const].some((name) => scenarios.has(name))) {
@@ -42,50 +42,48 @@ export async function runPostgres(
     instances.push(app);
     const api = new ApiClient(app.origin, key);
     const seed = await seedLoadData(api, sizes);
-    const floors = await measureBaselines(
-      {
-        api,
-        seed,
-        database: 'postgres',
-        databaseUrl: cluster.database.url,
-        workDir,
-        sizes,
-        scenarios,
-        floors: sqliteFloors && { ...sqliteFloors, peer: null, peerCpuUs: null },
-      },
-      report,
-    );
-    const context = (on: AppInstance[], withPeer: boolean): EmbeddedContext => ({
+    const context = (on: AppInstance[]): EmbeddedContext => ({
       sizes,
       app: on[0],
       api: new ApiClient(on[0].origin, key),
       seed,
-      floors: withPeer ? floors : { ...floors, peer: null, peerCpuUs: null },
       database: 'postgres',
       instances: on,
     });
-    await runLoadScenarios(report, scenarios, () => context([app], true));
-    if (scenarios.has('inbox-list')) {
-      await runScenario(
-        report,
-        'inbox-list',
-        sizes,
-        () => inboxList(context([app], false), { databaseUrl: cluster.database.url, env: single }),
-        { database: 'postgres', instances: 1 },
-      );
-    }
-    await stopAll();
-    if (!LOAD_SCENARIOS.some((name) => scenarios.has(name))) {
-      return;
-    }
-
-    progress('starting two instances on the same PostgreSQL database with Redis (cluster mode)');
-    const a = await startApp('pg-instance-a', env, workDir);
-    instances.push(a);
-    const b = await startApp('pg-instance-b', env, workDir);
-    instances.push(b);
-    // The peer is one instance: a ratio of two instances against it would say nothing.
-    await runLoadScenarios(report, scenarios, () => context([a, b], false));
+    const databaseUrl = cluster.database.url;
+    const req = {
+      api,
+      seed,
+      database: 'postgres' as const,
+      databaseUrl,
+      workDir,
+      sizes,
+      scenarios,
+    };
+    await withBaselines(req, report, async (baselines, loads) => {
+      await runLoadScenarios(report, scenarios, () => ({ ...context([app]), baselines, loads }));
+      // The peer is one instance: a ratio of two instances against it would say nothing.
+      await baselines.finish(report, ['peer-nest']);
+      if (scenarios.has('inbox-list')) {
+        await runScenario(
+          report,
+          'inbox-list',
+          sizes,
+          () => inboxList(context([app]), { databaseUrl, env: single }),
+          { database: 'postgres', instances: 1 },
+        );
+      }
+      await stopAll();
+      if (!LOAD_SCENARIOS.some((name) => scenarios.has(name))) {
+        return;
+      }
+      progress('starting two instances on the same PostgreSQL database with Redis (cluster mode)');
+      const a = await startApp('pg-instance-a', env, workDir);
+      instances.push(a);
+      const b = await startApp('pg-instance-b', env, workDir);
+      instances.push(b);
+      await runLoadScenarios(report, scenarios, () => ({ ...context([a, b]), baselines, loads }));
+    });
   } finally {
     await stopAll();
     await cleanup();
