@@ -128,6 +128,20 @@ function isContractNotFound(res: Answer): boolean {
   );
 }
 
+/**
+ * The owner's webhook points at a closed port, so its deliveries are retried in the background
+ * while the sweep runs: their attempt count and retry time move on their own, not by the intruder.
+ */
+function withoutRetryClock(path: string, data: unknown): unknown {
+  if (!path.endsWith('/deliveries') || !Array.isArray(data)) {
+    return data;
+  }
+  return data.map((delivery: Record<string, unknown>) => {
+    const { attempts: _attempts, next_attempt_at: _next, ...rest } = delivery;
+    return rest;
+  });
+}
+
 describe('tenant isolation, swept over the OpenAPI document', () => {
   let t: TestApp;
   let doc: OpenApiDocument;
@@ -215,7 +229,7 @@ describe('tenant isolation, swept over the OpenAPI document', () => {
       const path = fillPath(operation.path, victim, victim) + period;
       const res = await call(t, 'GET', path, bearer(t.key));
       expect({ path, status: res.status }).toEqual({ path, status: 200 });
-      view[path] = { data: res.body.data, meta: res.body.meta };
+      view[path] = { data: withoutRetryClock(path, res.body.data), meta: res.body.meta };
     }
     const tables = t.dataSource().entityMetadatas.map((entity) => entity.tableName);
     for (const table of tables) {
