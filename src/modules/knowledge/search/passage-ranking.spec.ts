@@ -32,6 +32,17 @@ describe('passage ranking', () => {
     expect(best.coverage).toBeCloseTo(1 / (1 + 2 * UNKNOWN_WORD_WEIGHT), 2);
   });
 
+  it('counts a number for the passage holding it, never against one that does not', () => {
+    const keys = searchKeys('can we arrive after 11pm, and do you deliver for 5?');
+    const frequencies = { total: 40, counts: [1, 1, 1, 1] };
+    const ranked = rankPassages(keys, [...candidates, passage('Arrive any time.')], frequencies);
+    const arrive = ranked.find((p) => p.content === 'Arrive any time.')!;
+    const deliver = ranked.find((p) => p.title === 'Do you deliver?')!;
+    expect(keys.map((key) => key.text)).toEqual(['arriv', '11pm', 'deliv', '5']);
+    expect(arrive.coverage).toBeCloseTo(0.5, 2);
+    expect(deliver.coverage).toBeCloseTo(2 / 3, 2);
+  });
+
   it('leaves out candidates that hold none of the keys', () => {
     expect(rankPassages(searchKeys('parking'), candidates, { total: 3, counts: [0] })).toEqual([]);
   });
