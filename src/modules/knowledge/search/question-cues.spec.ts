@@ -23,8 +23,8 @@ describe('question cues', () => {
 
   it('become one key after the subject, whose forms are the words such answers use', () => {
     const keys = searchKeys('what time do you open on sundays');
-    expect(keys.map((key) => key.text)).toEqual(['open', 'sunday', '?when']);
-    const cue = keys[2];
+    expect(keys.map((key) => key.text)).toEqual(['sunday', '?when']);
+    const cue = keys[1];
     expect(cue.cue).toBe(true);
     expect(['hours', 'opening', 'closed', '00'].map((word) => matchWeight(cue, word))).toEqual([
       1, 1, 1, 1,
@@ -37,6 +37,23 @@ describe('question cues', () => {
     ]);
     const [, , when] = searchKeys('which day do you bake rye');
     expect(matchWeight(when, 'fridays')).toBe(1);
+  });
+
+  it('take the words that ask for the same kind of answer, not the words they cover', () => {
+    expect(cueNames('whats your address')).toEqual(['where']);
+    expect(cueNames('what do you charge for a cake')).toEqual(['price']);
+    expect(cueNames('how much notice do you need')).toEqual(['duration']);
+    expect(cueNames('can you fix it today')).toEqual(['when']);
+    expect(cueNames('directions by car please')).toEqual(['route']);
+    expect(cueNames('how do we get there by train')).toEqual(['route']);
+    expect(cueNames('whats the best way to drive to the campsite')).toEqual(['route']);
+    expect(cueNames('how do I get a refund')).toEqual([]);
+    expect(cueNames('is there a way to pay by card')).toEqual([]);
+    const keysOf = (question: string) => searchKeys(question).map((key) => key.text);
+    expect(keysOf('what time do you close on weekdays')).toEqual(['weekda', '?when']);
+    expect(keysOf('are you open on mondays')).toEqual(['open', 'monday']);
+    expect(keysOf('do you charge for diagnosis')).toEqual(['diagno', '?price']);
+    expect(keysOf('way to drive to the lake')).toEqual(['driv', 'lake', '?route']);
   });
 
   it('answer a question that has no other key, and prefer the passage of the kind asked', () => {

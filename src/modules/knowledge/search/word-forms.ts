@@ -76,6 +76,7 @@ const SYNONYM_GROUPS: string[] = [
   'borrow lend loan rent rental hire',
   'bike bicycle',
   'car vehicle',
+  'car drive',
   'phone mobile smartphone cellphone',
   'laptop notebook',
   'fix repair mend',
