@@ -18,6 +18,7 @@ describe('question cues', () => {
     expect(cueNames('how far ahead must I order')).toEqual([]);
     expect(cueNames('checkout time?')).toEqual(['when']);
     expect(cueNames('whats in the lasagne')).toEqual(['contents']);
+    expect(cueNames('what ingredients are in your sourdough')).toEqual(['contents']);
     expect(cueNames('do you sell coffee')).toEqual([]);
   });
 

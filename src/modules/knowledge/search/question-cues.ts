@@ -71,7 +71,7 @@ const CUES: QuestionCue[] = [
   },
   {
     name: 'contents',
-    asked: /\b(whats|what is|what s) (in|inside)\b/,
+    asked: /\b((whats|what is|what s) (in|inside)|ingredients?|made (of|from|with))\b/,
     answeredBy: ['contains', 'includes', 'ingredients', 'made'],
   },
   {

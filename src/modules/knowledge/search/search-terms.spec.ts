@@ -3,6 +3,7 @@ import {
   keyOf,
   keyMatches,
   matchWeight,
+  phrasalCompounds,
   searchKeys,
   SYNONYM_WEIGHT,
   words,
@@ -94,6 +95,14 @@ describe('search keys', () => {
       '5',
       '東京',
     ]);
+  });
+
+  it('index phrasal verbs also written as one, not a frame word and a particle', () => {
+    expect(phrasalCompounds('Back up the phone first; we pick them up and check in at noon.')).toBe(
+      'backup checkin',
+    );
+    const [backup] = searchKeys('should I make a backup');
+    expect(keyMatches(backup, 'backup')).toBe(true);
   });
 
   it('index hyphenated words also written as one', () => {

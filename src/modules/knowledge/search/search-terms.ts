@@ -172,6 +172,22 @@ export function compounds(text: string): string {
     .join(' ');
 }
 
+/** The particles of phrasal verbs whose noun is written as one word ("back up" → "backup"). */
+const PARTICLES = 'up|in|out|off|on|over|down|away';
+
+/**
+ * Phrasal verbs written as one ("back up the phone" → "backup", "check in" → "checkin"), indexed
+ * beside the text so that the noun a customer types ("should I make a backup") meets the verb.
+ */
+export function phrasalCompounds(text: string): string {
+  const pairs = fold(text).match(new RegExp(`\\p{L}+ (?:${PARTICLES})\\b`, 'gu')) ?? [];
+  return pairs
+    .map((pair) => pair.split(' '))
+    .filter(([verb]) => !isFrameWord(verb))
+    .map((pair) => pair.join(''))
+    .join(' ');
+}
+
 /** The owner of passages as one index token: a workflow or agent id without its dashes. */
 export function ownerToken(id: string): string {
   return `o${id.toLowerCase().replace(/[^0-9a-z]/g, '')}`;
