@@ -40,6 +40,7 @@ describe('passage ranking', () => {
     const deliver = ranked.find((p) => p.title === 'Do you deliver?')!;
     expect(keys.map((key) => key.text)).toEqual(['arriv', '11pm', 'deliv', '5']);
     expect(arrive.coverage).toBeCloseTo(0.5, 2);
+    expect([arrive.subjectKeys, deliver.subjectKeys]).toEqual([1, 1]);
     expect(deliver.coverage).toBeCloseTo(2 / 3, 2);
   });
 

@@ -13,6 +13,8 @@ export interface RankedPassage extends CandidatePassage {
    * passages) that the passage holds: 1 when it holds every key.
    */
   coverage: number;
+  /** How many of the question's subject keys (not its cues, not its numbers) the passage holds. */
+  subjectKeys: number;
 }
 
 /**
@@ -98,15 +100,18 @@ export function rankPassages(
       let score = 0;
       let covered = 0;
       let totalWeight = subjectWeight;
+      let subjectKeys = 0;
       const norm = K1 * (1 - B + (B * length) / averageLength);
       keys.forEach((_, i) => {
         if (frequency[i] > 0) {
           score += weights[i] * ((frequency[i] * (K1 + 1)) / (frequency[i] + norm));
           covered += weights[i] * best[i];
           totalWeight += details[i] ? weights[i] : 0;
+          subjectKeys += details[i] || keys[i].cue ? 0 : 1;
         }
       });
-      return { ...candidate, score, coverage: totalWeight > 0 ? covered / totalWeight : 0 };
+      const coverage = totalWeight > 0 ? covered / totalWeight : 0;
+      return { ...candidate, score, coverage, subjectKeys };
     })
     .filter((ranked) => ranked.score > 0)
     .sort((a, b) => b.coverage - a.coverage || b.score - a.score);
