@@ -45,6 +45,7 @@ describe('question cues', () => {
     expect(cueNames('what do you charge for a cake')).toEqual(['price']);
     expect(cueNames('how much notice do you need')).toEqual(['duration']);
     expect(cueNames('can you fix it today')).toEqual(['when']);
+    expect(cueNames('whats the earliest we can check in')).toEqual(['when']);
     expect(cueNames('directions by car please')).toEqual(['route']);
     expect(cueNames('how do we get there by train')).toEqual(['route']);
     expect(cueNames('whats the best way to drive to the campsite')).toEqual(['route']);

@@ -49,7 +49,8 @@ const CUES: QuestionCue[] = [
   },
   {
     name: 'when',
-    asked: /\b(when|(what|which) days?|times?|today|tonight|tomorrow|cuando|que hora)\b/,
+    asked:
+      /\b(when|(what|which) days?|times?|earliest|latest|today|tonight|tomorrow|cuando|que hora)\b/,
     joins: /\b(open|opens|opening|close|closes|closing|closed|hours)\b/g,
     // "00" is a clock time as written in text ("18:00" reads as "18" and "00").
     answeredBy: [

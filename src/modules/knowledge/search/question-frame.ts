@@ -26,7 +26,7 @@ const STOP_WORDS = new Set(
     'guys kind long lot make many may much must often ok okay pls plz possible provide really ' +
     'right shall should sure happen happens happened bringing ' +
     'someone something soon thing things u ur ' +
-    'actually already anyway around best certain exactly maybe own perhaps still ' +
+    'actually already anyway around best certain exactly maybe offer offers own perhaps still ' +
     // Greetings and thanks that stand alone.
     'hiya heya greetings cheers thx ty dear regards ' +
     // Spanish.

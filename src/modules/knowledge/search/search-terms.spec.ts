@@ -86,6 +86,15 @@ describe('search keys', () => {
     expect(matchWeight(pay, 'payments')).toBe(1);
   });
 
+  it('read a phrase as the word of the tables it stands for', () => {
+    expect(keysOf('what time is check out')).toEqual(['checko', '?when']);
+    const [pickup] = searchKeys('do you pick up the crates');
+    expect(matchWeight(pickup, 'collect')).toBe(SYNONYM_WEIGHT);
+    const [refund] = searchKeys('do I get my money back');
+    expect(refund.text).toBe('refund');
+    expect(keysOf('can you pick me up')).toEqual(['pick']);
+  });
+
   it('read text in any script, without accents', () => {
     expect(words('Réparations de vélos, Straße 5, 東京')).toEqual([
       'reparations',

@@ -9,7 +9,7 @@
  */
 import { questionCues } from './question-cues';
 import { isFrameWord, withoutGreetings } from './question-frame';
-import { irregularForms, synonymsOf } from './word-forms';
+import { irregularForms, joinPhrases, synonymsOf } from './word-forms';
 
 /** Stems longer than this are cut to it: the key is a prefix matched against whole words. */
 const KEY_CHARS = 6;
@@ -124,7 +124,7 @@ function cueKey(name: string, answeredBy: string[]): SearchKey {
 /** The distinct keys of a question, in order, then the keys of its question-type cues. */
 export function searchKeys(question: string): SearchKey[] {
   const seen = new Map<string, SearchKey>();
-  const folded = withoutGreetings(words(question));
+  const folded = joinPhrases(withoutGreetings(words(question)));
   const { cues, asking } = questionCues(folded);
   for (const word of folded) {
     if (isFrameWord(word) || asking.has(word)) {
