@@ -56,6 +56,8 @@ describe('question cues', () => {
     expect(keysOf('are you open on mondays')).toEqual(['open', 'monday']);
     expect(keysOf('do you charge for diagnosis')).toEqual(['diagno', '?price']);
     expect(keysOf('way to drive to the lake')).toEqual(['driv', 'lake', '?route']);
+    expect(keysOf('where is the shop')).toEqual(['?where']);
+    expect(keysOf('is there a shop on site')).toEqual(['shop', 'site']);
   });
 
   it('answer a question that has no other key, and prefer the passage of the kind asked', () => {

@@ -25,6 +25,8 @@ const CUES: QuestionCue[] = [
   {
     name: 'where',
     asked: /\b(where|whereabouts|address|addresses|location|located|donde)\b/,
+    // The business itself, as a customer names it asking where it is ("the address of the shop").
+    joins: /\b(shop|store|premises|place|building|office)\b/g,
     answeredBy: [
       'where',
       'address',
@@ -119,6 +121,28 @@ const CUES: QuestionCue[] = [
     ],
   },
 ];
+
+/** The single words that ask for a cue, as customers misspell them too ("adress"). */
+const ASKING_WORDS = [
+  'where',
+  'whereabouts',
+  'address',
+  'location',
+  'directions',
+  'when',
+  'tomorrow',
+  'tonight',
+  'earliest',
+  'latest',
+  'ingredients',
+  'price',
+  'charge',
+];
+
+/** The words of the cues: those asking for one and those answering it. */
+export function cueWords(): string[] {
+  return [...new Set([...ASKING_WORDS, ...CUES.flatMap((cue) => cue.answeredBy)])];
+}
 
 /**
  * The cues a question carries, given its folded words, and the words that asked for them: those

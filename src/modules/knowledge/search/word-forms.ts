@@ -195,6 +195,11 @@ export function synonymsOf(words: string[]): string[] {
   );
 }
 
+/** Every word of the tables. */
+export function tableWords(): string[] {
+  return [...new Set([...IRREGULAR.keys(), ...SYNONYMS.keys()])];
+}
+
 /** Whether the word is in one of the tables (a real word, not a typo). */
 export function knownWord(word: string): boolean {
   return IRREGULAR.has(word) || SYNONYMS.has(word);
