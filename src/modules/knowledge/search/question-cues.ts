@@ -87,7 +87,7 @@ const CUES: QuestionCue[] = [
   {
     name: 'duration',
     asked:
-      /\b(how (long|fast|quickly|soon)|how much (time|notice)|how many (minutes|hours|days|weeks))\b/,
+      /\b(how (long|fast|quick|quickly|soon)|how much (time|notice)|how many (minutes|hours|days|weeks))\b/,
     answeredBy: ['minutes', 'hours', 'days', 'weeks', 'months', 'years'],
   },
   {

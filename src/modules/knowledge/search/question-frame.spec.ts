@@ -15,6 +15,8 @@ describe('question frame', () => {
     expect(keysOf('good morning, can you cater lunches')).toEqual(['cater', 'lunch']);
     expect(keysOf('hi there, do you deliver in the morning?')).toEqual(['deliv', 'morn']);
     expect(keysOf('cheers, is the evening menu good')).toEqual(['even', 'menu', 'good']);
+    expect(keysOf('quick question: are you looking for staff?')).toEqual(['staf']);
+    expect(keysOf('how quick is the repair')).toEqual(['repair', '?duration']);
   });
 
   it('drops contractions typed with or without their apostrophe', () => {

@@ -27,8 +27,9 @@ const STOP_WORDS = new Set(
     'right shall should sure happen happens happened bringing ' +
     'someone something soon thing things u ur ' +
     'actually already anyway around best certain exactly maybe offer offers own perhaps still ' +
+    'looking interested wonder curious hoping planning ' +
     // Greetings and thanks that stand alone.
-    'hiya heya greetings cheers thx ty dear regards ' +
+    'hiya heya greetings cheers thx ty dear regards sorry excuse ' +
     // Spanish.
     'al algo como con cual cuando cuanto de del donde el ella en es esta estan este hay hola la ' +
     'las le les lo los me mi mis mucho muy no nos o para pero por puede pueden puedo que quien ' +
@@ -36,8 +37,9 @@ const STOP_WORDS = new Set(
   ).split(' '),
 );
 
-/** Greetings of two words whose words alone may be a subject ("morning" deliveries). */
-const GREETINGS = /\bgood (morning|afternoon|evening|day)\b|\b(hi|hello|hey) there\b/g;
+/** Greetings and openers whose words alone may be a subject ("morning" deliveries). */
+const GREETINGS =
+  /\bgood (morning|afternoon|evening|day)\b|\b(hi|hello|hey) there\b|\b(quick question|i have a question)\b/g;
 
 /** Whether a folded word of a question is frame, never a key. */
 export function isFrameWord(word: string): boolean {
