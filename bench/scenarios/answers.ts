@@ -19,6 +19,7 @@ import {
   AnswerQuestion,
   AnswerSource,
 } from '../fixtures/answers-businesses';
+import { ANSWER_DEV } from '../fixtures/answers-dev';
 import { ANSWER_HOLDOUT } from '../fixtures/answers-holdout';
 import { ANSWER_HOLDOUT_2 } from '../fixtures/answers-holdout-2';
 import { progress } from '../lib/log';
@@ -227,9 +228,12 @@ export async function answers(sizes: Sizes, workDir: string): Promise<ScenarioLi
     const holdoutMisses: string[] = [];
     const holdout2 = emptyTally();
     const holdout2Misses: string[] = [];
+    const dev = emptyTally();
+    const devMisses: string[] = [];
     for (const { business, owner } of agents) {
       await ask(search, owner, business, main, misses);
       await ask(search, owner, ANSWER_HOLDOUT[business.name], holdout, holdoutMisses);
+      await ask(search, owner, ANSWER_DEV[business.name], dev, devMisses);
       await ask(search, owner, ANSWER_HOLDOUT_2[business.name], holdout2, holdout2Misses);
     }
     for (const miss of misses) {
@@ -237,6 +241,9 @@ export async function answers(sizes: Sizes, workDir: string): Promise<ScenarioLi
     }
     for (const miss of holdoutMisses) {
       progress(`answers (holdout): ${miss}`);
+    }
+    for (const miss of devMisses) {
+      progress(`answers (dev): ${miss}`);
     }
     for (const miss of holdout2Misses) {
       progress(`answers (holdout 2): ${miss}`);
@@ -306,6 +313,10 @@ export async function answers(sizes: Sizes, workDir: string): Promise<ScenarioLi
         holdout_unanswerable_questions: holdout.unanswerable,
         answer_rate_holdout: rate(holdout.right, holdout.answerable),
         false_answer_rate_holdout: falseRate(holdout),
+        dev_questions: dev.answerable,
+        dev_unanswerable_questions: dev.unanswerable,
+        dev_answer_rate: rate(dev.right, dev.answerable),
+        dev_false_answer_rate: falseRate(dev),
         holdout2_questions: holdout2.answerable,
         holdout2_unanswerable_questions: holdout2.unanswerable,
         answer_rate_holdout2: rate(holdout2.right, holdout2.answerable),

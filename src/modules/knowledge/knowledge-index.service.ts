@@ -4,7 +4,7 @@ import { RankedPassage, rankPassages } from './search/passage-ranking';
 import { KeyFrequencies, PassageOwners } from './index/passage-index';
 import { faqDigest, PassagesRepository } from './index/passages.repository';
 import { keyOf, SearchKey, searchKeys } from './search/search-terms';
-import { corrections, maxEdits } from './search/typo-correction';
+import { corrections, maxEdits, withDictionaryWords } from './search/typo-correction';
 
 export type { RankedPassage } from './search/passage-ranking';
 
@@ -54,7 +54,7 @@ export class KnowledgeIndexService {
 
   /** The passages that hold any word of the question, best first, each with its coverage. */
   async search(scope: KnowledgeScope, question: string): Promise<RankedPassage[]> {
-    const keys = searchKeys(question);
+    let keys = searchKeys(question);
     if (keys.length === 0) {
       return [];
     }
@@ -66,12 +66,22 @@ export class KnowledgeIndexService {
       agentId: scope.agentId,
       workflowId: scope.workflow?.id ?? null,
     };
-    const { keys: searched, frequencies } = await this.corrected(
+    let frequencies = await this.passages.frequencies(owners, keys, COMMON_WORD_PASSAGES + 1);
+    // A typo of a general word is read again as a question: it may ask a cue ("adress").
+    const retyped = withDictionaryWords(
+      question,
+      keys.filter((key, i) => !key.cue && frequencies.counts[i] === 0).map((key) => key.word),
+    );
+    if (retyped) {
+      keys = searchKeys(retyped);
+      frequencies = await this.passages.frequencies(owners, keys, COMMON_WORD_PASSAGES + 1);
+    }
+    const { keys: searched, frequencies: counted } = await this.corrected(
       owners,
       keys,
-      await this.passages.frequencies(owners, keys, COMMON_WORD_PASSAGES + 1),
+      frequencies,
     );
-    return this.ranked(owners, searched, frequencies);
+    return this.ranked(owners, searched, counted);
   }
 
   /**

@@ -10,6 +10,27 @@ import type { WorkflowEntity } from '@/modules/workflows/entities/workflow.entit
  */
 export const MIN_ANSWER_COVERAGE = 0.6;
 
+/**
+ * Or when it holds less, but clearly more than any other passage: at least this share, this much
+ * more than the next passage, and at least this many of the question's own words. The words it
+ * lacks are then more likely the customer's way of putting it ("for my daughter's birthday",
+ * "a broken iPhone display") than a subject the knowledge lacks; a passage holding one word of
+ * the question alone ("do you sell fishing permits") is never clear.
+ */
+export const CLEAR_LEAD = { coverage: 0.45, lead: 0.2, subjectKeys: 2 };
+
+/** Whether the best of the ranked passages answers the question on its own. */
+export function answers(best: RankedPassage, next: RankedPassage | undefined): boolean {
+  if (best.coverage >= MIN_ANSWER_COVERAGE) {
+    return true;
+  }
+  return (
+    best.coverage >= CLEAR_LEAD.coverage &&
+    best.coverage - (next?.coverage ?? 0) >= CLEAR_LEAD.lead &&
+    best.subjectKeys >= CLEAR_LEAD.subjectKeys
+  );
+}
+
 export type KnowledgeSource = 'kb' | 'faq' | 'url';
 
 export interface FoundPassage {
@@ -45,8 +66,8 @@ export class KnowledgeSearch {
 
   /** The one passage that answers the question on its own, or null (then a person should). */
   async bestAnswer(owner: KnowledgeOwner, question: string): Promise<FoundPassage | null> {
-    const [best] = await this.search(owner, question);
-    if (!best || best.coverage < MIN_ANSWER_COVERAGE) {
+    const [best, next] = await this.search(owner, question);
+    if (!best || !answers(best, next)) {
       return null;
     }
     return { text: best.content, score: best.score, source: best.source };

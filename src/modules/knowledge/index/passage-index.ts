@@ -13,7 +13,7 @@ export interface CandidatePassage {
   source: PassageSource;
   title: string;
   content: string;
-  /** Search-only words: the text's hyphenated words written as one. */
+  /** Search-only words: the text's hyphenated words and phrasal verbs written as one. */
   terms: string;
 }
 

@@ -10,7 +10,7 @@ import {
   PassageSource,
 } from '../entities/knowledge-base.entity';
 import { pageTitle, toPassages } from '../search/passages';
-import { compounds, ownerToken, SearchKey, words } from '../search/search-terms';
+import { compounds, ownerToken, phrasalCompounds, SearchKey, words } from '../search/search-terms';
 import { maxEdits, vocabularyWord } from '../search/typo-correction';
 import {
   CandidateMode,
@@ -40,6 +40,11 @@ interface NewPassage {
   position: number;
   title: string;
   content: string;
+}
+
+/** The words a passage is also found by: its hyphenated words and phrasal verbs written as one. */
+function searchOnlyTerms(text: string): string {
+  return [compounds(text), phrasalCompounds(text)].filter(Boolean).join(' ');
 }
 
 export function faqDigest(faq: WorkflowFaq[] | null | undefined): string {
@@ -208,7 +213,7 @@ export class PassagesRepository {
     texts: string[],
   ): Promise<void> {
     const terms = [
-      ...new Set(texts.flatMap((text) => [...words(text), ...words(compounds(text))])),
+      ...new Set(texts.flatMap((text) => [...words(text), ...words(searchOnlyTerms(text))])),
     ].filter(vocabularyWord);
     if (terms.length > 0) {
       const ownerKey = ownerToken((owner.agentId ?? owner.workflowId)!);
@@ -221,7 +226,7 @@ export class PassagesRepository {
       ...passage,
       id: newId(),
       ownerKey: ownerToken((passage.agentId ?? passage.workflowId)!),
-      terms: compounds(`${passage.title}\n${passage.content}`),
+      terms: searchOnlyTerms(`${passage.title}\n${passage.content}`),
     });
   }
 }

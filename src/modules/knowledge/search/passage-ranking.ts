@@ -13,6 +13,8 @@ export interface RankedPassage extends CandidatePassage {
    * passages) that the passage holds: 1 when it holds every key.
    */
   coverage: number;
+  /** How many of the question's subject keys (not its cues, not its numbers) the passage holds. */
+  subjectKeys: number;
 }
 
 /**
@@ -54,12 +56,11 @@ export function rankPassages(
     }
     return idf(count, frequencies.total);
   });
-  // A number the knowledge never mentions ("a table for 4") is a detail of the question, not
-  // its subject: it does not count against a passage.
-  const totalWeight = weights.reduce(
-    (sum, w, i) => (/^\p{N}+$/u.test(keys[i].text) && !frequencies.counts[i] ? sum : sum + w),
-    0,
-  );
+  // A number ("a table for 4", "after 11pm", "a 7m van") is a detail of the question, not its
+  // subject: the knowledge answers with numbers of its own. It counts for a passage holding it,
+  // never against one that does not.
+  const details = keys.map((key) => /\p{N}/u.test(key.text));
+  const subjectWeight = weights.reduce((sum, w, i) => (details[i] ? sum : sum + w), 0);
   // How much each word counts for each key, worked out once per word: candidates share most words.
   const matches = new Map<string, number[]>();
   const matchesOf = (word: string) => {
@@ -98,14 +99,19 @@ export function rankPassages(
       count(content, 1);
       let score = 0;
       let covered = 0;
+      let totalWeight = subjectWeight;
+      let subjectKeys = 0;
       const norm = K1 * (1 - B + (B * length) / averageLength);
       keys.forEach((_, i) => {
         if (frequency[i] > 0) {
           score += weights[i] * ((frequency[i] * (K1 + 1)) / (frequency[i] + norm));
           covered += weights[i] * best[i];
+          totalWeight += details[i] ? weights[i] : 0;
+          subjectKeys += details[i] || keys[i].cue ? 0 : 1;
         }
       });
-      return { ...candidate, score, coverage: totalWeight > 0 ? covered / totalWeight : 0 };
+      const coverage = totalWeight > 0 ? covered / totalWeight : 0;
+      return { ...candidate, score, coverage, subjectKeys };
     })
     .filter((ranked) => ranked.score > 0)
     .sort((a, b) => b.coverage - a.coverage || b.score - a.score);

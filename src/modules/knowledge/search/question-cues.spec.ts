@@ -18,13 +18,14 @@ describe('question cues', () => {
     expect(cueNames('how far ahead must I order')).toEqual([]);
     expect(cueNames('checkout time?')).toEqual(['when']);
     expect(cueNames('whats in the lasagne')).toEqual(['contents']);
+    expect(cueNames('what ingredients are in your sourdough')).toEqual(['contents']);
     expect(cueNames('do you sell coffee')).toEqual([]);
   });
 
   it('become one key after the subject, whose forms are the words such answers use', () => {
     const keys = searchKeys('what time do you open on sundays');
-    expect(keys.map((key) => key.text)).toEqual(['open', 'sunday', '?when']);
-    const cue = keys[2];
+    expect(keys.map((key) => key.text)).toEqual(['sunday', '?when']);
+    const cue = keys[1];
     expect(cue.cue).toBe(true);
     expect(['hours', 'opening', 'closed', '00'].map((word) => matchWeight(cue, word))).toEqual([
       1, 1, 1, 1,
@@ -37,6 +38,26 @@ describe('question cues', () => {
     ]);
     const [, , when] = searchKeys('which day do you bake rye');
     expect(matchWeight(when, 'fridays')).toBe(1);
+  });
+
+  it('take the words that ask for the same kind of answer, not the words they cover', () => {
+    expect(cueNames('whats your address')).toEqual(['where']);
+    expect(cueNames('what do you charge for a cake')).toEqual(['price']);
+    expect(cueNames('how much notice do you need')).toEqual(['duration']);
+    expect(cueNames('can you fix it today')).toEqual(['when']);
+    expect(cueNames('whats the earliest we can check in')).toEqual(['when']);
+    expect(cueNames('directions by car please')).toEqual(['route']);
+    expect(cueNames('how do we get there by train')).toEqual(['route']);
+    expect(cueNames('whats the best way to drive to the campsite')).toEqual(['route']);
+    expect(cueNames('how do I get a refund')).toEqual([]);
+    expect(cueNames('is there a way to pay by card')).toEqual([]);
+    const keysOf = (question: string) => searchKeys(question).map((key) => key.text);
+    expect(keysOf('what time do you close on weekdays')).toEqual(['weekda', '?when']);
+    expect(keysOf('are you open on mondays')).toEqual(['open', 'monday']);
+    expect(keysOf('do you charge for diagnosis')).toEqual(['diagno', '?price']);
+    expect(keysOf('way to drive to the lake')).toEqual(['driv', 'lake', '?route']);
+    expect(keysOf('where is the shop')).toEqual(['?where']);
+    expect(keysOf('is there a shop on site')).toEqual(['shop', 'site']);
   });
 
   it('answer a question that has no other key, and prefer the passage of the kind asked', () => {

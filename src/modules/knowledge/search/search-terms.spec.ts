@@ -1,7 +1,9 @@
 import {
   compounds,
+  keyOf,
   keyMatches,
   matchWeight,
+  phrasalCompounds,
   searchKeys,
   SYNONYM_WEIGHT,
   words,
@@ -59,7 +61,7 @@ describe('search keys', () => {
   it('meet synonyms and narrower words at a lower weight, never unrelated siblings', () => {
     const [bike] = searchKeys('bikes');
     expect(matchWeight(bike, 'bicycles')).toBe(SYNONYM_WEIGHT);
-    const [prices] = searchKeys('prices?');
+    const prices = keyOf('prices');
     expect(['costs', 'charge', 'fees'].map((word) => matchWeight(prices, word))).toEqual([
       SYNONYM_WEIGHT,
       SYNONYM_WEIGHT,
@@ -84,6 +86,15 @@ describe('search keys', () => {
     expect(matchWeight(pay, 'payments')).toBe(1);
   });
 
+  it('read a phrase as the word of the tables it stands for', () => {
+    expect(keysOf('what time is check out')).toEqual(['checko', '?when']);
+    const [pickup] = searchKeys('do you pick up the crates');
+    expect(matchWeight(pickup, 'collect')).toBe(SYNONYM_WEIGHT);
+    const [refund] = searchKeys('do I get my money back');
+    expect(refund.text).toBe('refund');
+    expect(keysOf('can you pick me up')).toEqual(['pick']);
+  });
+
   it('read text in any script, without accents', () => {
     expect(words('Réparations de vélos, Straße 5, 東京')).toEqual([
       'reparations',
@@ -93,6 +104,14 @@ describe('search keys', () => {
       '5',
       '東京',
     ]);
+  });
+
+  it('index phrasal verbs also written as one, not a frame word and a particle', () => {
+    expect(phrasalCompounds('Back up the phone first; we pick them up and check in at noon.')).toBe(
+      'backup checkin',
+    );
+    const [backup] = searchKeys('should I make a backup');
+    expect(keyMatches(backup, 'backup')).toBe(true);
   });
 
   it('index hyphenated words also written as one', () => {

@@ -1,35 +1,15 @@
 /**
  * How questions and passages are cut into search keys, the same way for SQLite and PostgreSQL:
- * words are folded (lower case, no diacritics, so "¿Abren el DOMINGO?" meets "domingo"), common
- * English and Spanish words are dropped, and a word becomes the prefix of its stem, so that
- * "refunds", "refunded" and "refundable" all meet "refund", and "delivery" meets "delivered".
+ * words are folded (lower case, no diacritics, so "¿Abren el DOMINGO?" meets "domingo"), the
+ * question's frame (common English and Spanish words, greetings: question-frame.ts) is
+ * dropped, and a word becomes the prefix of its stem, so that "refunds", "refunded" and
+ * "refundable" all meet "refund", and "delivery" meets "delivered".
  * A key also carries the word's irregular forms ("left" meets "leave") and, weighing less, its
  * synonyms ("bike" meets "bicycle"): see word-forms.ts.
  */
 import { questionCues } from './question-cues';
-import { irregularForms, synonymsOf } from './word-forms';
-
-const STOP_WORDS = new Set(
-  // English function words, and the words every customer question carries.
-  (
-    'a about after again all also am an and any anything are as at be been before being but by ' +
-    'can cant could did do does doing dont for from get got had has have having he her here hi ' +
-    'hello hey him his how i id if im in into is it its ive just know let like me might more most ' +
-    'much my need no not now of off on once one only or other our ours out please so some such ' +
-    'tell than thank thanks that the their them then there these they this those to too up us ' +
-    'very want was way we were what whats when where which while who whom why will with would ' +
-    'wondering yes you your youre yours mine hers theirs ' +
-    // The frame of a question rather than its subject.
-    'able allowed any anyone anything available bring come else even ever far get give go going ' +
-    'guys kind long lot make many may much must often ok okay pls plz possible provide really ' +
-    'right shall should sure happen happens happened bringing ' +
-    'someone something soon thing things u ur ' +
-    // Spanish.
-    'al algo como con cual cuando cuanto de del donde el ella en es esta estan este hay hola la ' +
-    'las le les lo los me mi mis mucho muy no nos o para pero por puede pueden puedo que quien ' +
-    'se si sin su sus te tengo tienen tiene tu un una uno unos usted ustedes y ya yo'
-  ).split(' '),
-);
+import { isFrameWord, withoutGreetings } from './question-frame';
+import { irregularForms, joinPhrases, synonymsOf } from './word-forms';
 
 /** Stems longer than this are cut to it: the key is a prefix matched against whole words. */
 const KEY_CHARS = 6;
@@ -144,10 +124,10 @@ function cueKey(name: string, answeredBy: string[]): SearchKey {
 /** The distinct keys of a question, in order, then the keys of its question-type cues. */
 export function searchKeys(question: string): SearchKey[] {
   const seen = new Map<string, SearchKey>();
-  const folded = words(question);
+  const folded = joinPhrases(withoutGreetings(words(question)));
   const { cues, asking } = questionCues(folded);
   for (const word of folded) {
-    if (STOP_WORDS.has(word) || asking.has(word) || (word.length < 2 && !/\p{N}/u.test(word))) {
+    if (isFrameWord(word) || asking.has(word)) {
       continue;
     }
     const key = keyOf(word);
@@ -189,6 +169,22 @@ export function keyMatches(key: SearchKey, word: string): boolean {
 export function compounds(text: string): string {
   return (fold(text).match(/[\p{L}\p{N}]+(?:-[\p{L}\p{N}]+)+/gu) ?? [])
     .map((compound) => compound.replace(/-/g, ''))
+    .join(' ');
+}
+
+/** The particles of phrasal verbs whose noun is written as one word ("back up" → "backup"). */
+const PARTICLES = 'up|in|out|off|on|over|down|away';
+
+/**
+ * Phrasal verbs written as one ("back up the phone" → "backup", "check in" → "checkin"), indexed
+ * beside the text so that the noun a customer types ("should I make a backup") meets the verb.
+ */
+export function phrasalCompounds(text: string): string {
+  const pairs = fold(text).match(new RegExp(`\\p{L}+ (?:${PARTICLES})\\b`, 'gu')) ?? [];
+  return pairs
+    .map((pair) => pair.split(' '))
+    .filter(([verb]) => !isFrameWord(verb))
+    .map((pair) => pair.join(''))
     .join(' ');
 }
 

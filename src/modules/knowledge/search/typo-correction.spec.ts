@@ -1,4 +1,4 @@
-import { corrections, editDistance, maxEdits } from './typo-correction';
+import { corrections, editDistance, maxEdits, withDictionaryWords } from './typo-correction';
 
 describe('typo correction', () => {
   it('counts insertions, deletions, substitutions and swaps of two letters as one edit', () => {
@@ -20,5 +20,12 @@ describe('typo correction', () => {
     expect(corrections('batery', vocabulary)).toEqual(['battery', 'bakery']);
     expect(corrections('lifegaurd', vocabulary)).toEqual(['lifeguard']);
     expect(corrections('paypal', vocabulary)).toEqual([]);
+  });
+
+  it('reads a word the knowledge lacks one edit from a general word of the tables as that word', () => {
+    expect(withDictionaryWords('Adress of the shop?', ['adress'])).toBe('address of the shop');
+    expect(withDictionaryWords('is there a garantee', ['garantee'])).toBe('is there a guarantee');
+    expect(withDictionaryWords('do you sell fishing permits', ['fishing', 'permits'])).toBeNull();
+    expect(withDictionaryWords('can I pay with paypal', ['paypal'])).toBeNull();
   });
 });

@@ -4,8 +4,14 @@
  * distance (a swap of two letters counts as one edit). Short words allow fewer edits, as one
  * edit turns a short word into another real word ("cat", "car", "fell", "fill"); a word of the
  * word tables (word-forms.ts) is a real word, never a typo.
+ *
+ * Before the agent's vocabulary, the words of the search's own tables are tried: the words of
+ * the synonym tables and of the question-type cues ("adress" → "address", "garantee" →
+ * "guarantee"), which reach what the knowledge writes in other words ("warranty", a street).
  */
-import { knownWord } from './word-forms';
+import { cueWords } from './question-cues';
+import { words } from './search-terms';
+import { knownWord, tableWords } from './word-forms';
 
 /** Words this short are never corrected. */
 const MIN_CORRECTED_CHARS = 5;
@@ -50,8 +56,11 @@ export function editDistance(a: string, b: string, max: number): number {
 }
 
 /** The vocabulary's words closest to `word` within its allowed edits (none if it allows none). */
-export function corrections(word: string, vocabulary: Iterable<string>): string[] {
-  const allowed = maxEdits(word);
+export function corrections(
+  word: string,
+  vocabulary: Iterable<string>,
+  allowed = maxEdits(word),
+): string[] {
   let best = allowed + 1;
   let found: string[] = [];
   for (const term of vocabulary) {
@@ -72,4 +81,28 @@ export function corrections(word: string, vocabulary: Iterable<string>): string[
 /** Whether a vocabulary word is worth keeping for corrections: letters, not too short. */
 export function vocabularyWord(word: string): boolean {
   return word.length >= MIN_CORRECTED_CHARS - 1 && word.length <= 40 && !/\p{N}/u.test(word);
+}
+
+/** The general words a question's typo is first compared with: the tables' and the cues'. */
+const DICTIONARY = [...new Set([...tableWords(), ...cueWords()])];
+
+/**
+ * The question with each of `unknown` (words the knowledge never uses) that is one edit away
+ * from exactly one word of the tables read as that word, or null when none is. One edit only: a
+ * general word two edits away is as often another word ("fishing", "washing").
+ */
+export function withDictionaryWords(question: string, unknown: string[]): string | null {
+  const fixes = new Map<string, string>();
+  for (const word of unknown) {
+    const close = corrections(word, DICTIONARY, Math.min(1, maxEdits(word)));
+    if (close.length === 1) {
+      fixes.set(word, close[0]);
+    }
+  }
+  if (fixes.size === 0) {
+    return null;
+  }
+  return words(question)
+    .map((word) => fixes.get(word) ?? word)
+    .join(' ');
 }

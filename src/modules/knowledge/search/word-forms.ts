@@ -76,9 +76,17 @@ const SYNONYM_GROUPS: string[] = [
   'borrow lend loan rent rental hire',
   'bike bicycle',
   'car vehicle',
+  'car drive',
   'phone mobile smartphone cellphone',
   'laptop notebook',
   'fix repair mend',
+  'screen display',
+  'passcode password pin',
+  'accept take',
+  'collect pickup collection',
+  'taxi cab',
+  'laundry washing',
+  'motorhome campervan camper caravan',
   'broken damaged faulty cracked',
   'book reserve reservation booking appointment',
   'refund reimburse reimbursement',
@@ -146,6 +154,32 @@ for (const [broad, narrow] of Object.entries(HYPERNYMS)) {
   }
 }
 
+/** Phrases customers use for one word of the tables. */
+const PHRASES: Record<string, string> = { 'money back': 'refund' };
+
+/** The particles of phrasal verbs, written as one word in some nouns ("pick up" → "pickup"). */
+const PARTICLES = new Set(['up', 'in', 'out', 'off', 'on', 'over', 'down', 'away']);
+
+/**
+ * The words of a question with its phrases read as the word of the tables they stand for: a
+ * phrasal verb whose one-word noun the tables know ("check out" → "checkout", "pick up" →
+ * "pickup"), and the phrases above ("money back" → "refund").
+ */
+export function joinPhrases(words: string[]): string[] {
+  const joined: string[] = [];
+  for (let i = 0; i < words.length; i++) {
+    const [word, next] = [words[i], words[i + 1]];
+    const phrase = PHRASES[`${word} ${next}`];
+    if (phrase || (PARTICLES.has(next) && knownWord(`${word}${next}`))) {
+      joined.push(phrase ?? `${word}${next}`);
+      i++;
+    } else {
+      joined.push(word);
+    }
+  }
+  return joined;
+}
+
 /** The word's other irregular forms ("left" → "leave", "leaving"), none when it has none. */
 export function irregularForms(word: string): string[] {
   return IRREGULAR.get(word) ?? [];
@@ -159,6 +193,11 @@ export function synonymsOf(words: string[]): string[] {
   return [...new Set(words.flatMap((word) => SYNONYMS.get(word) ?? []))].filter(
     (synonym) => !words.includes(synonym),
   );
+}
+
+/** Every word of the tables. */
+export function tableWords(): string[] {
+  return [...new Set([...IRREGULAR.keys(), ...SYNONYMS.keys()])];
 }
 
 /** Whether the word is in one of the tables (a real word, not a typo). */
