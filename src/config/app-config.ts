@@ -79,6 +79,8 @@ export class AppConfig {
     maxToolCalls: number;
     /** Replies queued or running in this instance beyond which customer messages are refused. */
     backlogMax: number;
+    /** Replies waiting for a slot beyond which a customer message waits its turn. */
+    waitingMax: number;
   };
   readonly agents: {
     quota: number;
@@ -154,6 +156,7 @@ export class AppConfig {
       maxToolSteps: env.LLM_MAX_TOOL_STEPS,
       maxToolCalls: env.LLM_MAX_TOOL_CALLS,
       backlogMax: env.REPLY_BACKLOG_MAX,
+      waitingMax: env.REPLY_WAITING_MAX,
     };
     this.agents = {
       quota: env.AGENT_QUOTA,

@@ -182,6 +182,10 @@ export class Environment {
   @IntegerSetting({ min: 1, max: 1_000_000 })
   REPLY_BACKLOG_MAX = 5_000;
 
+  /** Replies waiting for a slot past which a new customer message waits for one to be written. */
+  @IntegerSetting({ min: 1, max: 1_000_000 })
+  REPLY_WAITING_MAX = 32;
+
   @OptionalSetting(IsPhoneNumber())
   TEST_WHATSAPP_NUMBER?: string;
 

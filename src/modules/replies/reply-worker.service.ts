@@ -27,11 +27,6 @@ const HISTORY_MESSAGES = 20;
  */
 const CONCURRENCY = 64;
 const PER_TEAM = 16;
-/**
- * Past this many replies waiting for a slot, new customer messages wait their turn: enough to keep
- * every slot busy, few enough that the last reply follows the last message closely.
- */
-const WAITING_MAX = 32;
 const MAX_ATTEMPTS = 5;
 /** Beyond its model calls and action calls, a reply takes a few database round trips. */
 const REPLY_LEASE_MARGIN_MS = 5_000;
@@ -71,7 +66,7 @@ export class ReplyWorker extends JobWorker<ReplyJob, PendingReplyEntity> {
       leaseMs: config.llm.timeoutMs + REPLY_LEASE_MARGIN_MS,
       sweepIntervalMs: 2_000,
       sweepGraceMs: 1_000,
-      waitingMax: WAITING_MAX,
+      waitingMax: config.llm.waitingMax,
     });
     requests.measureBacklogWith({
       size: () => this.inFlight,

@@ -1,0 +1,54 @@
+import { createAgent } from '../factories/agents';
+import { allMessages, conversationsPath, repliesSettled, sendAs } from '../factories/conversations';
+import { startTestApp, TestApp } from '../factories/test-app';
+import { createWorkflow } from '../factories/workflows';
+import { LlmStub, startLlmStub } from '../support/llm-stub';
+
+/**
+ * docs/api.md §5, back-pressure: past REPLY_WAITING_MAX replies waiting for a slot, a new customer
+ * message waits for one more reply to be written before it is stored.
+ */
+describe('customer messages taking turns with the replies', () => {
+  let t: TestApp;
+  let llm: LlmStub;
+  let agentId: string;
+
+  beforeAll(async () => {
+    llm = await startLlmStub();
+    t = await startTestApp({
+      LLM_BASE_URL: llm.url,
+      LLM_API_KEY: 'llm-key',
+      // A hung model call gives up after 1 s, well within the 2 s a message may wait its turn.
+      LLM_TIMEOUT_MS: '1000',
+      REPLY_WAITING_MAX: '1',
+    });
+    const workflow = await createWorkflow(t, { name: 'Shop' });
+    agentId = (await createAgent(t, { workflow_id: workflow.id, name: 'Ada' })).id;
+  });
+  afterAll(async () => {
+    await t.close();
+    await llm.close();
+  });
+
+  it('stores a message sent past the bound only after the reply in the works is written', async () => {
+    llm.behaviour = 'hang';
+    const first = await sendAs(t, agentId, 'turns-1', 'Which sizes do you have?');
+    const path = `${conversationsPath(agentId)}/${first.conversation_id}/messages`;
+    // Under the bound (nothing waits for a slot yet): taken at once, ahead of the first reply.
+    await t.api().post(path).send({ message: 'Second question' }).expect(201);
+    // Now one reply waits behind the running one: this message waits for the running one.
+    await t.api().post(path).send({ message: 'Third question' }).expect(201);
+    llm.behaviour = 'answer';
+    await repliesSettled(t);
+
+    const order = (await allMessages(t, agentId, first.conversation_id)).map((m) =>
+      m.role === 'user' ? m.message : 'reply',
+    );
+    expect(order.slice(0, 4)).toEqual([
+      'Which sizes do you have?',
+      'Second question',
+      'reply',
+      'Third question',
+    ]);
+  });
+});
