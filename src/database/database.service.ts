@@ -4,6 +4,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { Mutex } from 'async-mutex';
 import { DataSource, EntityTarget, ObjectLiteral, QueryRunner } from 'typeorm';
 import { isDeadlock } from './errors';
+import { GroupCommit } from './group-commit';
 import { Dialect, dialectOf, RowLock } from './sql/dialect';
 import { Changes, EntityStatements, FindOptions, Statement, Where } from './sql/entity-statements';
 import { SqlParam } from './sql/params';
@@ -11,6 +12,8 @@ import { RowInserts } from './sql/row-inserts';
 import { PreparedStatements, StatementResult } from './sql/statements';
 
 const DEADLOCK_ATTEMPTS = 3;
+/** One name for every savepoint: they nest strictly, and each statement is prepared once. */
+const SAVEPOINT = 'console_unit';
 
 interface OpenTransaction {
   /** The connection the transaction runs on, once it has begun. */
@@ -34,6 +37,7 @@ export class Database {
   private readonly current = new AsyncLocalStorage<OpenTransaction>();
   private readonly holdingWriter = new AsyncLocalStorage<boolean>();
   private readonly writer: Mutex | null;
+  private readonly groups: GroupCommit | null;
   private readonly statements: PreparedStatements;
   private readonly inserts: RowInserts;
   private readonly entityStatements: EntityStatements;
@@ -42,6 +46,7 @@ export class Database {
 
   constructor(@InjectDataSource() readonly dataSource: DataSource) {
     this.writer = dataSource.options.type === 'postgres' ? null : new Mutex();
+    this.groups = this.writer ? new GroupCommit(this) : null;
     this.dialect = dialectOf(dataSource.options.type === 'postgres' ? 'postgres' : 'sqlite');
     this.statements = new PreparedStatements(dataSource, () => this.current.getStore()?.runner);
     this.inserts = new RowInserts(dataSource, this.dialect);
@@ -172,6 +177,44 @@ export class Database {
       this.current.exit(() => open.afterCommit.forEach((callback) => this.runSafely(callback)));
       return result;
     });
+  }
+
+  /**
+   * Runs `work` in a transaction it may share with other work submitted about the same time, or in
+   * the caller's when it has one open; it resolves once `work`'s writes are committed, and `work`
+   * failing undoes its own writes only. On SQLite, whose one writer takes every transaction in
+   * turn, the work of several callers commits at once (see `GroupCommit`); PostgreSQL runs
+   * transactions side by side and groups their commits itself, so each gets its own there.
+   */
+  grouped<T>(work: () => Promise<T>): Promise<T> {
+    if (this.inTransaction) {
+      return work();
+    }
+    return this.groups ? this.groups.run(work) : this.transaction(work);
+  }
+
+  /**
+   * Runs `work` inside the caller's transaction so that it can fail alone: its writes and the
+   * after-commit callbacks it asked for are undone, and the transaction carries on. Savepoints of
+   * one transaction nest: they are not taken side by side.
+   */
+  async savepoint<T>(work: () => Promise<T>): Promise<T> {
+    const open = this.current.getStore();
+    if (!open) {
+      throw new Error('A savepoint needs an open transaction');
+    }
+    const callbacks = open.afterCommit.length;
+    await this.execute(`SAVEPOINT ${SAVEPOINT}`);
+    try {
+      const result = await work();
+      await this.execute(`RELEASE SAVEPOINT ${SAVEPOINT}`);
+      return result;
+    } catch (error) {
+      await this.execute(`ROLLBACK TO SAVEPOINT ${SAVEPOINT}`);
+      await this.execute(`RELEASE SAVEPOINT ${SAVEPOINT}`);
+      open.afterCommit.length = callbacks;
+      throw error;
+    }
   }
 
   /**
