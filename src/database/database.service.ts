@@ -190,7 +190,9 @@ export class Database {
     if (this.inTransaction) {
       return work();
     }
-    return this.groups ? this.groups.run(work) : this.transaction(work);
+    const groups = this.groups;
+    // A group takes the writer's turn of its own, whoever submitted its first unit.
+    return groups ? this.holdingWriter.exit(() => groups.run(work)) : this.transaction(work);
   }
 
   /**

@@ -22,14 +22,16 @@ type Outcome = { unit: Unit; value: unknown } | { unit: Unit; error: unknown };
  * transaction has ended: its value once committed (the after-commit callbacks of every unit have
  * run then, in the units' order), its own error, or the group's when the commit failed.
  *
- * One group runs at a time: units submitted while it runs make up the next, so groups grow with
- * the load, and a lone unit waits one turn of the event loop. A unit runs in the group's
- * transaction, in the group's asynchronous context, and must not wait on anything but the
- * database: the group holds the writer's turn.
+ * A group asks for its transaction as soon as its first unit comes, and takes its units when the
+ * transaction begins: those submitted while it waited for the writer's turn all go in, so groups
+ * grow with the load and take their turn among the other writers, without a timer. While a group
+ * runs, the next one waits for its turn. A unit runs in the group's transaction, in the group's
+ * asynchronous context, and must wait on nothing but the database: the group holds the writer.
  */
 export class GroupCommit {
   private waiting: Unit[] = [];
-  private busy = false;
+  /** Whether a group waits for its transaction, and will take the units waiting. */
+  private queued = false;
 
   constructor(
     private readonly db: GroupedTransactions,
@@ -39,25 +41,19 @@ export class GroupCommit {
   run<T>(work: () => Promise<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       this.waiting.push({ work, resolve: resolve as (value: unknown) => void, reject });
-      this.startSoon();
+      if (!this.queued) {
+        void this.commitGroup();
+      }
     });
   }
 
-  private startSoon(): void {
-    if (!this.busy) {
-      this.busy = true;
-      setImmediate(() => void this.commitGroup());
-    }
-  }
-
   private async commitGroup(): Promise<void> {
-    // Taken once the transaction has begun (the writer's turn can take a while to come), so the
-    // units submitted meanwhile join this group.
+    this.queued = true;
     let units: Unit[] | undefined;
     let outcomes: Outcome[] = [];
     try {
       await this.db.transaction(async () => {
-        units ??= this.waiting.splice(0, this.maxUnits);
+        units ??= this.takeUnits();
         outcomes = [];
         for (const unit of units) {
           try {
@@ -68,13 +64,8 @@ export class GroupCommit {
         }
       });
     } catch (error) {
-      (units ?? this.waiting.splice(0, this.maxUnits)).forEach((unit) => unit.reject(error));
+      (units ?? this.takeUnits()).forEach((unit) => unit.reject(error));
       return;
-    } finally {
-      this.busy = false;
-      if (this.waiting.length > 0) {
-        this.startSoon();
-      }
     }
     for (const outcome of outcomes) {
       if ('error' in outcome) {
@@ -83,5 +74,15 @@ export class GroupCommit {
         outcome.unit.resolve(outcome.value);
       }
     }
+  }
+
+  /** This group's units; units beyond them, and those to come, go to the next group. */
+  private takeUnits(): Unit[] {
+    this.queued = false;
+    const units = this.waiting.splice(0, this.maxUnits);
+    if (this.waiting.length > 0) {
+      void this.commitGroup();
+    }
+    return units;
   }
 }
