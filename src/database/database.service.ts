@@ -5,6 +5,7 @@ import { Mutex } from 'async-mutex';
 import { DataSource, EntityTarget, ObjectLiteral, QueryRunner } from 'typeorm';
 import { isDeadlock } from './errors';
 import { GroupCommit } from './group-commit';
+import { inSavepoint, SavepointScope } from './savepoint';
 import { Dialect, dialectOf, RowLock } from './sql/dialect';
 import { Changes, EntityStatements, FindOptions, Statement, Where } from './sql/entity-statements';
 import { SqlParam } from './sql/params';
@@ -12,13 +13,10 @@ import { RowInserts } from './sql/row-inserts';
 import { PreparedStatements, StatementResult } from './sql/statements';
 
 const DEADLOCK_ATTEMPTS = 3;
-/** One name for every savepoint: they nest strictly, and each statement is prepared once. */
-const SAVEPOINT = 'console_unit';
 
-interface OpenTransaction {
+interface OpenTransaction extends SavepointScope {
   /** The connection the transaction runs on, once it has begun. */
   runner?: QueryRunner;
-  afterCommit: Array<() => void>;
 }
 
 /**
@@ -180,18 +178,17 @@ export class Database {
   }
 
   /**
-   * Runs `work` in a transaction it may share with other work submitted about the same time, or in
-   * the caller's when it has one open; it resolves once `work`'s writes are committed, and `work`
-   * failing undoes its own writes only. On SQLite, whose one writer takes every transaction in
-   * turn, the work of several callers commits at once (see `GroupCommit`); PostgreSQL runs
-   * transactions side by side and groups their commits itself, so each gets its own there.
+   * Runs `work` in a transaction it may share with work submitted about the same time (or in the
+   * caller's); resolves once its writes are committed; `work` failing undoes its own writes only.
+   * On SQLite, whose one writer takes the transactions in turn, several callers' work commits at
+   * once (`GroupCommit`, which takes a writer's turn of its own); PostgreSQL runs transactions side
+   * by side and groups their commits itself, so each gets its own there.
    */
   grouped<T>(work: () => Promise<T>): Promise<T> {
     if (this.inTransaction) {
       return work();
     }
     const groups = this.groups;
-    // A group takes the writer's turn of its own, whoever submitted its first unit.
     return groups ? this.holdingWriter.exit(() => groups.run(work)) : this.transaction(work);
   }
 
@@ -205,18 +202,7 @@ export class Database {
     if (!open) {
       throw new Error('A savepoint needs an open transaction');
     }
-    const callbacks = open.afterCommit.length;
-    await this.execute(`SAVEPOINT ${SAVEPOINT}`);
-    try {
-      const result = await work();
-      await this.execute(`RELEASE SAVEPOINT ${SAVEPOINT}`);
-      return result;
-    } catch (error) {
-      await this.execute(`ROLLBACK TO SAVEPOINT ${SAVEPOINT}`);
-      await this.execute(`RELEASE SAVEPOINT ${SAVEPOINT}`);
-      open.afterCommit.length = callbacks;
-      throw error;
-    }
+    return inSavepoint(open, (sql) => this.execute(sql), work);
   }
 
   /**

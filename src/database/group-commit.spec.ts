@@ -55,6 +55,21 @@ describe('Database.grouped (GroupCommit)', () => {
     expect(heard).toEqual(['committed a', 'committed c']);
   });
 
+  it('runs nothing more, and commits nothing, once a failure took the whole transaction with it', async () => {
+    const outcomes = await Promise.allSettled([
+      db.grouped(() => note('a')),
+      // As SQLite does itself on a full disk or an I/O error.
+      db.grouped(async () => {
+        await note('b');
+        await db.execute('ROLLBACK');
+        throw new Error('disk I/O error');
+      }),
+      db.grouped(() => note('c')),
+    ]);
+    expect(outcomes.map(({ status }) => status)).toEqual(['rejected', 'rejected', 'rejected']);
+    expect(await notes()).toEqual([]);
+  });
+
   it("runs every unit's after-commit callbacks once the group committed, in the units' order, before any unit hears", async () => {
     const heard: string[] = [];
     const unit = (id: string) =>
