@@ -6,6 +6,11 @@ export interface GroupedTransactions {
 
 /** Enough to amortise a commit; few enough that the writer's turn stays short for the others. */
 const MAX_UNITS = 64;
+/**
+ * Groups that may follow one another in one turn of the event loop: enough for chains of steps
+ * (a claim, then the outcome) to run their course; a bound in case a chain never ends.
+ */
+const MAX_GROUPS_PER_TURN = 32;
 
 interface Unit {
   work: () => Promise<unknown>;
@@ -22,16 +27,23 @@ type Outcome = { unit: Unit; value: unknown } | { unit: Unit; error: unknown };
  * transaction has ended: its value once committed (the after-commit callbacks of every unit have
  * run then, in the units' order), its own error, or the group's when the commit failed.
  *
- * A group asks for its transaction as soon as its first unit comes, and takes its units when the
- * transaction begins: those submitted while it waited for the writer's turn all go in, so groups
- * grow with the load and take their turn among the other writers, without a timer. While a group
- * runs, the next one waits for its turn. A unit runs in the group's transaction, in the group's
- * asynchronous context, and must wait on nothing but the database: the group holds the writer.
+ * The units submitted in one turn of the event loop make a group at its end (`setImmediate`). On
+ * SQLite a request's statements never wait on I/O, so each request runs to its end at once, and
+ * only a turn gathers the units of many. A group takes its units when its transaction begins, so
+ * those submitted meanwhile join it. The units that its outcomes set going in turn (a job claimed
+ * runs, and then stores what it did) make the next group as soon as they have all been submitted
+ * (`process.nextTick`: once no promise is left to settle), in the same turn: a chain of steps
+ * advances a step per group, not a step per turn.
+ *
+ * A unit runs in the group's transaction, in the group's asynchronous context, and must wait on
+ * nothing but the database: the group holds the writer.
  */
 export class GroupCommit {
   private waiting: Unit[] = [];
-  /** Whether a group waits for its transaction, and will take the units waiting. */
+  /** Whether a group is about to begin, and will take the units waiting. */
   private queued = false;
+  private running = false;
+  private groupsThisTurn = 0;
 
   constructor(
     private readonly db: GroupedTransactions,
@@ -41,14 +53,21 @@ export class GroupCommit {
   run<T>(work: () => Promise<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       this.waiting.push({ work, resolve: resolve as (value: unknown) => void, reject });
-      if (!this.queued) {
-        void this.commitGroup();
+      if (!this.queued && !this.running) {
+        this.queued = true;
+        setImmediate(() => this.startTurn());
       }
     });
   }
 
+  private startTurn(): void {
+    this.groupsThisTurn = 0;
+    void this.commitGroup();
+  }
+
   private async commitGroup(): Promise<void> {
-    this.queued = true;
+    this.running = true;
+    this.groupsThisTurn++;
     let units: Unit[] | undefined;
     let outcomes: Outcome[] = [];
     try {
@@ -64,9 +83,9 @@ export class GroupCommit {
         }
       });
     } catch (error) {
-      (units ?? this.takeUnits()).forEach((unit) => unit.reject(error));
-      return;
+      outcomes = (units ?? this.takeUnits()).map((unit) => ({ unit, error }));
     }
+    this.running = false;
     for (const outcome of outcomes) {
       if ('error' in outcome) {
         outcome.unit.reject(outcome.error);
@@ -74,15 +93,29 @@ export class GroupCommit {
         outcome.unit.resolve(outcome.value);
       }
     }
+    this.followUp();
   }
 
-  /** This group's units; units beyond them, and those to come, go to the next group. */
+  /** The units waiting, as many as a group holds; the others wait for the next group. */
   private takeUnits(): Unit[] {
     this.queued = false;
-    const units = this.waiting.splice(0, this.maxUnits);
-    if (this.waiting.length > 0) {
-      void this.commitGroup();
+    return this.waiting.splice(0, this.maxUnits);
+  }
+
+  /** The next group, once the outcomes just told have set going whatever they set going. */
+  private followUp(): void {
+    if (this.queued) {
+      return;
     }
-    return units;
+    this.queued = true;
+    process.nextTick(() => {
+      if (this.waiting.length === 0) {
+        this.queued = false;
+      } else if (this.groupsThisTurn < MAX_GROUPS_PER_TURN) {
+        void this.commitGroup();
+      } else {
+        setImmediate(() => this.startTurn());
+      }
+    });
   }
 }
