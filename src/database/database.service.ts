@@ -1,4 +1,4 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
+import { AsyncLocalStorage, AsyncResource } from 'node:async_hooks';
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Mutex } from 'async-mutex';
@@ -189,7 +189,12 @@ export class Database {
       return work();
     }
     const groups = this.groups;
-    return groups ? this.holdingWriter.exit(() => groups.run(work)) : this.transaction(work);
+    if (!groups) {
+      return this.transaction(work);
+    }
+    // The unit runs in the caller's asynchronous context, inside the group's transaction.
+    const inCaller = AsyncResource.bind((open: OpenTransaction) => this.current.run(open, work));
+    return this.holdingWriter.exit(() => groups.run(() => inCaller(this.current.getStore()!)));
   }
 
   /**

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { DataSource } from 'typeorm';
 import { Database } from './database.service';
 import { GroupCommit, GroupedTransactions } from './group-commit';
@@ -117,6 +118,19 @@ describe('Database.grouped (GroupCommit)', () => {
     await Promise.all([first, ...later]);
     expect(transactions).toHaveBeenCalledTimes(2);
     expect(await notes()).toEqual(['a', 'b', 'c']);
+  });
+
+  it("runs each unit in its caller's asynchronous context, inside the group's transaction", async () => {
+    const caller = new AsyncLocalStorage<string>();
+    const seen = await Promise.all(
+      ['a', 'b'].map((id) =>
+        caller.run(id, () =>
+          db.grouped(async () => (await note(id), `${caller.getStore()} ${db.inTransaction}`)),
+        ),
+      ),
+    );
+    expect(seen).toEqual(['a true', 'b true']);
+    expect(transactions).toHaveBeenCalledTimes(1);
   });
 
   it("joins the caller's open transaction", async () => {

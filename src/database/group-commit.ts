@@ -35,8 +35,8 @@ type Outcome = { unit: Unit; value: unknown } | { unit: Unit; error: unknown };
  * (`process.nextTick`: once no promise is left to settle), in the same turn: a chain of steps
  * advances a step per group, not a step per turn.
  *
- * A unit runs in the group's transaction, in the group's asynchronous context, and must wait on
- * nothing but the database: the group holds the writer.
+ * A unit runs in the group's transaction and must wait on nothing but the database: the group
+ * holds the writer.
  */
 export class GroupCommit {
   private waiting: Unit[] = [];
