@@ -198,6 +198,14 @@ export class Database {
   }
 
   /**
+   * Runs `work`, a single write statement, as `grouped()` where commits are grouped (SQLite), and
+   * on its own as `write()` does elsewhere: one statement needs no transaction of its own.
+   */
+  writeGrouped<T>(work: () => Promise<T>): Promise<T> {
+    return this.groups ? this.grouped(work) : this.write(work);
+  }
+
+  /**
    * Runs `work` inside the caller's transaction so that it can fail alone: its writes and the
    * after-commit callbacks it asked for are undone, and the transaction carries on. Savepoints of
    * one transaction nest: they are not taken side by side.

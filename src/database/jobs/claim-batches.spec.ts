@@ -14,13 +14,13 @@ describe('ClaimBatches', () => {
     free = new Set(['a', 'b', 'c']);
     // A group begins a little later, as the writer's turn comes, and commits after its work.
     const db = {
-      grouped: async <T>(work: () => Promise<T>) => {
+      writeGrouped: async <T>(work: () => Promise<T>) => {
         await Promise.resolve();
         const result = await work();
         committed.push('commit');
         return result;
       },
-    } as unknown as Pick<Database, 'grouped'>;
+    } as unknown as Pick<Database, 'writeGrouped'>;
     batches = new ClaimBatches(db, async (ids, leaseMs) => {
       statements.push({ ids, leaseMs });
       const rows = ids.filter((id) => free.delete(id)).map((id) => [id, { id }] as const);

@@ -19,8 +19,8 @@ interface Batch<T> {
 
 /**
  * Claims of one job table asked for close together, written as one statement in one commit
- * (`Database.grouped`, so on SQLite with whatever else commits then). A batch takes claims until
- * its statement runs; each claim still resolves only once the batch is committed, so a job never
+ * (`Database.writeGrouped`, so on SQLite with whatever else commits then). A batch takes claims
+ * until its statement runs; each claim still resolves only once the batch is committed, so a job never
  * runs on a claim that could roll back. Claims at the same moment and for the same lease go
  * together; a row asked for twice in one batch goes to the first asker.
  */
@@ -28,7 +28,7 @@ export class ClaimBatches<T> {
   private readonly open = new Map<string, Batch<T>>();
 
   constructor(
-    private readonly db: Pick<Database, 'grouped'>,
+    private readonly db: Pick<Database, 'writeGrouped'>,
     private readonly claimRows: ClaimRows<T>,
   ) {}
 
@@ -50,14 +50,17 @@ export class ClaimBatches<T> {
       return open;
     }
     const ids = new Set<string>();
-    const claimed = this.db.grouped(async () => {
-      // From here on, claims go to the next batch.
-      if (this.open.get(key)?.ids === ids) {
-        this.open.delete(key);
-      }
-      const token = randomUUID();
-      return { rows: await this.claimRows([...ids], leaseMs, now ?? new Date(), token), token };
-    });
+    // Written once the claims asked for meanwhile (this tick, the promises it settles) are in.
+    const claimed = new Promise<void>((resolve) => process.nextTick(resolve)).then(() =>
+      this.db.writeGrouped(async () => {
+        // From here on, claims go to the next batch.
+        if (this.open.get(key)?.ids === ids) {
+          this.open.delete(key);
+        }
+        const token = randomUUID();
+        return { rows: await this.claimRows([...ids], leaseMs, now ?? new Date(), token), token };
+      }),
+    );
     const batch = { ids, claimed };
     this.open.set(key, batch);
     return batch;
