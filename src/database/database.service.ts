@@ -1,9 +1,11 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
+import { AsyncLocalStorage, AsyncResource } from 'node:async_hooks';
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Mutex } from 'async-mutex';
 import { DataSource, EntityTarget, ObjectLiteral, QueryRunner } from 'typeorm';
 import { isDeadlock } from './errors';
+import { GroupCommit } from './group-commit';
+import { inSavepoint, SavepointScope } from './savepoint';
 import { Dialect, dialectOf, RowLock } from './sql/dialect';
 import { Changes, EntityStatements, FindOptions, Statement, Where } from './sql/entity-statements';
 import { SqlParam } from './sql/params';
@@ -12,10 +14,9 @@ import { PreparedStatements, StatementResult } from './sql/statements';
 
 const DEADLOCK_ATTEMPTS = 3;
 
-interface OpenTransaction {
+interface OpenTransaction extends SavepointScope {
   /** The connection the transaction runs on, once it has begun. */
   runner?: QueryRunner;
-  afterCommit: Array<() => void>;
 }
 
 /**
@@ -34,6 +35,7 @@ export class Database {
   private readonly current = new AsyncLocalStorage<OpenTransaction>();
   private readonly holdingWriter = new AsyncLocalStorage<boolean>();
   private readonly writer: Mutex | null;
+  private readonly groups: GroupCommit | null;
   private readonly statements: PreparedStatements;
   private readonly inserts: RowInserts;
   private readonly entityStatements: EntityStatements;
@@ -42,6 +44,7 @@ export class Database {
 
   constructor(@InjectDataSource() readonly dataSource: DataSource) {
     this.writer = dataSource.options.type === 'postgres' ? null : new Mutex();
+    this.groups = this.writer ? new GroupCommit(this) : null;
     this.dialect = dialectOf(dataSource.options.type === 'postgres' ? 'postgres' : 'sqlite');
     this.statements = new PreparedStatements(dataSource, () => this.current.getStore()?.runner);
     this.inserts = new RowInserts(dataSource, this.dialect);
@@ -172,6 +175,47 @@ export class Database {
       this.current.exit(() => open.afterCommit.forEach((callback) => this.runSafely(callback)));
       return result;
     });
+  }
+
+  /**
+   * Runs `work` in a transaction it may share with work submitted about the same time (or in the
+   * caller's); resolves once its writes are committed; `work` failing undoes its own writes only.
+   * On SQLite, whose one writer takes the transactions in turn, several callers' work commits at
+   * once (`GroupCommit`, which takes a writer's turn of its own); PostgreSQL runs transactions side
+   * by side and groups their commits itself, so each gets its own there.
+   */
+  grouped<T>(work: () => Promise<T>): Promise<T> {
+    if (this.inTransaction) {
+      return work();
+    }
+    const groups = this.groups;
+    if (!groups) {
+      return this.transaction(work);
+    }
+    // The unit runs in the caller's asynchronous context, inside the group's transaction.
+    const inCaller = AsyncResource.bind((open: OpenTransaction) => this.current.run(open, work));
+    return this.holdingWriter.exit(() => groups.run(() => inCaller(this.current.getStore()!)));
+  }
+
+  /**
+   * Runs `work`, a single write statement, as `grouped()` where commits are grouped (SQLite), and
+   * on its own as `write()` does elsewhere: one statement needs no transaction of its own.
+   */
+  writeGrouped<T>(work: () => Promise<T>): Promise<T> {
+    return this.groups ? this.grouped(work) : this.write(work);
+  }
+
+  /**
+   * Runs `work` inside the caller's transaction so that it can fail alone: its writes and the
+   * after-commit callbacks it asked for are undone, and the transaction carries on. Savepoints of
+   * one transaction nest: they are not taken side by side.
+   */
+  async savepoint<T>(work: () => Promise<T>): Promise<T> {
+    const open = this.current.getStore();
+    if (!open) {
+      throw new Error('A savepoint needs an open transaction');
+    }
+    return inSavepoint(open, (sql) => this.execute(sql), work);
   }
 
   /**

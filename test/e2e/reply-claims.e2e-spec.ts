@@ -22,10 +22,12 @@ describe("claims on replies and action runs: a late settle never overwrites the 
   let t: TestApp;
   let conversation: ConversationEntity;
   let messageId: string;
+  let agentId: string;
 
   beforeAll(async () => {
     t = await startTestApp();
     const agent = await createAgent(t);
+    agentId = agent.id;
     // An answer of the team's own: the conversation exists, and no reply is owed.
     const sent = await sendAs(t, agent.id, 'claims-customer', 'Hello', { role: 'assistant' });
     messageId = sent.id;
@@ -67,6 +69,49 @@ describe("claims on replies and action runs: a late settle never overwrites the 
 
     expect(await pending.jobs.remove(row.id, takeover!.token)).toBe(true);
     expect(await t.dataSource().getRepository(PendingReplyEntity).countBy({ id: row.id })).toBe(0);
+  });
+
+  it('claims the pending replies asked for together in one statement, each row once', async () => {
+    const db = t.app.get(Database);
+    const pending = t.app.get(PendingRepliesRepository);
+    // Due an hour from now, so this application's own worker leaves them to the test.
+    const asked = new Date(Date.now() + HOUR_MS);
+    // Answers of the team's own, each owed a reply here by hand.
+    const answered = [
+      await sendAs(t, agentId, 'claims-customer', 'One', { role: 'assistant' }),
+      await sendAs(t, agentId, 'claims-customer', 'Two', { role: 'assistant' }),
+    ];
+    const rows = answered.map((message): PendingReplyEntity => ({
+      id: newId(),
+      teamId: conversation.teamId,
+      agentId: conversation.agentId,
+      conversationId: conversation.id,
+      messageId: message.id,
+      attempts: 0,
+      leaseUntil: null,
+      leaseToken: null,
+      createdAt: asked,
+    }));
+    await db.insert(PendingReplyEntity, rows);
+    const statements = jest.spyOn(db, 'execute');
+
+    const [first, second, again] = await Promise.all([
+      pending.jobs.claim(rows[0].id, 10_000, asked),
+      pending.jobs.claim(rows[1].id, 10_000, asked),
+      pending.jobs.claim(rows[0].id, 10_000, asked),
+    ]);
+    const claims = statements.mock.calls.filter(([sql]) =>
+      sql.startsWith('UPDATE pending_replies'),
+    );
+    statements.mockRestore();
+    expect(claims).toHaveLength(1);
+    expect([first?.row.id, second?.row.id, again]).toEqual([rows[0].id, rows[1].id, null]);
+    expect([first?.row.attempts, second?.row.attempts]).toEqual([1, 1]);
+
+    expect(await pending.jobs.remove(rows[0].id, first!.token)).toBe(true);
+    expect(await pending.jobs.remove(rows[1].id, second!.token)).toBe(true);
+    const left = t.dataSource().getRepository(PendingReplyEntity);
+    expect(await left.countBy({ conversationId: conversation.id })).toBe(0);
   });
 
   it("keeps the sweeper's interrupted outcome when the caller whose lease ran out settles late", async () => {

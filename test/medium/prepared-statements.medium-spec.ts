@@ -229,4 +229,60 @@ describe('Database statements of our own', () => {
       ).rejects.toThrow(/no column for nope/);
     });
   });
+
+  describe('savepoints and grouped transactions', () => {
+    const rename = (id: string, name: string) =>
+      db.execute('UPDATE workflows SET name = $1 WHERE team_id = $2 AND id = $3', [
+        name,
+        teamId,
+        id,
+      ]);
+    /** A statement the engine refuses (PostgreSQL then aborts the whole transaction). */
+    const failing = () =>
+      db.execute('INSERT INTO teams (id, name, created_at) VALUES ($1, $2, $3)', [
+        teamId,
+        'Again',
+        new Date(),
+      ]);
+    const nameOf = async (id: string) => (await db.findOne(WorkflowEntity, { id }))?.name;
+
+    it('undoes a savepoint whose statement failed; the transaction carries on and commits', async () => {
+      const stored = workflow('Before');
+      await insert(stored);
+      const heard: string[] = [];
+      await db.transaction(async () => {
+        await rename(stored.id, 'Outer');
+        db.afterCommit(() => heard.push('outer'));
+        await expect(
+          db.savepoint(async () => {
+            await rename(stored.id, 'Inner');
+            db.afterCommit(() => heard.push('inner'));
+            await failing();
+          }),
+        ).rejects.toBeInstanceOf(QueryFailedError);
+        await db.execute('UPDATE workflows SET setup_time = 99 WHERE id = $1', [stored.id]);
+      });
+      expect(await db.findOne(WorkflowEntity, { id: stored.id })).toMatchObject({
+        name: 'Outer',
+        setupTime: 99,
+      });
+      expect(heard).toEqual(['outer']);
+    });
+
+    it('commits the grouped work that succeeded beside work whose statement failed', async () => {
+      const [a, b] = [workflow('Group A'), workflow('Group B')];
+      await insert(a);
+      await insert(b);
+      const outcomes = await Promise.allSettled([
+        db.grouped(() => rename(a.id, 'Grouped A')),
+        db.grouped(async () => {
+          await rename(b.id, 'Lost');
+          await failing();
+        }),
+        db.grouped(() => rename(b.id, 'Grouped B')),
+      ]);
+      expect(outcomes.map(({ status }) => status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+      expect([await nameOf(a.id), await nameOf(b.id)]).toEqual(['Grouped A', 'Grouped B']);
+    });
+  });
 });

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { EntityTarget, ObjectLiteral } from 'typeorm';
 import { Database } from '../database.service';
 import { SqlParam, SqlParams } from '../sql/params';
+import { ClaimBatches } from './claim-batches';
 
 /** Where a table keeps the jobs it holds: one row, one job. */
 export interface JobTableSpec {
@@ -25,7 +26,10 @@ export interface JobTableSpec {
   tokenColumn?: string;
 }
 
-/** A claimed job: the row as the claim left it, and the token that proves the claim. */
+/**
+ * A claimed job: the row as the claim left it, and the token that proves the claim. Rows claimed
+ * together share a token: with the row's id it names one claim (a row claimed again gets another).
+ */
 export interface Claim<T> {
   row: T;
   token: string;
@@ -41,6 +45,7 @@ export interface Claim<T> {
 export class JobTable<T extends ObjectLiteral> {
   private readonly lease: string;
   private readonly token: string;
+  private readonly batches: ClaimBatches<T>;
 
   constructor(
     private readonly db: Database,
@@ -49,21 +54,43 @@ export class JobTable<T extends ObjectLiteral> {
   ) {
     this.lease = spec.leaseColumn ?? 'lease_until';
     this.token = spec.tokenColumn ?? 'lease_token';
+    this.batches = new ClaimBatches(db, (ids, leaseMs, now, token) =>
+      this.claimRows(ids, leaseMs, now, token),
+    );
   }
 
-  /** Takes the row for `leaseMs` if it is due and free; null when it is not. */
-  async claim(id: string, leaseMs: number, now = new Date()): Promise<Claim<T> | null> {
+  /**
+   * Takes the row for `leaseMs` if it is due (at `now`, by default when the claim is written) and
+   * free; null when it is not. Resolves once the claim is committed. Claims asked for before the
+   * statement of the first runs are written with it, in one statement and one commit (see
+   * `ClaimBatches`); inside a transaction the claim joins it, alone.
+   */
+  async claim(id: string, leaseMs: number, now?: Date): Promise<Claim<T> | null> {
+    if (this.db.inTransaction) {
+      const token = randomUUID();
+      const row = (await this.claimRows([id], leaseMs, now ?? new Date(), token)).get(id);
+      return row ? { row, token } : null;
+    }
+    return this.batches.claim(id, leaseMs, now);
+  }
+
+  /** Claims the due and free rows among `ids` with `token`, in one statement; those claimed, by id. */
+  private async claimRows(
+    ids: readonly string[],
+    leaseMs: number,
+    now: Date,
+    token: string,
+  ): Promise<Map<string, T>> {
     const params = new SqlParams();
-    const token = randomUUID();
     const counted = this.spec.attempts ? `, ${this.spec.attempts} = ${this.spec.attempts} + 1` : '';
     const sql =
       `UPDATE ${this.spec.table} SET ${this.lease} = ${params.add(new Date(now.getTime() + leaseMs))}, ` +
       `${this.token} = ${params.add(token)}${counted} ` +
-      `WHERE id = ${params.add(id)} AND ${this.free(params, now)} AND (${this.spec.due(params, now)}) ` +
+      `WHERE id IN (${params.list(ids)}) AND ${this.free(params, now)} AND (${this.spec.due(params, now)}) ` +
       'RETURNING *';
-    const { rows } = await this.db.write(() => this.db.execute(sql, params.values));
-    const [row] = this.db.hydrate(this.entity, rows);
-    return row ? { row, token } : null;
+    const { rows } = await this.db.write(() => this.db.execute<{ id: string }>(sql, params.values));
+    const claimed = this.db.hydrate(this.entity, rows);
+    return new Map(rows.map((row, index) => [row.id, claimed[index]]));
   }
 
   /** Extends the lease of a claim still held; false when it was lost. */

@@ -61,6 +61,7 @@ describe('ReplyWorker', () => {
       {
         dialect: dialectOf('postgres'),
         transaction: (work: () => unknown) => work(),
+        grouped: (work: () => unknown) => work(),
         afterCommit: (callback: () => void) => callback(),
       } as unknown as Database,
       pending as unknown as PendingRepliesRepository,

@@ -41,10 +41,11 @@ export interface ReplyJob extends QueuedJob {
 /**
  * Produces the replies that user messages are waiting for. The pending mark is written with the
  * user message and is a job (see `JobWorker`): a worker claims it, asks the reply engine, then
- * stores the reply and removes the mark in one transaction, only while its claim holds. A worker
- * that dies leaves a lease that runs out, and a sweep hands the reply to another, so no
- * acknowledged message goes unanswered. Replies of one conversation are produced one after
- * another, in order; teams take turns for the slots.
+ * stores the reply and removes the mark in one transaction, only while its claim holds; claims and
+ * stored replies of several conversations share commits (`Database.grouped`). A worker that dies
+ * leaves a lease that runs out, and a sweep hands the reply to another, so no acknowledged
+ * message goes unanswered. Replies of one conversation are produced one after another, in order;
+ * teams take turns for the slots.
  */
 @Injectable()
 export class ReplyWorker extends JobWorker<ReplyJob, PendingReplyEntity> {
@@ -143,7 +144,7 @@ export class ReplyWorker extends JobWorker<ReplyJob, PendingReplyEntity> {
                 .then((recent) => upTo(recent, message)),
             onDelta: this.deltasOf(conversation.id, message.id),
           });
-    const stored = await this.db.transaction(async () => {
+    const stored = await this.db.grouped(async () => {
       // Only while the claim holds: a worker that took the reply over stores its own.
       if (!(await this.pending.jobs.remove(pending.id, token))) {
         return null;

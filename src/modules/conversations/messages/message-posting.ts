@@ -58,7 +58,8 @@ export class MessagePosting {
     }
     // A person answering in the conversation has taken care of whatever needed attention.
     const clearsAttention = role === 'assistant';
-    return this.db.transaction(async () => {
+    // Committed with the other messages, claims and replies of this turn (group commit, SQLite).
+    return this.db.grouped(async () => {
       const appended =
         'conversationId' in target
           ? isId(target.conversationId)
