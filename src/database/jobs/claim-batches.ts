@@ -50,8 +50,9 @@ export class ClaimBatches<T> {
       return open;
     }
     const ids = new Set<string>();
-    // Written once the claims asked for meanwhile (this tick, the promises it settles) are in.
-    const claimed = new Promise<void>((resolve) => process.nextTick(resolve)).then(() =>
+    // Handed over once the claims asked for with this one (a queue starting its jobs) are in: on
+    // SQLite the batch then takes claims until its group begins; elsewhere its statement runs.
+    const claimed = Promise.resolve().then(() =>
       this.db.writeGrouped(async () => {
         // From here on, claims go to the next batch.
         if (this.open.get(key)?.ids === ids) {
