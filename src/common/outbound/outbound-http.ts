@@ -2,7 +2,7 @@ import { lookup } from 'node:dns';
 import { promises as dns } from 'node:dns';
 import { isIP, LookupFunction } from 'node:net';
 import { Injectable } from '@nestjs/common';
-import { Agent, fetch as undiciFetch } from 'undici';
+import type { Agent } from 'undici';
 import { withClientSpan } from '@/common/tracing/client-span';
 import { AppConfig } from '@/config/app-config';
 import { Database } from '@/database/database.service';
@@ -20,6 +20,10 @@ const REFUSAL = 'must not point to a private, loopback, link-local or metadata a
 
 export type FetchFn = (url: string | URL, init?: RequestInit) => Promise<Response>;
 
+let undici: Promise<typeof import('undici')> | undefined;
+/** Loaded with the first outbound call: a start makes none (start-up time). */
+const loadUndici = () => (undici ??= import('undici'));
+
 /**
  * Every request the service makes to a URL a customer gave it goes through here: only http(s),
  * only public addresses (with OUTBOUND_ALLOW_PRIVATE private ones too, link-local and metadata
@@ -32,7 +36,8 @@ export type FetchFn = (url: string | URL, init?: RequestInit) => Promise<Respons
 export class OutboundHttp {
   private readonly allowPrivate: boolean;
   readonly timeoutMs: number;
-  private readonly dispatcher: Agent;
+  /** The guarded connection pool, made with the first call for a customer. */
+  private dispatcher: Promise<Agent> | undefined;
 
   constructor(
     config: AppConfig,
@@ -40,7 +45,6 @@ export class OutboundHttp {
   ) {
     this.allowPrivate = config.outbound.allowPrivate;
     this.timeoutMs = config.outbound.timeoutMs;
-    this.dispatcher = new Agent({ connect: { lookup: this.guardedLookup } });
   }
 
   /** Why `rawUrl` may not be called, or null when it may. */
@@ -82,7 +86,10 @@ export class OutboundHttp {
     return async (url, init = {}) => {
       const target = new URL(url);
       this.assertLiteralAddressAllowed(target);
-      return send(target, init, deadline, maxBytes, this.dispatcher);
+      this.dispatcher ??= loadUndici().then(
+        ({ Agent: Pool }) => new Pool({ connect: { lookup: this.guardedLookup } }),
+      );
+      return send(target, init, deadline, maxBytes, await this.dispatcher);
     };
   }
 
@@ -150,6 +157,7 @@ function send(
 ): Promise<Response> {
   const signal = init.signal ? AbortSignal.any([init.signal, deadline]) : deadline;
   return withClientSpan(target, init, async (sent) => {
+    const { fetch: undiciFetch } = await loadUndici();
     const response = await undiciFetch(target, {
       ...(sent as object),
       signal,

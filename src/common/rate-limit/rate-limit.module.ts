@@ -1,5 +1,4 @@
 import { Module } from '@nestjs/common';
-import { ThrottlerStorageRedisService } from '@nest-lab/throttler-storage-redis';
 import { ThrottlerModule } from '@nestjs/throttler';
 import { AppConfig } from '@/config/app-config';
 import { REDIS } from '../redis/redis.module';
@@ -11,7 +10,7 @@ import { FixedWindowStorage } from './fixed-window-storage';
   imports: [
     ThrottlerModule.forRootAsync({
       inject: [AppConfig, REDIS],
-      useFactory: (config: AppConfig, redis: RedisConnections | null) => ({
+      useFactory: async (config: AppConfig, redis: RedisConnections | null) => ({
         throttlers: [
           {
             name: 'default',
@@ -19,8 +18,11 @@ import { FixedWindowStorage } from './fixed-window-storage';
             ttl: config.rateLimit.windowS * 1000,
           },
         ],
+        // The Redis storage (and ioredis with it) is loaded only with REDIS_URL (start-up time).
         storage: redis
-          ? new ThrottlerStorageRedisService(redis.commands)
+          ? new (await import('@nest-lab/throttler-storage-redis')).ThrottlerStorageRedisService(
+              redis.commands,
+            )
           : new FixedWindowStorage(),
       }),
     }),

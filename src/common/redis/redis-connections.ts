@@ -1,5 +1,6 @@
 import { Logger } from '@nestjs/common';
-import Redis, { RedisOptions } from 'ioredis';
+import type Redis from 'ioredis';
+import type { RedisOptions } from 'ioredis';
 import { RateLimitedWarning } from '@/database/rate-limited-warning';
 import { StartupError } from '@/config/startup-error';
 
@@ -27,8 +28,10 @@ export class RedisConnections {
       connectTimeout: CONNECT_TIMEOUT_MS,
       retryStrategy: (attempt) => Math.min(attempt * 100, MAX_RECONNECT_DELAY_MS),
     };
-    const commands = new Redis(url, options);
-    const subscriber = new Redis(url, options);
+    // Loaded only with REDIS_URL: a single instance never needs it (start-up time).
+    const { default: Client } = await import('ioredis');
+    const commands = new Client(url, options);
+    const subscriber = new Client(url, options);
     // Until connected, a failure stops the start (below); without a listener ioredis would print
     // each retry.
     commands.on('error', () => undefined);

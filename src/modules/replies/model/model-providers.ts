@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import OpenAI, { type ClientOptions } from 'openai';
+import type OpenAI from 'openai';
+import type { ClientOptions } from 'openai';
 import { OutboundHttp } from '@/common/outbound/outbound-http';
 import { AppConfig } from '@/config/app-config';
 import { ModelSettingsService, OwnProvider } from '@/modules/model-settings/model-settings.service';
@@ -15,6 +16,12 @@ export interface ModelProvider {
 
 const MAX_CACHED_CLIENTS = 1000;
 
+/** Loaded with the first provider asked for: a start that answers no model need not pay for it. */
+async function openAiClient(options: ClientOptions): Promise<OpenAI> {
+  const { OpenAI: Client } = await import('openai');
+  return new Client(options);
+}
+
 /**
  * The provider of each team: its own (docs/api.md §5b) or the environment's (LLM_*). The team's
  * settings are read for every reply, so a PUT or DELETE on any instance holds for the next reply
@@ -23,7 +30,8 @@ const MAX_CACHED_CLIENTS = 1000;
  */
 @Injectable()
 export class ModelProviders {
-  private readonly environment: OpenAI | null;
+  private environment: Promise<OpenAI> | null = null;
+  private readonly environmentOptions: ClientOptions | null;
   private readonly environmentModel: string;
   private readonly timeoutMs: number;
   private readonly clients = new Map<string, OpenAI>();
@@ -36,15 +44,15 @@ export class ModelProviders {
     this.environmentModel = config.llm.model;
     this.timeoutMs = config.llm.timeoutMs;
     // The operator's model: see OutboundHttp.operatorFetch for why the address guard skips it.
-    this.environment = config.llm.baseUrl
-      ? new OpenAI({
+    this.environmentOptions = config.llm.baseUrl
+      ? {
           baseURL: config.llm.baseUrl,
           // Local servers (Ollama, vLLM) take no key, but the client insists on one.
           apiKey: config.llm.apiKey ?? 'none',
           timeout: config.llm.timeoutMs,
           maxRetries: 0,
           fetch: outbound.operatorFetch(config.llm.timeoutMs) as ClientOptions['fetch'],
-        })
+        }
       : null;
   }
 
@@ -56,18 +64,20 @@ export class ModelProviders {
       monthlyTokenBudget: rules.monthlyTokenBudget,
     };
     if (rules.own) {
-      return { client: this.clientOf(rules.own), model: rules.own.model, ...limits };
+      return { client: await this.clientOf(rules.own), model: rules.own.model, ...limits };
     }
-    return this.environment
-      ? { client: this.environment, model: this.environmentModel, ...limits }
-      : null;
+    if (!this.environmentOptions) {
+      return null;
+    }
+    this.environment ??= openAiClient(this.environmentOptions);
+    return { client: await this.environment, model: this.environmentModel, ...limits };
   }
 
   /**
    * A client for a team's own provider. Its base URL is the customer's, not the operator's: its
    * requests go through the guarded fetch (public addresses only), with the model's deadline.
    */
-  private clientOf(own: OwnProvider): OpenAI {
+  private async clientOf(own: OwnProvider): Promise<OpenAI> {
     const key = `${own.baseUrl}\n${own.sealedKey}`;
     const known = this.clients.get(key);
     if (known) {
@@ -75,7 +85,7 @@ export class ModelProviders {
     }
     const guarded = (url: string | URL, init?: RequestInit) =>
       this.outbound.fetchFor(AbortSignal.timeout(this.timeoutMs))(url, init);
-    const client = new OpenAI({
+    const client = await openAiClient({
       baseURL: own.baseUrl,
       apiKey: this.settings.openKey(own),
       timeout: this.timeoutMs,

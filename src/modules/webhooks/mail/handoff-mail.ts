@@ -1,7 +1,6 @@
 import { promises as dns } from 'node:dns';
 import { isIP } from 'node:net';
 import { Injectable } from '@nestjs/common';
-import { createTransport } from 'nodemailer';
 import { isCallableAddress } from '@/common/outbound/address-policy';
 import { AppConfig } from '@/config/app-config';
 
@@ -41,6 +40,8 @@ export class HandoffMail {
     }
     const secure = this.url.protocol === 'smtps:';
     const hostname = this.url.hostname.replace(/^\[|\]$/g, '');
+    // Loaded with the first notice: most instances never send one (start-up time).
+    const { createTransport } = await import('nodemailer');
     const transport = createTransport({
       host: await this.checkedAddress(hostname),
       port: Number(this.url.port) || (secure ? 465 : 587),
