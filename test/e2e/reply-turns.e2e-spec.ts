@@ -1,6 +1,6 @@
 import { createAgent } from '../factories/agents';
 import { allMessages, conversationsPath, repliesSettled, sendAs } from '../factories/conversations';
-import { startTestApp, TestApp } from '../factories/test-app';
+import { API, startTestApp, TestApp } from '../factories/test-app';
 import { createWorkflow } from '../factories/workflows';
 import { LlmStub, startLlmStub } from '../support/llm-stub';
 
@@ -46,6 +46,41 @@ describe('customer messages taking turns with the replies', () => {
     );
     expect(order.slice(0, 4)).toEqual([
       'Which sizes do you have?',
+      'Second question',
+      'reply',
+      'Third question',
+    ]);
+  });
+
+  it('makes a web-chat visitor’s message wait its turn the same way', async () => {
+    const origin = 'https://shop.example';
+    const connected = await t
+      .api()
+      .post(`${API}/agents/${agentId}/channels/webchat/connect`)
+      .send({ allowed_origins: [origin] })
+      .expect(200);
+    const visitorPost = (path: string) =>
+      t
+        .http()
+        .post(`/api/v1/widget${path}`)
+        .set('Authorization', `Bearer ${connected.body.data.publishable_key}`)
+        .set('Origin', origin);
+    const token = (await visitorPost('/sessions').send({}).expect(201)).body.data.visitor_token;
+    const say = (message: string) =>
+      visitorPost('/messages').send({ visitor_token: token, message }).expect(201);
+
+    llm.behaviour = 'hang';
+    const first = await say('Do you deliver?');
+    await say('Second question');
+    await say('Third question');
+    llm.behaviour = 'answer';
+    await repliesSettled(t);
+
+    const order = (await allMessages(t, agentId, first.body.data.conversation_id)).map((m) =>
+      m.role === 'user' ? m.message : 'reply',
+    );
+    expect(order.slice(0, 4)).toEqual([
+      'Do you deliver?',
       'Second question',
       'reply',
       'Third question',
