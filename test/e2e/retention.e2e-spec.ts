@@ -1,10 +1,15 @@
 import { Database } from '@/database/database.service';
 import { RetentionSweeper } from '@/database/jobs/retention';
+import { AgentChannelEntity } from '@/modules/agents/entities/agent-channel.entity';
+import { ChannelInboundSeenEntity } from '@/modules/channels/entities/channel-inbound.entity';
+import { TestNumberSeenEntity } from '@/modules/channels/entities/test-number.entity';
+import { createAgent } from '../factories/agents';
 import { WebhookDeliveryEntity } from '@/modules/webhooks/entities/webhook-delivery.entity';
 import { WebhookEventEntity } from '@/modules/webhooks/entities/webhook-event.entity';
 import { newDelivery, newEvent } from '@/modules/webhooks/outbox/outbox-rows';
-import { startTestApp, TestApp } from '../factories/test-app';
+import { API, startTestApp, TestApp } from '../factories/test-app';
 import { createWebhook } from '../factories/webhooks';
+import { createWorkflow } from '../factories/workflows';
 import { WebhookReceiver } from '../support/webhook-receiver';
 
 const DAY_MS = 86_400_000;
@@ -70,6 +75,40 @@ describe('retention', () => {
     expect(await left(oldFailed)).toEqual({ event: 0, deliveries: 0 });
     expect(await left(recent)).toEqual({ event: 1, deliveries: 2 });
     expect(await left(stillRetrying)).toEqual({ event: 1, deliveries: 1 });
+  });
+
+  it('forgets the provider message ids taken in once no provider may redeliver them', async () => {
+    const workflow = await createWorkflow(t, { name: 'Shop' });
+    const agent = await createAgent(t, { workflow_id: workflow.id, name: 'Ada' });
+    await t
+      .api()
+      .post(`${API}/agents/${agent.id}/channels/webchat/connect`)
+      .send({ allowed_origins: ['https://shop.example'] })
+      .expect(200);
+    const channel = await db.findOne(AgentChannelEntity, { agentId: agent.id });
+    const daysAgo = (days: number) => new Date(Date.now() - days * DAY_MS);
+    // RETENTION_DAYS is 2 here, but Meta may send a notification again for 7 days.
+    const ages = { 'wamid.old': 8, 'wamid.redeliverable': 5, 'wamid.recent': 1 };
+    for (const [providerMessageId, age] of Object.entries(ages)) {
+      await db.insert(ChannelInboundSeenEntity, [
+        { channelId: channel!.id, providerMessageId, createdAt: daysAgo(age) },
+      ]);
+      await db.insert(TestNumberSeenEntity, [{ providerMessageId, createdAt: daysAgo(age) }]);
+    }
+    await db.execute('DELETE FROM periodic_tasks');
+
+    expect(await t.app.get(RetentionSweeper).sweep()).toBe(true);
+
+    const kept = async (table: string) =>
+      (
+        await db.execute<{ provider_message_id: string }>(
+          `SELECT provider_message_id FROM ${table}`,
+        )
+      ).rows
+        .map((row) => row.provider_message_id)
+        .sort();
+    expect(await kept('channel_inbound_seen')).toEqual(['wamid.recent', 'wamid.redeliverable']);
+    expect(await kept('test_number_inbound_seen')).toEqual(['wamid.recent', 'wamid.redeliverable']);
   });
 
   it('runs on one instance at a time, and not again before its hour', async () => {

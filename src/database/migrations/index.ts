@@ -32,6 +32,7 @@ import { ResponseMappingFields1733198400000 } from './1733198400000-response-map
 import { ActionRunCustomerText1733202000000 } from './1733202000000-action-run-customer-text';
 import { ModelCalls1733205600000 } from './1733205600000-model-calls';
 import { TeamModelSettings1733209200000 } from './1733209200000-team-model-settings';
+import { InboundSeenAge1733212800000 } from './1733212800000-inbound-seen-age';
 
 /** Every migration, oldest first; `secretBox` opens and seals the stored secrets some rewrite. */
 export function migrations(secretBox: SecretBox): Array<new () => unknown> {
@@ -69,5 +70,6 @@ export function migrations(secretBox: SecretBox): Array<new () => unknown> {
     ActionRunCustomerText1733202000000,
     ModelCalls1733205600000,
     TeamModelSettings1733209200000,
+    InboundSeenAge1733212800000,
   ];
 }

@@ -7,6 +7,7 @@ import { ChannelSender } from './channel-sender';
 import { ChannelInboundRepository } from './inbound/channel-inbound.repository';
 import { ChannelInboundWorker } from './inbound/channel-inbound.worker';
 import { ChannelWebhookController } from './inbound/channel-webhook.controller';
+import { InboundSeenRetention } from './inbound/inbound-seen-retention';
 import { MetaSignatureGuard } from './inbound/meta-signature.guard';
 import { SenderProfiles } from './inbound/sender-profiles';
 import { WebhookTargets } from './inbound/webhook-targets';
@@ -32,6 +33,7 @@ import { TestNumberRepository } from './test-number/test-number.repository';
     WebhookTargets,
     TestNumberRepository,
     TestNumberInboundWorker,
+    InboundSeenRetention,
   ],
 })
 export class ChannelsModule {}

@@ -33,6 +33,7 @@ export class ChannelInboundEntity extends TeamRecordEntity {
 
 /** A provider's message id a channel has taken in: a redelivered notification is answered once. */
 @Entity('channel_inbound_seen')
+@Index('ix_channel_inbound_seen_created', ['createdAt'])
 @ForeignKey('agent_channels', ['channelId'], ['id'], { onDelete: 'CASCADE' })
 export class ChannelInboundSeenEntity {
   @PrimaryColumn({ name: 'channel_id', type: 'varchar', length: 36 })

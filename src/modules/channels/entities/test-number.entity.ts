@@ -34,6 +34,7 @@ export class TestNumberInboundEntity {
 
 /** A provider message id the test number has taken in: a redelivered notification counts once. */
 @Entity('test_number_inbound_seen')
+@Index('ix_test_number_inbound_seen_created', ['createdAt'])
 export class TestNumberSeenEntity {
   @PrimaryColumn({ name: 'provider_message_id', type: 'varchar', length: 255 })
   providerMessageId: string;

@@ -44,4 +44,17 @@ export class ChannelInboundRepository {
     );
     return inserted > 0;
   }
+
+  /** Forgets up to `limit` message ids taken in before `cutoff`; how many it forgot. */
+  async purgeSeen(cutoff: Date, limit: number): Promise<number> {
+    const { changes } = await this.db.write(() =>
+      this.db.execute(
+        `DELETE FROM channel_inbound_seen WHERE (channel_id, provider_message_id) IN
+           (SELECT channel_id, provider_message_id FROM channel_inbound_seen
+            WHERE created_at < $1 LIMIT $2)`,
+        [cutoff, limit],
+      ),
+    );
+    return changes;
+  }
 }

@@ -55,6 +55,19 @@ export class TestNumberRepository {
     return inserted > 0;
   }
 
+  /** Forgets up to `limit` message ids taken in before `cutoff`; how many it forgot. */
+  async purgeSeen(cutoff: Date, limit: number): Promise<number> {
+    const { changes } = await this.db.write(() =>
+      this.db.execute(
+        `DELETE FROM test_number_inbound_seen WHERE provider_message_id IN
+           (SELECT provider_message_id FROM test_number_inbound_seen
+            WHERE created_at < $1 LIMIT $2)`,
+        [cutoff, limit],
+      ),
+    );
+    return changes;
+  }
+
   bindingOf(channelUserId: string): Promise<TestBinding | null> {
     return this.db.findOne(TestChannelBindingEntity, { channelUserId });
   }
