@@ -3,7 +3,10 @@ import { RetentionSweeper } from '@/database/jobs/retention';
 import { TestNumberRepository } from '../test-number/test-number.repository';
 import { ChannelInboundRepository } from './channel-inbound.repository';
 
-/** Meta sends a notification again for up to 7 days while it goes unacknowledged. */
+/**
+ * Meta retries an unacknowledged notification for a day or so (its pages say 24 to 36 hours, some
+ * up to 7 days): a week covers every figure it gives.
+ */
 const PROVIDER_REDELIVERY_MS = 7 * 86_400_000;
 
 /**
