@@ -1,3 +1,4 @@
+import { get as httpGet } from 'node:http';
 import { createAgent } from '../factories/agents';
 import { connectWhatsApp } from '../factories/channels';
 import { allMessages, conversationsPath, repliesSettled } from '../factories/conversations';
@@ -247,5 +248,42 @@ describe('channel media: a WhatsApp image in, its bytes through the console', ()
       message: `The media is larger than the ${MAX_BYTES}-byte limit`,
     });
     expect(graph.requestsOf('media-bytes')).toHaveLength(bytesBefore);
+  });
+
+  it('refuses media of unknown size whose first bytes already pass META_MEDIA_MAX_BYTES (502)', async () => {
+    graph.addMedia('media-unsized', Buffer.alloc(MAX_BYTES * 4, 7), 'image/png', MAX_BYTES * 2);
+    const { messages } = await sendImage('media-unsized', 'hello');
+    const image = messages[0] as unknown as { attachments: Array<{ url: string }> };
+    const res = await t.api().get(pathOf(image.attachments[0].url)).expect(502);
+    expect(res.body).toMatchObject({
+      code: 'internal_error',
+      message: `The media is larger than the ${MAX_BYTES}-byte limit`,
+    });
+  });
+
+  it('cuts the response off when media of unknown size passes META_MEDIA_MAX_BYTES mid-stream', async () => {
+    graph.addMedia('media-endless', Buffer.alloc(MAX_BYTES * 4, 7), 'image/png', MAX_BYTES / 2);
+    const { messages } = await sendImage('media-endless', 'hello');
+    const image = messages[0] as unknown as { attachments: Array<{ url: string }> };
+    // The first bytes are out, and the headers with them: past the cap the response can only end
+    // unfinished, which an HTTP client sees as an error, never as a complete (truncated) file.
+    const received = await new Promise<{ status: number; bytes: number; complete: boolean }>(
+      (resolve, reject) => {
+        const req = httpGet(
+          `${t.url}${pathOf(image.attachments[0].url)}`,
+          { headers: { 'X-Api-Key': t.key } },
+          (res) => {
+            let bytes = 0;
+            res.on('data', (chunk: Buffer) => (bytes += chunk.length));
+            res.on('error', () => undefined);
+            res.on('close', () =>
+              resolve({ status: res.statusCode ?? 0, bytes, complete: res.complete }),
+            );
+          },
+        );
+        req.on('error', reject);
+      },
+    );
+    expect(received).toEqual({ status: 200, bytes: MAX_BYTES, complete: false });
   });
 });

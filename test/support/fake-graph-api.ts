@@ -8,6 +8,9 @@ import {
 } from 'node:http';
 import { AddressInfo } from 'node:net';
 
+/** How long the bytes of media of unknown size pause between chunks, so each arrives alone. */
+const MEDIA_CHUNK_PAUSE_MS = 20;
+
 export {
   messengerTextNotification,
   postSignedNotification,
@@ -70,7 +73,10 @@ interface UserProfile {
 export class FakeGraphApi {
   readonly requests: GraphRequest[] = [];
   readonly profiles = new Map<string, UserProfile>();
-  readonly media = new Map<string, { mimeType: string; bytes: Buffer }>();
+  readonly media = new Map<
+    string,
+    { mimeType: string; bytes: Buffer; chunkBytes: number | undefined }
+  >();
   private readonly queues = new Map<GraphRoute, GraphAnswer[]>();
   private readonly hanging = new Set<ServerResponse>();
 
@@ -119,8 +125,13 @@ export class FakeGraphApi {
     this.profiles.set(userId, { ...(name === null ? {} : { name }), username });
   }
 
-  addMedia(mediaId: string, bytes: Buffer, mimeType = 'image/jpeg'): void {
-    this.media.set(mediaId, { mimeType, bytes });
+  /**
+   * Media for `GET /{media_id}` and its bytes' URL; with `chunkBytes`, its size unknown: no
+   * `file_size`, and the bytes sent without a Content-Length, that many at a time, with a pause
+   * between, as a CDN streaming a file may.
+   */
+  addMedia(mediaId: string, bytes: Buffer, mimeType = 'image/jpeg', chunkBytes?: number): void {
+    this.media.set(mediaId, { mimeType, bytes, chunkBytes });
   }
 
   reset(): void {
@@ -255,14 +266,16 @@ export class FakeGraphApi {
           url: `${this.origin}/media-bytes/${encodeURIComponent(id)}`,
           mime_type: media.mimeType,
           sha256: 'c0ffee',
-          file_size: media.bytes.length,
+          ...(media.chunkBytes ? {} : { file_size: media.bytes.length }),
           id,
         });
         return;
       }
       case 'media-bytes': {
         const media = this.media.get(id);
-        if (media) {
+        if (media?.chunkBytes) {
+          void streamInChunks(res, media.bytes, media.mimeType, media.chunkBytes);
+        } else if (media) {
           res.writeHead(200, { 'content-type': media.mimeType }).end(media.bytes);
         } else {
           this.send(res, 404, unknownObject(id));
@@ -371,4 +384,18 @@ function unknownObject(id: string) {
       fbtrace_id: traceId(),
     },
   };
+}
+
+async function streamInChunks(
+  res: ServerResponse,
+  bytes: Buffer,
+  mimeType: string,
+  chunkBytes: number,
+): Promise<void> {
+  res.writeHead(200, { 'content-type': mimeType });
+  for (let at = 0; at < bytes.length && !res.destroyed; at += chunkBytes) {
+    res.write(bytes.subarray(at, at + chunkBytes));
+    await new Promise((resolve) => setTimeout(resolve, MEDIA_CHUNK_PAUSE_MS));
+  }
+  res.end();
 }

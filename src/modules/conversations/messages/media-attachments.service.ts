@@ -1,7 +1,8 @@
 import { Readable } from 'node:stream';
+import type { ReadableStreamReadResult } from 'node:stream/web';
 import { Injectable } from '@nestjs/common';
 import { Errors } from '@/common/http/api-error';
-import { OutboundHttp } from '@/common/outbound/outbound-http';
+import { OutboundHttp, ResponseTooLargeError } from '@/common/outbound/outbound-http';
 import { AppConfig } from '@/config/app-config';
 import { ProviderChannels } from '@/modules/agents/provider-channels.service';
 import type { ConversationEntity } from '../entities/conversation.entity';
@@ -76,8 +77,36 @@ export class MediaAttachments {
     return {
       mimeType: mimeType ?? response.headers.get('content-type') ?? 'application/octet-stream',
       size: Number.isFinite(size) ? size : null,
-      body: Readable.fromWeb(response.body),
+      body: await this.started(response.body),
     };
+  }
+
+  /**
+   * The body with its first chunk read already: a failure before any byte (the cap passed at
+   * once, the provider gone) is still an answer of its own (502); past it, the headers are out and
+   * only the connection can be cut.
+   */
+  private async started(body: ReadableStream<Uint8Array>): Promise<Readable> {
+    const reader = body.getReader();
+    let first: ReadableStreamReadResult<Uint8Array>;
+    try {
+      first = await reader.read();
+    } catch (error) {
+      throw error instanceof ResponseTooLargeError
+        ? this.tooLarge()
+        : Errors.upstream('The provider could not be reached for the media');
+    }
+    async function* chunks(): AsyncGenerator<Uint8Array> {
+      try {
+        for (let next = first; !next.done; next = await reader.read()) {
+          yield next.value;
+        }
+      } finally {
+        // A reader that went away stops the download too.
+        await reader.cancel().catch(() => undefined);
+      }
+    }
+    return Readable.from(chunks(), { objectMode: false });
   }
 
   /** WhatsApp: `GET /{media_id}` → `{ url, mime_type, file_size }`. */
@@ -107,8 +136,12 @@ export class MediaAttachments {
 
   private checkSize(size: number | null): void {
     if (size !== null && size > this.maxBytes) {
-      throw Errors.upstream(`The media is larger than the ${this.maxBytes}-byte limit`);
+      throw this.tooLarge();
     }
+  }
+
+  private tooLarge(): Error {
+    return Errors.upstream(`The media is larger than the ${this.maxBytes}-byte limit`);
   }
 
   private async call(request: () => Promise<Response>): Promise<Response> {
