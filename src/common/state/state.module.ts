@@ -20,6 +20,7 @@ import { RedisClusterEvents } from './redis-cluster-events';
 import { RedisMessageBus } from './redis-message-bus';
 import { RedisStreamSlots } from './redis-stream-slots';
 import { RedisTicketStore } from './redis-ticket-store';
+import { Tickets } from './tickets';
 
 function adapter<T>(
   token: symbol,
@@ -61,7 +62,8 @@ function adapter<T>(
       () => new MemoryClusterEvents(),
       (redis) => new RedisClusterEvents(redis),
     ),
+    Tickets,
   ],
-  exports: [TICKET_STORE, STREAM_SLOTS, MESSAGE_BUS, CLUSTER_EVENTS],
+  exports: [TICKET_STORE, STREAM_SLOTS, MESSAGE_BUS, CLUSTER_EVENTS, Tickets],
 })
 export class StateModule {}

@@ -24,7 +24,7 @@ import {
   MessageResponseDto,
   toMessageResponse,
 } from './dto/message.dto';
-import { IssuedTicketDto } from './stream/issued-ticket.dto';
+import { IssuedTicketDto } from '@/common/http/issued-ticket.dto';
 import { StreamTicketsService } from './stream/stream-tickets.service';
 
 @ApiTags('conversations')

@@ -1,38 +1,18 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { Errors } from '@/common/http/api-error';
-import { StreamGrant, TICKET_STORE, TicketStore } from '@/common/state/ports';
-import { AppConfig } from '@/config/app-config';
-
-export interface IssuedTicket {
-  ticket: string;
-  expires_in: number;
-}
-
-function hashTicket(ticket: string): string {
-  return createHash('sha256').update(ticket).digest('hex');
-}
+import { StreamGrant } from '@/common/state/ports';
+import { IssuedTicket, Tickets } from '@/common/state/tickets';
 
 /**
- * Stream tickets of web-chat visitors: an EventSource sends no Authorization header, so the
- * ticket stands in for the publishable key and the visitor token. Single use, short-lived, bound
- * to the visitor's conversation, stored by hash (the same store as the staff's tickets).
+ * Stream tickets of web-chat visitors: the ticket stands in for the publishable key and the
+ * visitor token, bound to the visitor's conversation (the same store as the staff's tickets).
  */
 @Injectable()
 export class WidgetTickets {
-  private readonly ttlSeconds: number;
+  constructor(private readonly tickets: Tickets) {}
 
-  constructor(
-    @Inject(TICKET_STORE) private readonly store: TicketStore,
-    config: AppConfig,
-  ) {
-    this.ttlSeconds = config.stream.ticketTtlS;
-  }
-
-  async issue(grant: Required<Omit<StreamGrant, 'keyId'>>): Promise<IssuedTicket> {
-    const ticket = `wt_${randomBytes(32).toString('base64url')}`;
-    await this.store.save(hashTicket(ticket), { ...grant, keyId: null }, this.ttlSeconds);
-    return { ticket, expires_in: this.ttlSeconds };
+  issue(grant: Required<Omit<StreamGrant, 'keyId'>>): Promise<IssuedTicket> {
+    return this.tickets.issue('wt_', { ...grant, keyId: null });
   }
 
   /** Consumes the ticket: a visitor's grant, or 401 (none) / 404 (unknown, used or expired). */
@@ -40,7 +20,7 @@ export class WidgetTickets {
     if (!ticket) {
       throw Errors.unauthorized('A stream ticket is required: POST /stream-ticket, then ?ticket=');
     }
-    const grant = ticket.length <= 256 ? await this.store.take(hashTicket(ticket)) : null;
+    const grant = await this.tickets.take(ticket);
     if (!grant?.visitorId || grant.keyId !== null) {
       throw Errors.notFound('Unknown, used or expired stream ticket');
     }

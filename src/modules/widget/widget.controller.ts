@@ -25,7 +25,7 @@ import {
   WidgetMessageCreateDto,
   WidgetMessagesQueryDto,
 } from './dto/widget.dto';
-import { IssuedTicketDto } from './dto/widget-ticket.dto';
+import { IssuedTicketDto } from '@/common/http/issued-ticket.dto';
 import { VisitorsService } from './visitors.service';
 import { WIDGET_API_PREFIX } from './widget-cors';
 import { WidgetEndpoint } from './widget-endpoint.decorator';
