@@ -1,4 +1,5 @@
 import { connect } from 'node:net';
+import { connectWebchat } from '../factories/channels';
 import { createAgent } from '../factories/agents';
 import { API, startTestApp, TestApp } from '../factories/test-app';
 import { configureIntegration } from '../factories/integrations';
@@ -264,19 +265,7 @@ describe('contract fuzzing regressions', () => {
 
   it("answers a widget request whose agent is deleted meanwhile with the guard's 401, not an undocumented 404", async () => {
     const agentId = (await createAgent(t)).id;
-    const origin = 'https://shop.example';
-    const connected = await t
-      .api()
-      .post(`${API}/agents/${agentId}/channels/webchat/connect`)
-      .send({ allowed_origins: [origin] })
-      .expect(200);
-    const pk = connected.body.data.publishable_key;
-    const widget = (method: 'get' | 'post', path: string) =>
-      t
-        .http()
-        [method](`/api/v1/widget${path}`)
-        .set('Authorization', `Bearer ${pk}`)
-        .set('Origin', origin);
+    const { widget } = await connectWebchat(t, agentId, 'https://shop.example');
     const visitor = (await widget('post', '/sessions').send({}).expect(201)).body.data
       .visitor_token;
     const channels = t.app.get(ChannelsService);

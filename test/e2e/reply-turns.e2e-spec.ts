@@ -1,6 +1,7 @@
 import { createAgent } from '../factories/agents';
 import { allMessages, conversationsPath, repliesSettled, sendAs } from '../factories/conversations';
-import { API, startTestApp, TestApp } from '../factories/test-app';
+import { connectWebchat } from '../factories/channels';
+import { startTestApp, TestApp } from '../factories/test-app';
 import { createWorkflow } from '../factories/workflows';
 import { LlmStub, startLlmStub } from '../support/llm-stub';
 
@@ -25,6 +26,12 @@ describe('customer messages taking turns with the replies', () => {
     const workflow = await createWorkflow(t, { name: 'Shop' });
     agentId = (await createAgent(t, { workflow_id: workflow.id, name: 'Ada' })).id;
   });
+  /** The conversation's first four messages: the customer's texts, and each reply as 'reply'. */
+  const firstTurns = async (conversationId: string) =>
+    (await allMessages(t, agentId, conversationId))
+      .slice(0, 4)
+      .map((m) => (m.role === 'user' ? m.message : 'reply'));
+
   afterAll(async () => {
     await t.close();
     await llm.close();
@@ -41,10 +48,7 @@ describe('customer messages taking turns with the replies', () => {
     llm.behaviour = 'answer';
     await repliesSettled(t);
 
-    const order = (await allMessages(t, agentId, first.conversation_id)).map((m) =>
-      m.role === 'user' ? m.message : 'reply',
-    );
-    expect(order.slice(0, 4)).toEqual([
+    expect(await firstTurns(first.conversation_id)).toEqual([
       'Which sizes do you have?',
       'Second question',
       'reply',
@@ -53,21 +57,10 @@ describe('customer messages taking turns with the replies', () => {
   });
 
   it('makes a web-chat visitor’s message wait its turn the same way', async () => {
-    const origin = 'https://shop.example';
-    const connected = await t
-      .api()
-      .post(`${API}/agents/${agentId}/channels/webchat/connect`)
-      .send({ allowed_origins: [origin] })
-      .expect(200);
-    const visitorPost = (path: string) =>
-      t
-        .http()
-        .post(`/api/v1/widget${path}`)
-        .set('Authorization', `Bearer ${connected.body.data.publishable_key}`)
-        .set('Origin', origin);
-    const token = (await visitorPost('/sessions').send({}).expect(201)).body.data.visitor_token;
+    const { widget } = await connectWebchat(t, agentId, 'https://shop.example');
+    const token = (await widget('post', '/sessions').send({}).expect(201)).body.data.visitor_token;
     const say = (message: string) =>
-      visitorPost('/messages').send({ visitor_token: token, message }).expect(201);
+      widget('post', '/messages').send({ visitor_token: token, message }).expect(201);
 
     llm.behaviour = 'hang';
     const first = await say('Do you deliver?');
@@ -76,10 +69,7 @@ describe('customer messages taking turns with the replies', () => {
     llm.behaviour = 'answer';
     await repliesSettled(t);
 
-    const order = (await allMessages(t, agentId, first.body.data.conversation_id)).map((m) =>
-      m.role === 'user' ? m.message : 'reply',
-    );
-    expect(order.slice(0, 4)).toEqual([
+    expect(await firstTurns(first.body.data.conversation_id)).toEqual([
       'Do you deliver?',
       'Second question',
       'reply',

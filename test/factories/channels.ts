@@ -33,3 +33,20 @@ export async function connectWhatsApp(
   recordSecret('integration secret', channel.verify_token);
   return { ...channel, webhookPath: `/api/v1/channels/${channel.id}/webhook` };
 }
+
+/** A web chat connected for `origin`, and a request of its widget API as widget.js sends it. */
+export async function connectWebchat(t: TestApp, agentId: string, origin: string) {
+  const connected = await t
+    .api()
+    .post(`${API}/agents/${agentId}/channels/webchat/connect`)
+    .send({ allowed_origins: [origin] })
+    .expect(200);
+  const publishableKey: string = connected.body.data.publishable_key;
+  const widget = (method: 'get' | 'post', path: string) =>
+    t
+      .http()
+      [method](`/api/v1/widget${path}`)
+      .set('Authorization', `Bearer ${publishableKey}`)
+      .set('Origin', origin);
+  return { publishableKey, widget };
+}
